@@ -1,0 +1,66 @@
+// What a study file (studies/*.yaml) and its search space
+// (search_spaces/*.yaml) say, after validation. Plain values.
+#ifndef HPO_CONFIG_STUDY_CONFIG_H_
+#define HPO_CONFIG_STUDY_CONFIG_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "samplers/param_value.h"
+#include "samplers/search_space.h"
+#include "samplers/trial_view.h"
+
+namespace hpo {
+
+// A named value that is passed through to the trainer unchanged.
+using FixedValues = std::vector<std::pair<std::string, ParamValue>>;
+
+struct SearchSpaceConfig {
+  std::string path;     // the file it came from
+  SearchSpace params;   // what the sampler chooses
+  FixedValues fixed;    // what every trial gets as is
+};
+
+struct ObjectiveConfig {
+  std::string metric = "val_rank_ic";          // the reported metric to optimize
+  Direction direction = Direction::kMaximize;
+  std::vector<std::string> record;             // further metrics shown in tables (e.g. val_sharpe)
+};
+
+struct SamplerConfig {
+  std::string name = "random";    // random | tpe
+  uint64_t seed = 0;
+  bool seeded = false;            // false: a seed is drawn and stored with the study
+  nlohmann::json options = nlohmann::json::object();  // sampler-specific keys, checked by the sampler factory
+};
+
+struct TrainerConfig {
+  // argv; placeholders {config}, {trial_dir}, {trial_number}, {study_name}, {study_dir}
+  std::vector<std::string> command;
+  double timeout_s = 0;          // per trial; 0 = none
+  double grace_period_s = 10;    // after SIGTERM, before SIGKILL
+};
+
+struct StudyConfig {
+  std::string path;               // the study file
+  std::string name;
+  std::string description;
+  SearchSpaceConfig space;        // fixed values of the study file already merged in
+  ObjectiveConfig objective;
+  SamplerConfig sampler;
+  int n_trials = 10;              // default for `hpo run` without --n-trials
+  int n_jobs = 1;
+  TrainerConfig trainer;
+  std::vector<std::pair<std::string, std::string>> env;  // set for every trial, in file order
+  std::string storage = "sqlite:///hpo.db";
+  std::string runs_dir = "runs";  // trial directories: <runs_dir>/<study>/trial_<number>
+};
+
+}  // namespace hpo
+
+#endif  // HPO_CONFIG_STUDY_CONFIG_H_

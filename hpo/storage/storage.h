@@ -1,0 +1,121 @@
+// The study database, behind one interface so that backends (SQLite now,
+// PostgreSQL later) can sit side by side. The data model is Optuna's RDB
+// model: studies with a direction, trials with params, one objective value,
+// intermediate values and JSON attributes.
+#ifndef HPO_STORAGE_STORAGE_H_
+#define HPO_STORAGE_STORAGE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "samplers/distribution.h"
+#include "samplers/trial_view.h"
+
+namespace hpo {
+
+// Any failure to read or write the study database. The message names the
+// database and what went wrong; nothing stored is changed by a failed call.
+class StorageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Attrs = std::map<std::string, nlohmann::json>;
+
+struct StudyRecord {
+  int64_t id = 0;
+  std::string name;
+  Direction direction = Direction::kMaximize;
+};
+
+struct StudySummary {
+  StudyRecord study;
+  std::map<TrialState, int> counts;  // trials per state
+  std::optional<double> best_value;  // over COMPLETE trials, by direction
+};
+
+struct StoredParam {
+  std::string name;
+  Distribution distribution;
+  double internal = 0.0;  // see distribution.h
+};
+
+struct TrialRecord {
+  int64_t id = 0;  // trials.trial_id: unique across studies
+  int number = 0;  // 0, 1, 2, ... within the study
+  TrialState state = TrialState::kRunning;
+  std::vector<StoredParam> params;  // in the order they were stored
+  std::optional<double> value;      // objective 0; +-inf allowed, never NaN
+  std::map<int, double> intermediate;
+  Attrs user_attrs;
+  Attrs system_attrs;
+  std::string datetime_start;     // "YYYY-MM-DD HH:MM:SS.ffffff", local time, as Optuna
+  std::string datetime_complete;  // empty while RUNNING
+};
+
+struct NewTrial {
+  std::vector<StoredParam> params;
+  Attrs user_attrs;
+  Attrs system_attrs;
+};
+
+struct TrialOutcome {
+  TrialState state = TrialState::kComplete;  // COMPLETE, PRUNED or FAIL
+  std::optional<double> value;               // required for COMPLETE
+  Attrs user_attrs;                          // merged into the trial's attributes
+  Attrs system_attrs;
+};
+
+class Storage {
+ public:
+  virtual ~Storage() = default;
+
+  // A description for messages, e.g. "sqlite:///hpo.db".
+  virtual std::string url() const = 0;
+
+  virtual std::optional<StudyRecord> find_study(const std::string& name) = 0;
+  // Returns the study, creating it if absent. Throws StorageError if it exists
+  // with another direction.
+  virtual StudyRecord get_or_create_study(const std::string& name, Direction direction) = 0;
+  virtual std::vector<StudySummary> list_studies() = 0;
+
+  virtual void set_study_user_attr(int64_t study_id, const std::string& key,
+                                   const nlohmann::json& value) = 0;
+  virtual Attrs study_user_attrs(int64_t study_id) = 0;
+
+  // Creates a RUNNING trial with the study's next number, with its params and
+  // attributes, all in one transaction. Safe across threads and processes:
+  // concurrent callers always get distinct numbers.
+  virtual TrialRecord create_trial(int64_t study_id, const NewTrial& trial) = 0;
+
+  // Records the objective at `step`; a second report for the same step replaces it.
+  virtual void set_intermediate_value(int64_t trial_id, int step, double value) = 0;
+
+  virtual void set_trial_system_attr(int64_t trial_id, const std::string& key,
+                                     const nlohmann::json& value) = 0;
+
+  // Sets system attribute `key` to `desired` only if its current value equals
+  // `expected` and the trial is still RUNNING; atomic. Used to take over a
+  // trial whose owner died without two processes both taking it.
+  virtual bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
+                                                 const nlohmann::json& expected,
+                                                 const nlohmann::json& desired) = 0;
+
+  // Ends a RUNNING trial with its state, value and attributes in one
+  // transaction. Returns false (and changes nothing) if the trial is not RUNNING.
+  virtual bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) = 0;
+
+  virtual std::optional<TrialRecord> trial(int64_t trial_id) = 0;
+  // All trials of a study, ordered by number.
+  virtual std::vector<TrialRecord> trials(int64_t study_id) = 0;
+};
+
+}  // namespace hpo
+
+#endif  // HPO_STORAGE_STORAGE_H_

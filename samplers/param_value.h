@@ -1,0 +1,26 @@
+// A parameter value as users see it: what a categorical choice, a sampled
+// number or a fixed setting holds.
+#ifndef HPO_SAMPLERS_PARAM_VALUE_H_
+#define HPO_SAMPLERS_PARAM_VALUE_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace hpo {
+
+// std::monostate stands for null (a YAML `~` or JSON `null` choice).
+using ParamValue = std::variant<std::monostate, bool, int64_t, double, std::string>;
+
+// Human-readable form: 64, 0.001, true, null, relu.
+std::string to_string(const ParamValue& value);
+
+// True for int64_t and double values.
+bool is_numeric(const ParamValue& value);
+
+// The numeric value of an int64_t or double; throws std::invalid_argument otherwise.
+double as_double(const ParamValue& value);
+
+}  // namespace hpo
+
+#endif  // HPO_SAMPLERS_PARAM_VALUE_H_

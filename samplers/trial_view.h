@@ -1,0 +1,36 @@
+// What a sampler knows of one trial: its parameters, state and results.
+// Plain data, filled by the orchestrator from the study database.
+#ifndef HPO_SAMPLERS_TRIAL_VIEW_H_
+#define HPO_SAMPLERS_TRIAL_VIEW_H_
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace hpo {
+
+// The names match Optuna's TrialState, as stored in trials.state.
+enum class TrialState { kRunning, kComplete, kPruned, kFail, kWaiting };
+
+enum class Direction { kMinimize, kMaximize };
+
+const char* to_string(TrialState state);   // "RUNNING", "COMPLETE", ...
+const char* to_string(Direction direction);  // "MINIMIZE", "MAXIMIZE"
+
+// Inverse of to_string; throws std::invalid_argument for unknown names.
+TrialState trial_state_from_string(const std::string& name);
+Direction direction_from_string(const std::string& name);
+
+bool is_finished(TrialState state);
+
+struct TrialView {
+  int number = 0;
+  TrialState state = TrialState::kRunning;
+  std::map<std::string, double> params;  // internal representation
+  std::optional<double> value;           // the objective, for COMPLETE trials
+  std::map<int, double> intermediate;    // step -> objective reported at that step
+};
+
+}  // namespace hpo
+
+#endif  // HPO_SAMPLERS_TRIAL_VIEW_H_
