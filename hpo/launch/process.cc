@@ -1,0 +1,132 @@
+#include "hpo/launch/process.h"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+namespace bp = boost::process;
+
+namespace hpo {
+
+std::string ExitStatus::describe() const {
+  if (!signaled) return "exit code " + std::to_string(code);
+  const char* name = sigabbrev_np(signal);
+  return "killed by signal " + std::to_string(signal) +
+         (name ? std::string(" (SIG") + name + ")" : std::string());
+}
+
+struct Process::Impl {
+  bp::child child;
+  std::optional<ExitStatus> status;
+};
+
+namespace {
+
+ExitStatus decode_wait_status(int raw) {
+  ExitStatus s;
+  if (WIFSIGNALED(raw)) {
+    s.signaled = true;
+    s.signal = WTERMSIG(raw);
+  } else {
+    s.code = WEXITSTATUS(raw);
+  }
+  return s;
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// Runs in the child between fork and exec. A process group of its own (see
+// the header), and no inherited descriptors: hpo's database, other trials'
+// logs and report files must not leak into a trainer. Marking them
+// close-on-exec (rather than closing them) keeps Boost's exec-error pipe
+// working, which boost::process::limit_handles breaks in Boost 1.74.
+void prepare_child() {
+  ::setpgid(0, 0);
+  if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+  const long max_fd = std::min(::sysconf(_SC_OPEN_MAX), 65536L);
+  for (int fd = 3; fd < max_fd; ++fd) {
+    const int flags = ::fcntl(fd, F_GETFD);
+    if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+  }
+}
+
+}  // namespace
+
+Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
+  if (spec.argv.empty()) throw LaunchError("empty command");
+  bp::environment env = boost::this_process::environment();
+  for (const auto& [key, value] : spec.env) env[key] = value;
+  const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
+  std::error_code ec;
+  impl_->child = bp::child(
+      bp::exe = spec.argv[0], bp::args = args, bp::env = env,
+      bp::std_in < bp::null, bp::std_out > spec.stdout_path, bp::std_err > spec.stderr_path,
+      bp::extend::on_exec_setup = [](auto&) { prepare_child(); }, ec);
+  if (ec) {
+    throw LaunchError("cannot start '" + spec.argv[0] + "': " + ec.message());
+  }
+}
+
+Process::~Process() {
+  if (!impl_ || impl_->status || !impl_->child.valid()) return;
+  signal_group(SIGKILL);
+  std::error_code ec;
+  impl_->child.wait(ec);
+}
+
+int Process::pid() const { return impl_->child.id(); }
+
+std::optional<ExitStatus> Process::poll() {
+  if (impl_->status) return impl_->status;
+  std::error_code ec;
+  if (impl_->child.running(ec)) return std::nullopt;
+  // running() reaped the child and stored its raw wait status.
+  impl_->status = decode_wait_status(impl_->child.native_exit_code());
+  return impl_->status;
+}
+
+void Process::signal_group(int sig) {
+  if (impl_->status) return;
+  // The group id is the child's pid (setpgid(0, 0) above). Should the child
+  // not have reached setpgid yet, signal it directly as well.
+  ::kill(-pid(), sig);
+  ::kill(pid(), sig);
+}
+
+std::string executable_dir() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  std::string path(buf, static_cast<size_t>(n));
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+std::string resolve_program(const std::string& name) {
+  if (name.empty()) return "";
+  if (name.find('/') != std::string::npos) return is_executable_file(name) ? name : "";
+  const std::string beside = executable_dir() + "/" + name;
+  if (is_executable_file(beside)) return beside;
+  const char* path_env = std::getenv("PATH");
+  std::istringstream dirs(path_env ? path_env : "/usr/local/bin:/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (is_executable_file(candidate)) return candidate;
+  }
+  return "";
+}
+
+}  // namespace hpo

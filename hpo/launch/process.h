@@ -1,0 +1,75 @@
+// One trainer subprocess: started from an argv list (never through a
+// shell), with its own environment, its output in files, and in a process
+// group of its own so that signals reach every process the trainer starts
+// (data-loader workers, for one) and a Ctrl-C at the terminal reaches hpo
+// alone, which then decides what the trainers get.
+#ifndef HPO_LAUNCH_PROCESS_H_
+#define HPO_LAUNCH_PROCESS_H_
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hpo {
+
+class LaunchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ExitStatus {
+  bool signaled = false;
+  int code = 0;    // the exit code, when !signaled
+  int signal = 0;  // the signal that ended it, when signaled
+
+  bool success() const { return !signaled && code == 0; }
+  // "exit code 3", "killed by signal 9 (SIGKILL)"
+  std::string describe() const;
+};
+
+struct LaunchSpec {
+  std::vector<std::string> argv;  // argv[0] is the program's path
+  // Set on top of the parent's environment, in order (later ones win).
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string stdout_path;
+  std::string stderr_path;
+};
+
+class Process {
+ public:
+  // Starts the program; throws LaunchError if it cannot be started.
+  explicit Process(const LaunchSpec& spec);
+  // A process still running when its owner goes away is killed, group and
+  // all: no trainer outlives the hpo that started it unnoticed.
+  ~Process();
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  int pid() const;
+
+  // The exit status once the process has ended; never blocks.
+  std::optional<ExitStatus> poll();
+
+  // Sends `sig` to the process group (the trainer and its children).
+  void signal_group(int sig);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Resolves a program name the way hpo runs trainers: a name with a '/' is a
+// path (relative to the working directory); a bare name is looked up first
+// beside the running hpo executable (so a build tree's hpo-trainer is found),
+// then in PATH. Returns an empty string when it is not found or not executable.
+std::string resolve_program(const std::string& name);
+
+// The directory holding the running executable (from /proc/self/exe).
+std::string executable_dir();
+
+}  // namespace hpo
+
+#endif  // HPO_LAUNCH_PROCESS_H_

@@ -1,0 +1,137 @@
+#include "hpo/launch/report_reader.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace hpo {
+
+namespace {
+
+// Lines longer than this are garbage, not reports; reading them whole would
+// let a broken trainer exhaust hpo's memory.
+constexpr size_t kMaxLineBytes = 1 << 20;
+
+ReportEvent invalid(int line, std::string problem) {
+  ReportEvent e;
+  e.line = line;
+  e.problem = std::move(problem);
+  return e;
+}
+
+// JSON has no NaN or Infinity; trainers written in Python emit them anyway
+// (json.dumps does), so accept those spellings as numbers.
+std::optional<double> metric_number(const nlohmann::json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    if (s == "NaN" || s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "Infinity" || s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-Infinity" || s == "-inf") return -std::numeric_limits<double>::infinity();
+  }
+  return std::nullopt;
+}
+
+// Python's json.dumps writes NaN, Infinity and -Infinity bare, which strict
+// JSON rejects; quote them (outside strings) so they parse as strings that
+// metric_number() understands.
+std::string quote_nonfinite_literals(const std::string& line) {
+  std::string out;
+  out.reserve(line.size() + 8);
+  bool in_string = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < line.size()) out.push_back(line[++i]);
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    bool replaced = false;
+    for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
+      const size_t len = std::char_traits<char>::length(word);
+      if (line.compare(i, len, word) == 0) {
+        out += '"' + std::string(word) + '"';
+        i += len - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+ReportEvent parse_report_line(const std::string& line, int line_number) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(quote_nonfinite_literals(line));
+  } catch (const nlohmann::json::parse_error& e) {
+    return invalid(line_number, std::string("not JSON: ") + e.what());
+  }
+  if (!j.is_object()) return invalid(line_number, "not a JSON object");
+  const auto type = j.find("type");
+  if (type == j.end() || !type->is_string()) return invalid(line_number, "missing \"type\"");
+  ReportEvent event;
+  event.line = line_number;
+  const auto& t = type->get_ref<const std::string&>();
+  if (t == "epoch") {
+    const auto step = j.find("step");
+    if (step == j.end() || !step->is_number_integer() || step->get<int64_t>() < 0 ||
+        step->get<int64_t>() > std::numeric_limits<int>::max()) {
+      return invalid(line_number, "epoch line needs \"step\": a non-negative integer");
+    }
+    event.kind = ReportEvent::Kind::kEpoch;
+    event.step = step->get<int>();
+  } else if (t == "final") {
+    event.kind = ReportEvent::Kind::kFinal;
+  } else {
+    return invalid(line_number, "unknown type \"" + t + "\" (expected \"epoch\" or \"final\")");
+  }
+  const auto metrics = j.find("metrics");
+  if (metrics == j.end() || !metrics->is_object()) {
+    return invalid(line_number, "missing \"metrics\" object");
+  }
+  for (const auto& [name, value] : metrics->items()) {
+    const auto number = metric_number(value);
+    if (!number) return invalid(line_number, "metric \"" + name + "\" is not a number");
+    event.metrics[name] = *number;
+  }
+  return event;
+}
+
+std::vector<ReportEvent> ReportReader::read_new(bool at_eof) {
+  std::vector<ReportEvent> events;
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) return events;  // not created yet
+  in.seekg(static_cast<std::streamoff>(offset_));
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    const auto n = static_cast<size_t>(in.gcount());
+    offset_ += n;
+    for (size_t i = 0; i < n; ++i) {
+      if (buf[i] != '\n') {
+        if (partial_.size() < kMaxLineBytes) partial_.push_back(buf[i]);
+        continue;
+      }
+      ++line_number_;
+      if (partial_.size() >= kMaxLineBytes) {
+        events.push_back(invalid(line_number_, "line longer than 1 MiB"));
+      } else if (partial_.find_first_not_of(" \t\r") != std::string::npos) {
+        events.push_back(parse_report_line(partial_, line_number_));
+      }
+      partial_.clear();
+    }
+  }
+  if (at_eof && partial_.find_first_not_of(" \t\r") != std::string::npos) {
+    events.push_back(parse_report_line(partial_, ++line_number_));
+    partial_.clear();
+  }
+  return events;
+}
+
+}  // namespace hpo

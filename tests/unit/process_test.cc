@@ -1,0 +1,148 @@
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "hpo/launch/process.h"
+
+namespace hpo {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return "/tmp/hpo_proc_test_" + std::to_string(::getpid()) + "_" + name;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+ExitStatus wait_for(Process& p, double seconds = 10) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (auto s = p.poll()) return *s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  FAIL("process did not exit in time");
+  return {};
+}
+
+LaunchSpec sh(const std::string& script) {
+  LaunchSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.stdout_path = temp_path("out");
+  spec.stderr_path = temp_path("err");
+  return spec;
+}
+
+TEST_CASE("argv reaches the program verbatim: no shell expansion") {
+  LaunchSpec spec;
+  spec.argv = {"/bin/echo", "$HOME", "a b", "`id`", ";", "*"};
+  spec.stdout_path = temp_path("echo");
+  spec.stderr_path = temp_path("echo_err");
+  Process p(spec);
+  CHECK(wait_for(p).success());
+  CHECK(slurp(spec.stdout_path) == "$HOME a b `id` ; *\n");
+}
+
+TEST_CASE("environment is the parent's plus the overrides, later ones winning") {
+  ::setenv("HPO_TEST_PARENT", "from-parent", 1);
+  auto spec = sh("echo \"$HPO_TEST_PARENT $HPO_A $HPO_B\"; echo oops >&2");
+  spec.env = {{"HPO_A", "1"}, {"HPO_B", "2"}, {"HPO_A", "3"}};
+  Process p(spec);
+  CHECK(wait_for(p).success());
+  CHECK(slurp(spec.stdout_path) == "from-parent 3 2\n");
+  CHECK(slurp(spec.stderr_path) == "oops\n");
+}
+
+TEST_CASE("exit codes and signals are told apart") {
+  {
+    Process p(sh("exit 3"));
+    const auto s = wait_for(p);
+    CHECK_FALSE(s.signaled);
+    CHECK(s.code == 3);
+    CHECK(s.describe() == "exit code 3");
+  }
+  {
+    Process p(sh("kill -9 $$"));
+    const auto s = wait_for(p);
+    CHECK(s.signaled);
+    CHECK(s.signal == SIGKILL);
+    CHECK(s.describe() == "killed by signal 9 (SIGKILL)");
+  }
+}
+
+TEST_CASE("signal_group reaches the trainer's own children") {
+  // The shell starts a grandchild that records its pid, then both wait.
+  const auto pidfile = temp_path("grandchild");
+  std::remove(pidfile.c_str());
+  Process p(sh("sleep 30 & echo $! > " + pidfile + "; wait"));
+  int grandchild = 0;
+  for (int i = 0; i < 400 && grandchild == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::ifstream(pidfile) >> grandchild;
+  }
+  REQUIRE(grandchild > 0);
+  p.signal_group(SIGTERM);
+  const auto s = wait_for(p);
+  CHECK(s.signaled);
+  // The grandchild got SIGTERM too (give the kernel a moment to reap it).
+  bool gone = false;
+  for (int i = 0; i < 400 && !gone; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+    std::string all;
+    std::getline(stat, all);
+    gone = !stat || all.find(") Z") != std::string::npos;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  CHECK(gone);
+}
+
+TEST_CASE("a program that does not exist is a LaunchError") {
+  LaunchSpec spec;
+  spec.argv = {"/nonexistent/trainer"};
+  spec.stdout_path = temp_path("x");
+  spec.stderr_path = temp_path("y");
+  CHECK_THROWS_AS(Process{spec}, LaunchError);
+}
+
+TEST_CASE("resolve_program finds absolute paths and PATH entries, rejects missing ones") {
+  CHECK(resolve_program("/bin/sh") == "/bin/sh");
+  CHECK_FALSE(resolve_program("sh").empty());
+  CHECK(resolve_program("surely-no-such-program-hpo").empty());
+  CHECK(resolve_program("/etc/passwd").empty());  // not executable
+  CHECK(resolve_program("").empty());
+}
+
+}  // namespace
+}  // namespace hpo
+
+namespace hpo {
+namespace {
+
+TEST_CASE("the trainer inherits no descriptors beyond stdin, stdout and stderr") {
+  std::ofstream held(temp_path("held"));  // an fd open in the parent, not close-on-exec
+  REQUIRE(held.good());
+  LaunchSpec spec;
+  spec.argv = {"/bin/sh", "-c", "ls /proc/self/fd"};
+  spec.stdout_path = temp_path("fds");
+  spec.stderr_path = temp_path("fds_err");
+  Process p(spec);
+  CHECK(wait_for(p).success());
+  // ls itself opens one directory fd while listing.
+  std::istringstream fds(slurp(spec.stdout_path));
+  int count = 0;
+  for (std::string fd; fds >> fd;) ++count;
+  CHECK(count <= 4);
+}
+
+}  // namespace
+}  // namespace hpo
