@@ -1,0 +1,99 @@
+#include "hpo/run/progress.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "samplers/param_value.h"
+
+namespace hpo {
+
+Progress::Progress(std::ostream& out, bool tty, int total, std::string metric, Direction direction)
+    : out_(out), tty_(tty), total_(total), metric_(std::move(metric)), direction_(direction),
+      start_(std::chrono::steady_clock::now()) {}
+
+std::string Progress::format_duration(double seconds) {
+  const auto s = static_cast<long>(std::llround(std::max(0.0, seconds)));
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  else std::snprintf(buf, sizeof buf, "%lds", s);
+  return buf;
+}
+
+void Progress::seed_best(double value, int number) {
+  std::lock_guard<std::mutex> lock(mu_);
+  best_ = value;
+  best_number_ = number;
+}
+
+void Progress::trial_started(int number, const std::string& params) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++running_;
+  print_line("trial " + std::to_string(number) + " started: " + params);
+}
+
+void Progress::trial_finished(int number, TrialState state, std::optional<double> value,
+                              const std::string& reason, double seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  --running_;
+  ++done_;
+  std::string line = "trial " + std::to_string(number) + " " + to_string(state);
+  if (state == TrialState::kComplete && value) {
+    line += " " + metric_ + "=" + to_string(ParamValue(*value));
+    const bool better = !best_ || (direction_ == Direction::kMaximize ? *value > *best_ : *value < *best_);
+    if (better) {
+      best_ = value;
+      best_number_ = number;
+      line += " (new best)";
+    }
+  } else {
+    ++failed_;
+    if (!reason.empty()) line += ": " + reason;
+  }
+  line += " in " + format_duration(seconds);
+  print_line(line);
+}
+
+void Progress::note(const std::string& text) {
+  std::lock_guard<std::mutex> lock(mu_);
+  print_line(text);
+}
+
+void Progress::tick() {
+  if (!tty_) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  out_ << "\r\033[K" << status_line() << std::flush;
+  status_shown_ = true;
+}
+
+void Progress::finish() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (tty_ && status_shown_) out_ << "\r\033[K" << status_line() << "\n" << std::flush;
+  status_shown_ = false;
+}
+
+std::string Progress::status_line() const {
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string s = std::to_string(done_) + "/" + std::to_string(total_) + " done, " +
+                  std::to_string(running_) + " running, " + std::to_string(failed_) + " failed";
+  s += " | best " + metric_ + " ";
+  s += best_ ? to_string(ParamValue(*best_)) + " (trial " + std::to_string(best_number_) + ")" : "-";
+  s += " | " + format_duration(elapsed) + " elapsed";
+  if (done_ > 0 && done_ < total_) {
+    // Elapsed time already reflects the parallelism, so scale it directly.
+    s += ", ETA " + format_duration(elapsed / done_ * (total_ - done_));
+  }
+  return s;
+}
+
+void Progress::print_line(const std::string& text) {
+  if (tty_) {
+    out_ << "\r\033[K" << text << "\n" << status_line() << std::flush;
+    status_shown_ = true;
+  } else {
+    out_ << text << " | " << status_line() << "\n" << std::flush;
+  }
+}
+
+}  // namespace hpo

@@ -1,0 +1,57 @@
+// Live progress of `hpo run`: trials done, running and failed out of N, the
+// best objective so far, elapsed time and ETA. On a terminal it is one line
+// redrawn in place (finished trials scroll above it); otherwise, for logs
+// and CI, plain lines as trials start and end.
+#ifndef HPO_RUN_PROGRESS_H_
+#define HPO_RUN_PROGRESS_H_
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "samplers/trial_view.h"
+
+namespace hpo {
+
+class Progress {
+ public:
+  Progress(std::ostream& out, bool tty, int total, std::string metric, Direction direction);
+
+  // The best COMPLETE value of earlier runs of the study, if any.
+  void seed_best(double value, int number);
+
+  void trial_started(int number, const std::string& params);
+  void trial_finished(int number, TrialState state, std::optional<double> value,
+                      const std::string& reason, double seconds);
+  // A line of its own (warnings, notices), kept clear of the status line.
+  void note(const std::string& text);
+  // Redraws the status line (elapsed time moves on); no-op without a TTY.
+  void tick();
+  // Ends the status line so that later output starts on a fresh line.
+  void finish();
+
+  // "1h02m", "3m07s", "12s": for durations in messages.
+  static std::string format_duration(double seconds);
+
+ private:
+  std::string status_line() const;  // needs mu_ held
+  void print_line(const std::string& text);  // needs mu_ held
+
+  std::ostream& out_;
+  const bool tty_;
+  const int total_;
+  const std::string metric_;
+  const Direction direction_;
+  const std::chrono::steady_clock::time_point start_;
+  mutable std::mutex mu_;
+  int done_ = 0, running_ = 0, failed_ = 0;
+  std::optional<double> best_;
+  int best_number_ = -1;
+  bool status_shown_ = false;
+};
+
+}  // namespace hpo
+
+#endif  // HPO_RUN_PROGRESS_H_

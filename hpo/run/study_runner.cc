@@ -1,0 +1,222 @@
+#include "hpo/run/study_runner.h"
+
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "hpo/config/placeholders.h"
+#include "hpo/run/owner.h"
+#include "hpo/run/trial_config.h"
+
+namespace hpo {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kOwnerAttr = "hpo:owner";
+
+TrialView view_of(const TrialRecord& t) {
+  TrialView v;
+  v.number = t.number;
+  v.state = t.state;
+  for (const auto& p : t.params) v.params[p.name] = p.internal;
+  v.value = t.value;
+  v.intermediate = t.intermediate;
+  return v;
+}
+
+std::string trial_dir_name(int number) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "trial_%04d", number);
+  return buf;
+}
+
+// Redraws the progress line once a second while trials run; stops and
+// joins on destruction, also when a worker's exception unwinds past it.
+class Ticker {
+ public:
+  explicit Ticker(Progress& progress) : thread_([this, &progress] {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!cv_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) progress.tick();
+  }) {}
+  ~Ticker() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;  // last: starts after the members it uses
+};
+
+}  // namespace
+
+StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
+                         Sampler& sampler, Progress& progress, const StopFlag& stop,
+                         std::string program)
+    : storage_(storage), config_(config), study_(study), sampler_(sampler), progress_(progress),
+      stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()) {}
+
+TrialPlan StudyRunner::plan_for(const TrialRecord& trial) {
+  TrialPlan plan;
+  plan.trial_id = trial.id;
+  plan.number = trial.number;
+  plan.config = trial_config(trial.params, config_.space.fixed);
+  plan.summary = describe_params(trial.params);
+  plan.trial_dir = fs::absolute(fs::path(config_.runs_dir) / config_.name / trial_dir_name(trial.number)).string();
+  const std::string config_path = (fs::path(plan.trial_dir) / kConfigFile).string();
+  const std::map<std::string, std::string> vars = {
+      {"config", config_path},
+      {"trial_dir", plan.trial_dir},
+      {"trial_number", std::to_string(trial.number)},
+      {"study_name", config_.name},
+      {"study_dir", fs::absolute(config_.path).parent_path().string()},
+  };
+  plan.argv = expand_command(config_.trainer.command, vars);
+  plan.argv[0] = program_;
+  plan.env = config_.env;
+  plan.env.insert(plan.env.end(), {
+      {"HPO_STUDY_NAME", config_.name},
+      {"HPO_TRIAL_NUMBER", std::to_string(trial.number)},
+      {"HPO_TRIAL_ID", std::to_string(trial.id)},
+      {"HPO_TRIAL_DIR", plan.trial_dir},
+      {"HPO_CONFIG", config_path},
+      {"HPO_REPORT_FILE", (fs::path(plan.trial_dir) / kReportFile).string()},
+      {"HPO_OBJECTIVE", config_.objective.metric},
+  });
+  return plan;
+}
+
+std::optional<TrialPlan> StudyRunner::take_orphan() {
+  while (!orphans_.empty()) {
+    TrialRecord orphan = std::move(orphans_.front());
+    orphans_.pop_front();
+    // Compare-and-set: of several runs that find the same orphan, one wins.
+    if (storage_.compare_and_set_trial_system_attr(orphan.id, kOwnerAttr,
+                                                   orphan.system_attrs[kOwnerAttr], owner_)) {
+      return plan_for(orphan);
+    }
+  }
+  return std::nullopt;
+}
+
+TrialPlan StudyRunner::new_trial() {
+  // Tell the sampler everything the database knows, including trials other
+  // processes are running, then ask.
+  const auto trials = storage_.trials(study_.id);
+  for (const auto& t : trials) sampler_.tell(view_of(t));
+  const ParamValues values = sampler_.ask(config_.space.params, static_cast<int>(trials.size()));
+  NewTrial fresh;
+  for (const auto& spec : config_.space.params) {
+    fresh.params.push_back({spec.name, spec.distribution, values.at(spec.name)});
+  }
+  fresh.system_attrs[kOwnerAttr] = owner_;
+  const TrialRecord created = storage_.create_trial(study_.id, fresh);
+  TrialPlan plan = plan_for(created);
+  // Stored with the trial so that `hpo status` and Optuna users can see
+  // exactly what ran. Only the study's env settings and hpo's own variables:
+  // the caller's environment may hold secrets.
+  nlohmann::json env = nlohmann::json::object();
+  for (const auto& [k, v] : plan.env) env[k] = v;
+  storage_.set_trial_system_attr(created.id, "hpo:argv", plan.argv);
+  storage_.set_trial_system_attr(created.id, "hpo:env", env);
+  storage_.set_trial_system_attr(created.id, "hpo:trial_dir", plan.trial_dir);
+  return plan;
+}
+
+std::optional<TrialPlan> StudyRunner::next_plan() {
+  if (stop_.load() != kKeepRunning || budget_ <= 0) return std::nullopt;
+  auto plan = take_orphan();
+  if (!plan) plan = new_trial();
+  --budget_;
+  return plan;
+}
+
+void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
+  while (true) {
+    std::optional<TrialPlan> plan;
+    bool resumed = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      const size_t orphans_before = orphans_.size();
+      try {
+        plan = next_plan();
+      } catch (...) {
+        budget_ = 0;
+        if (!error_) error_ = std::current_exception();
+        return;
+      }
+      resumed = orphans_.size() < orphans_before;
+    }
+    if (!plan) return;
+    progress_.trial_started(plan->number, (resumed ? "(resumed) " : "") + plan->summary);
+    TrialResult result;
+    try {
+      result = runner.run(*plan);
+    } catch (...) {
+      // A storage or file-system error: stop handing out trials, let the
+      // other workers finish theirs, then report it.
+      std::lock_guard<std::mutex> lock(mu_);
+      budget_ = 0;
+      if (!error_) error_ = std::current_exception();
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (resumed) ++summary.resumed;
+      if (result.interrupted) ++summary.interrupted;
+      else if (result.state == TrialState::kComplete) ++summary.completed;
+      else ++summary.failed;
+    }
+    progress_.trial_finished(plan->number, result.state, result.value, result.reason, result.seconds);
+  }
+}
+
+RunSummary StudyRunner::run(int n_trials, int n_jobs) {
+  budget_ = n_trials;
+  for (auto& t : storage_.trials(study_.id)) {
+    if (t.state != TrialState::kRunning) continue;
+    const auto owner = t.system_attrs.find(kOwnerAttr);
+    if (owner != t.system_attrs.end() && owner_is_dead(Owner::from_json(owner->second))) {
+      orphans_.push_back(std::move(t));
+    }
+  }
+  if (!orphans_.empty()) {
+    progress_.note("found " + std::to_string(orphans_.size()) +
+                   " trial(s) left RUNNING by a run that died; running them again first");
+  }
+
+  RunSummary summary;
+  TrialRunner runner(storage_, config_.trainer, config_.objective.metric, stop_);
+  // Workers mostly wait on trainers, so there may be more of them than
+  // cores: raise TBB's limit to one thread per job plus this one.
+  tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
+                              static_cast<size_t>(n_jobs) + 1);
+  tbb::task_arena arena(n_jobs, 1);
+
+  {
+    Ticker ticker(progress_);
+    arena.execute([&] {
+      tbb::task_group group;
+      for (int j = 0; j < n_jobs; ++j) group.run([&] { worker(runner, summary); });
+      group.wait();
+    });
+  }
+  progress_.finish();
+  if (error_) std::rethrow_exception(error_);
+  return summary;
+}
+
+}  // namespace hpo

@@ -1,0 +1,63 @@
+// Runs N more trials of a study with K trainers at a time: asks the sampler,
+// records each new trial, hands it to a TrialRunner, and shows progress.
+// Trials whose owning process died are taken over first and run again with
+// the same parameters, keeping their trial numbers.
+#ifndef HPO_RUN_STUDY_RUNNER_H_
+#define HPO_RUN_STUDY_RUNNER_H_
+
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "hpo/config/study_config.h"
+#include "hpo/run/progress.h"
+#include "hpo/run/stop_flag.h"
+#include "hpo/run/trial_runner.h"
+#include "hpo/storage/storage.h"
+#include "samplers/sampler.h"
+
+namespace hpo {
+
+struct RunSummary {
+  int completed = 0;
+  int failed = 0;
+  int resumed = 0;      // orphans taken over and run again
+  int interrupted = 0;  // left RUNNING by a Ctrl-C
+};
+
+class StudyRunner {
+ public:
+  // `program` is the trainer's resolved path (argv[0]).
+  StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
+              Sampler& sampler, Progress& progress, const StopFlag& stop, std::string program);
+
+  // Blocks until `n_trials` trials have ended or a stop was requested.
+  RunSummary run(int n_trials, int n_jobs);
+
+ private:
+  std::optional<TrialPlan> next_plan();  // needs mu_ held
+  std::optional<TrialPlan> take_orphan();
+  TrialPlan new_trial();
+  TrialPlan plan_for(const TrialRecord& trial);
+  void worker(TrialRunner& runner, RunSummary& summary);
+
+  Storage& storage_;
+  const StudyConfig& config_;
+  const StudyRecord study_;
+  Sampler& sampler_;
+  Progress& progress_;
+  const StopFlag& stop_;
+  const std::string program_;
+  const nlohmann::json owner_;
+
+  std::mutex mu_;  // guards everything below, and the sampler
+  int budget_ = 0;  // trials still to launch
+  std::deque<TrialRecord> orphans_;
+  std::exception_ptr error_;  // the first error a worker hit
+};
+
+}  // namespace hpo
+
+#endif  // HPO_RUN_STUDY_RUNNER_H_

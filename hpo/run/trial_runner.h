@@ -1,0 +1,69 @@
+// Runs one trial's trainer to its end and records what happened: live
+// per-epoch values while it runs, then the final state, value, metrics and
+// failure reason. Knows processes and storage, never samplers.
+#ifndef HPO_RUN_TRIAL_RUNNER_H_
+#define HPO_RUN_TRIAL_RUNNER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hpo/config/study_config.h"
+#include "hpo/run/stop_flag.h"
+#include "hpo/storage/storage.h"
+
+namespace hpo {
+
+// Everything decided about a trial before its trainer starts.
+struct TrialPlan {
+  int64_t trial_id = 0;
+  int number = 0;
+  nlohmann::ordered_json config;  // sampled and fixed values: the trainer's config file
+  std::string trial_dir;          // absolute
+  std::vector<std::string> argv;  // placeholders expanded; argv[0] resolved
+  std::vector<std::pair<std::string, std::string>> env;  // on top of hpo's own environment
+  std::string summary;            // "batch_size=512 lr=0.0003", for progress lines
+};
+
+struct TrialResult {
+  TrialState state = TrialState::kFail;
+  std::optional<double> value;
+  std::string reason;
+  double seconds = 0;
+  // Stopped by a Ctrl-C before it ended: left RUNNING, for the next run.
+  bool interrupted = false;
+};
+
+// Files inside a trial directory.
+inline constexpr const char* kConfigFile = "config.json";
+inline constexpr const char* kReportFile = "report.jsonl";
+inline constexpr const char* kStdoutFile = "stdout.log";
+inline constexpr const char* kStderrFile = "stderr.log";
+
+class TrialRunner {
+ public:
+  TrialRunner(Storage& storage, TrainerConfig trainer, std::string objective_metric,
+              const StopFlag& stop)
+      : storage_(storage), trainer_(std::move(trainer)), metric_(std::move(objective_metric)),
+        stop_(stop) {}
+
+  // Blocks until the trainer has ended (or was stopped) and the outcome is stored.
+  TrialResult run(const TrialPlan& plan);
+
+ private:
+  Storage& storage_;
+  const TrainerConfig trainer_;
+  const std::string metric_;
+  const StopFlag& stop_;
+};
+
+// The last `max_bytes` of a file, starting at a line boundary when possible.
+std::string file_tail(const std::string& path, size_t max_bytes);
+
+}  // namespace hpo
+
+#endif  // HPO_RUN_TRIAL_RUNNER_H_

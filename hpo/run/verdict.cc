@@ -1,0 +1,40 @@
+#include "hpo/run/verdict.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace hpo {
+
+namespace {
+
+Verdict fail(std::string reason) { return Verdict{TrialState::kFail, std::nullopt, std::move(reason)}; }
+
+std::string seconds(double s) {
+  std::ostringstream out;
+  out << s << " s";
+  return out.str();
+}
+
+}  // namespace
+
+Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
+  if (!run.exit) return fail("could not start: " + run.launch_error);
+  if (run.timed_out) return fail("timeout: still running after " + seconds(run.timeout_s));
+  if (!run.exit->success()) return fail("trainer failed: " + run.exit->describe());
+  if (!run.final_metrics) {
+    std::string reason = "no final metrics reported";
+    if (run.invalid_lines > 0) {
+      reason += " (" + std::to_string(run.invalid_lines) + " invalid report line(s); first: " +
+                run.first_invalid + ")";
+    }
+    return fail(reason);
+  }
+  const auto it = run.final_metrics->find(objective_metric);
+  if (it == run.final_metrics->end()) {
+    return fail("final metrics lack the objective '" + objective_metric + "'");
+  }
+  if (std::isnan(it->second)) return fail("objective '" + objective_metric + "' is NaN");
+  return Verdict{TrialState::kComplete, it->second, ""};
+}
+
+}  // namespace hpo

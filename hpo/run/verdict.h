@@ -1,0 +1,41 @@
+// How a finished trainer run becomes a trial state: the rules in one place,
+// free of processes and storage, so each can be tested on its own.
+#ifndef HPO_RUN_VERDICT_H_
+#define HPO_RUN_VERDICT_H_
+
+#include <optional>
+#include <string>
+
+#include "hpo/launch/process.h"
+#include "hpo/launch/report_reader.h"
+#include "samplers/trial_view.h"
+
+namespace hpo {
+
+// What was observed of one trainer run.
+struct TrainerRun {
+  std::optional<ExitStatus> exit;  // empty if it never started
+  std::string launch_error;        // why it never started
+  bool timed_out = false;          // hit the per-trial timeout
+  double timeout_s = 0;
+  std::optional<Metrics> final_metrics;
+  int invalid_lines = 0;           // garbage on the report channel
+  std::string first_invalid;       // the first such line's problem
+};
+
+struct Verdict {
+  TrialState state = TrialState::kFail;
+  std::optional<double> value;  // the objective, for COMPLETE
+  std::string reason;           // why it failed; empty when COMPLETE
+};
+
+// The rules: a trainer that could not start, timed out, exited non-zero or
+// by a signal, reported no final metrics, or no finite-or-infinite value for
+// the objective, FAILs with that reason; otherwise the trial is COMPLETE.
+// A NaN objective fails, as in Optuna. Garbage lines alone do not fail a
+// trial that otherwise reported properly.
+Verdict judge(const TrainerRun& run, const std::string& objective_metric);
+
+}  // namespace hpo
+
+#endif  // HPO_RUN_VERDICT_H_
