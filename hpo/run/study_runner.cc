@@ -73,7 +73,12 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial) {
   TrialPlan plan;
   plan.trial_id = trial.id;
   plan.number = trial.number;
-  plan.config = trial_config(trial.params, config_.space.fixed);
+  // A trial run again keeps the config it first ran with, even if the
+  // study file's fixed values changed since.
+  const auto stored = trial.system_attrs.find("hpo:config");
+  plan.config = stored != trial.system_attrs.end() && stored->second.is_object()
+                    ? nlohmann::ordered_json(stored->second)
+                    : trial_config(trial.params, config_.space.fixed);
   plan.summary = describe_params(trial.params);
   plan.trial_dir = fs::absolute(fs::path(config_.runs_dir) / config_.name / trial_dir_name(trial.number)).string();
   const std::string config_path = (fs::path(plan.trial_dir) / kConfigFile).string();
@@ -133,6 +138,7 @@ TrialPlan StudyRunner::new_trial() {
   storage_.set_trial_system_attr(created.id, "hpo:argv", plan.argv);
   storage_.set_trial_system_attr(created.id, "hpo:env", env);
   storage_.set_trial_system_attr(created.id, "hpo:trial_dir", plan.trial_dir);
+  storage_.set_trial_system_attr(created.id, "hpo:config", plan.config);
   return plan;
 }
 

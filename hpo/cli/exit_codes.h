@@ -1,0 +1,18 @@
+// hpo's exit codes, as documented in the README.
+#ifndef HPO_CLI_EXIT_CODES_H_
+#define HPO_CLI_EXIT_CODES_H_
+
+namespace hpo {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitAllTrialsFailed = 1,  // `hpo run`: every trial of this run failed
+  kExitBadInput = 2,         // bad flags, study file or search space; nothing was stored
+  kExitStorage = 3,          // the study database could not be read or written
+  kExitInternal = 4,         // anything else unexpected
+  kExitInterrupted = 130,    // stopped by SIGINT (Ctrl-C); 143 for SIGTERM
+};
+
+}  // namespace hpo
+
+#endif  // HPO_CLI_EXIT_CODES_H_

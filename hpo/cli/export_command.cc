@@ -1,0 +1,116 @@
+// `hpo export`: the best configs as trainer-ready files, or every trial as
+// CSV or JSON for analysis.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "hpo/cli/commands.h"
+#include "hpo/cli/exit_codes.h"
+#include "hpo/cli/study_locator.h"
+#include "hpo/config/config_error.h"
+#include "hpo/report/config_export.h"
+#include "hpo/report/study_view.h"
+#include "hpo/report/trial_json.h"
+#include "hpo/storage/open_storage.h"
+
+namespace hpo {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ExportFlags {
+  std::string study;
+  std::string storage;
+  int top = 1;
+  std::string format = "yaml";
+  std::string output;
+  bool trials = false;
+};
+
+// Writes to a temporary file and renames it: an export is whole or absent.
+void write_file(const fs::path& path, const std::string& text) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw ConfigError("-o: cannot write " + path.string());
+  }
+  fs::rename(tmp, path);
+}
+
+std::string trials_text(const StudyView& view, const std::string& format) {
+  return format == "csv" ? trials_csv(view) : study_json(view).dump(2) + "\n";
+}
+
+std::string config_text(const StudyView& view, const TrialRecord& t, const std::string& format) {
+  return format == "json" ? config_json(t) : config_yaml(view, t);
+}
+
+int export_study(const ExportFlags& flags) {
+  if (flags.format == "csv" && !flags.trials && flags.top != 1) {
+    throw ConfigError("--top: CSV exports every trial; --top applies to yaml and json configs");
+  }
+  const auto config = try_load_study(flags.study);
+  auto storage = open_storage(storage_url(flags.storage, config));
+  const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
+
+  if (flags.trials || flags.format == "csv") {
+    const std::string text = trials_text(view, flags.format);
+    if (flags.output.empty()) std::cout << text;
+    else write_file(flags.output, text);
+    return kExitOk;
+  }
+
+  const auto best = best_trials(view, static_cast<size_t>(flags.top));
+  if (best.empty()) {
+    std::cerr << "hpo export: study '" << view.study.name << "' has no COMPLETE trial to export\n";
+    return kExitAllTrialsFailed;
+  }
+  if (flags.output.empty()) {
+    for (size_t i = 0; i < best.size(); ++i) {
+      if (i > 0) std::cout << (flags.format == "json" ? "\n" : "---\n");
+      std::cout << config_text(view, *best[i], flags.format);
+    }
+  } else if (best.size() == 1 && !fs::is_directory(flags.output)) {
+    write_file(flags.output, config_text(view, *best.front(), flags.format));
+    std::cout << "wrote " << flags.output << " (trial " << best.front()->number << ")\n";
+  } else {
+    // Several configs: -o names a directory, one file per config, by rank.
+    for (size_t i = 0; i < best.size(); ++i) {
+      const fs::path file = fs::path(flags.output) / ("rank" + std::to_string(i + 1) + "_trial" +
+                                                      std::to_string(best[i]->number) + "." + flags.format);
+      write_file(file, config_text(view, *best[i], flags.format));
+      std::cout << "wrote " << file.string() << "\n";
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<ExportFlags>();
+  CLI::App* cmd = app.add_subcommand("export", "Export the best configs as trainer-ready files, or all trials for analysis");
+  cmd->add_option("--study", flags->study, "Study name or study file")->required();
+  cmd->add_option("--storage", flags->storage, "Study database URL (default: the study file's)");
+  cmd->add_option("--top", flags->top, "How many of the best configs to export (default 1)")->check(CLI::PositiveNumber);
+  cmd->add_option("--format", flags->format, "yaml or json: trainer configs; csv: every trial (default yaml)")
+      ->check(CLI::IsMember({"yaml", "json", "csv"}));
+  cmd->add_option("-o,--output", flags->output,
+                  "Output file (one config, or --trials), or directory (--top > 1); default stdout");
+  cmd->add_flag("--trials", flags->trials, "Export every trial (params, state, metrics) as json or csv");
+  cmd->footer(
+      "A config holds the trial's sampled values and the study's fixed values: run it with\n"
+      "  hpo-trainer --config best.yaml --out DIR\n\n"
+      "Examples:\n"
+      "  hpo export --study quick_sweep -o best.yaml\n"
+      "  hpo export --study quick_sweep --top 3 -o best_configs/\n"
+      "  hpo export --study quick_sweep --format csv -o trials.csv");
+  cmd->callback([flags, &exit_code] { exit_code = export_study(*flags); });
+}
+
+}  // namespace hpo

@@ -1,0 +1,45 @@
+// hpo: hyperparameter optimization for training jobs. The command line only
+// parses flags and reports errors; each subcommand lives in its own file.
+#include <iostream>
+
+#include "hpo/cli/commands.h"
+#include "hpo/cli/exit_codes.h"
+#include "hpo/config/config_error.h"
+#include "hpo/launch/process.h"
+#include "hpo/storage/storage.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "hpo: hyperparameter optimization for training jobs.\n"
+      "Samples trial configs from a YAML search space, runs your trainer on each (any program that\n"
+      "follows the trainer protocol; see the README), and keeps every trial in an Optuna-compatible\n"
+      "SQLite database, so studies resume after a crash and open in Optuna.",
+      "hpo"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "hpo 0.1.0");
+  app.footer("Run `hpo COMMAND --help` for a command's options.\n"
+             "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
+             "130/143 stopped by SIGINT/SIGTERM.");
+  int exit_code = hpo::kExitOk;
+  hpo::add_run_command(app, exit_code);
+  hpo::add_status_command(app, exit_code);
+  hpo::add_best_command(app, exit_code);
+  hpo::add_export_command(app, exit_code);
+  hpo::add_studies_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? hpo::kExitOk : hpo::kExitBadInput;
+  } catch (const hpo::ConfigError& e) {
+    std::cerr << "hpo: error: " << e.what() << "\n";
+    return hpo::kExitBadInput;
+  } catch (const hpo::StorageError& e) {
+    std::cerr << "hpo: database error: " << e.what() << "\n";
+    return hpo::kExitStorage;
+  } catch (const std::exception& e) {
+    std::cerr << "hpo: internal error: " << e.what() << "\n";
+    return hpo::kExitInternal;
+  }
+  return exit_code;
+}

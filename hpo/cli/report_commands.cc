@@ -1,0 +1,90 @@
+// `hpo status`, `hpo best` and `hpo studies`: read-only views of the database.
+#include <iostream>
+#include <memory>
+
+#include "hpo/cli/commands.h"
+#include "hpo/cli/exit_codes.h"
+#include "hpo/cli/study_locator.h"
+#include "hpo/report/status_table.h"
+#include "hpo/report/study_view.h"
+#include "hpo/report/trial_json.h"
+#include "hpo/storage/open_storage.h"
+
+namespace hpo {
+
+namespace {
+
+struct StudyFlags {
+  std::string study;
+  std::string storage;
+  bool json = false;
+};
+
+StudyView open_view(const StudyFlags& flags) {
+  const auto config = try_load_study(flags.study);
+  auto storage = open_storage(storage_url(flags.storage, config));
+  return load_study_view(*storage, config ? config->name : flags.study);
+}
+
+void add_study_options(CLI::App* cmd, StudyFlags& flags) {
+  cmd->add_option("--study", flags.study, "Study name or study file")->required();
+  cmd->add_option("--storage", flags.storage,
+                  "Study database URL (default: the study file's, else $HPO_STORAGE, else sqlite:///hpo.db)");
+  cmd->add_flag("--json", flags.json, "Print JSON for scripts instead of a table");
+}
+
+}  // namespace
+
+void add_status_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<StudyFlags>();
+  CLI::App* cmd = app.add_subcommand("status", "Show a study's trials: state, params, objective, metrics, duration");
+  add_study_options(cmd, *flags);
+  cmd->footer("Safe to run while `hpo run` is going: it reads a consistent snapshot and never blocks the run.\n\n"
+              "Example:\n  hpo status --study quick_sweep\n  hpo status --study quick_sweep --json | jq .best");
+  cmd->callback([flags, &exit_code] {
+    const StudyView view = open_view(*flags);
+    std::cout << (flags->json ? study_json(view).dump(2) + "\n" : status_table(view));
+    exit_code = kExitOk;
+  });
+}
+
+void add_best_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<StudyFlags>();
+  CLI::App* cmd = app.add_subcommand("best", "Show a study's best trial");
+  add_study_options(cmd, *flags);
+  cmd->callback([flags, &exit_code] {
+    const StudyView view = open_view(*flags);
+    const auto best = best_trials(view, 1);
+    if (flags->json) {
+      std::cout << (best.empty() ? "null" : trial_json(*best.front()).dump(2)) << "\n";
+    } else {
+      std::cout << best_summary(view);
+    }
+    exit_code = best.empty() ? kExitAllTrialsFailed : kExitOk;
+  });
+}
+
+void add_studies_command(CLI::App& app, int& exit_code) {
+  auto storage_flag = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("studies", "List the studies in a database, with trial counts and best values");
+  cmd->add_option("--storage", *storage_flag, "Study database URL (default: $HPO_STORAGE, else sqlite:///hpo.db)");
+  cmd->callback([storage_flag, &exit_code] {
+    auto storage = open_storage(storage_url(*storage_flag, std::nullopt));
+    const auto studies = storage->list_studies();
+    if (studies.empty()) std::cout << "no studies in " << storage->url() << "\n";
+    for (const auto& s : studies) {
+      int total = 0;
+      for (const auto& [state, n] : s.counts) total += n;
+      std::cout << s.study.name << ": " << total << " trial(s)";
+      for (auto state : {TrialState::kComplete, TrialState::kFail, TrialState::kPruned, TrialState::kRunning}) {
+        const auto it = s.counts.find(state);
+        if (it != s.counts.end() && it->second > 0) std::cout << ", " << it->second << " " << to_string(state);
+      }
+      std::cout << ", best " << (s.best_value ? short_number(*s.best_value) : "-") << " ("
+                << (s.study.direction == Direction::kMaximize ? "maximize" : "minimize") << ")\n";
+    }
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace hpo

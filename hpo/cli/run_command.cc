@@ -1,0 +1,135 @@
+// `hpo run`: runs N more trials of a study.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "hpo/cli/commands.h"
+#include "hpo/cli/exit_codes.h"
+#include "hpo/cli/signals.h"
+#include "hpo/cli/study_locator.h"
+#include "hpo/config/config_error.h"
+#include "hpo/launch/process.h"
+#include "hpo/report/study_view.h"
+#include "hpo/run/progress.h"
+#include "hpo/run/sampler_factory.h"
+#include "hpo/run/study_runner.h"
+#include "hpo/run/study_setup.h"
+#include "hpo/storage/open_storage.h"
+
+namespace hpo {
+
+namespace {
+
+struct RunFlags {
+  std::string study;
+  int n_trials = 0;
+  int n_jobs = 0;
+  std::string storage;
+  std::string sampler;
+  std::optional<uint64_t> seed;
+  double timeout = -1;
+  std::string runs_dir;
+};
+
+// Flags override the study file. Every check happens here, before the
+// database is touched, so bad input never leaves a trace in it.
+StudyConfig configure(const RunFlags& flags) {
+  StudyConfig config = load_study(flags.study);
+  if (flags.n_trials > 0) config.n_trials = flags.n_trials;
+  if (flags.n_jobs > 0) config.n_jobs = flags.n_jobs;
+  if (!flags.storage.empty()) config.storage = flags.storage;
+  if (!flags.sampler.empty()) {
+    config.sampler.name = flags.sampler;
+    config.sampler.options = nlohmann::json::object();  // options belong to the file's sampler
+  }
+  if (flags.timeout >= 0) config.trainer.timeout_s = flags.timeout;
+  if (!flags.runs_dir.empty()) config.runs_dir = flags.runs_dir;
+  if (config.space.params.empty()) {
+    throw ConfigError(config.space.path + ": params: the search space has nothing to sample");
+  }
+  return config;
+}
+
+std::string resolve_trainer(const StudyConfig& config) {
+  const std::string& program = config.trainer.command.front();
+  const std::string path = resolve_program(program);
+  if (path.empty()) {
+    throw ConfigError(config.path + ": trainer.command: program '" + program + "' was not found " +
+                      (program.find('/') == std::string::npos
+                           ? "beside hpo (" + executable_dir() + ") or in PATH"
+                           : "or is not executable"));
+  }
+  return path;
+}
+
+int run(const RunFlags& flags) {
+  const StudyConfig config = configure(flags);
+  const std::string program = resolve_trainer(config);
+  make_sampler(config.sampler, 0, config.objective.direction, config.path);  // validates options
+
+  auto storage = open_storage(config.storage);
+  const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
+  auto sampler = make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path);
+
+  std::cout << "study " << config.name << (prepared.created ? " (new)" : " (continuing)") << ": "
+            << config.n_trials << " trial(s), " << config.n_jobs << " at a time, sampler "
+            << sampler->name() << " (seed " << prepared.seed << "), storage " << storage->url()
+            << "\n" << std::flush;
+
+  Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials, config.objective.metric,
+                    config.objective.direction);
+  const auto best = best_trials(load_study_view(*storage, config.name), 1);
+  if (!best.empty()) progress.seed_best(*best.front()->value, best.front()->number);
+
+  static StopFlag stop{kKeepRunning};
+  install_stop_handlers(stop);
+  const auto started = std::chrono::steady_clock::now();
+  StudyRunner runner(*storage, config, prepared.record, *sampler, progress, stop, program);
+  const RunSummary summary = runner.run(config.n_trials, config.n_jobs);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  std::cout << "run " << (summary.interrupted > 0 || stop.load() ? "stopped" : "finished") << " after "
+            << Progress::format_duration(seconds) << ": " << summary.completed << " complete, "
+            << summary.failed << " failed";
+  if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
+  if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
+  std::cout << "\nsee: hpo status --study " << config.name
+            << (flags.storage.empty() ? "" : " --storage " + flags.storage) << "\n";
+
+  if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
+  if (summary.completed == 0 && summary.failed > 0) return kExitAllTrialsFailed;
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* cmd = app.add_subcommand("run", "Run N more trials of a study (continues it if it exists)");
+  cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")->required();
+  cmd->add_option("-n,--n-trials", flags->n_trials, "Trials to run now (default: the study file's n_trials)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--n-jobs", flags->n_jobs, "Trainers to run at once (default: the study file's n_jobs)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--storage", flags->storage, "Study database URL, e.g. sqlite:///hpo.db (default: the study file's)");
+  cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
+      ->check(CLI::IsMember({"random", "tpe"}));
+  cmd->add_option("--seed", flags->seed, "Sampler seed (default: the study file's, else the one stored with the study)");
+  cmd->add_option("--timeout", flags->timeout, "Per-trial timeout in seconds, 0 for none (default: the study file's)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--runs-dir", flags->runs_dir, "Where trial directories go (default: the study file's runs_dir)");
+  cmd->footer(
+      "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), report.jsonl\n"
+      "(what the trainer reported), stdout.log and stderr.log.\n"
+      "Ctrl-C stops launching trials and sends SIGTERM to running trainers; a second Ctrl-C kills them.\n"
+      "Trials left unfinished are resumed with the same parameters by the next `hpo run`.\n\n"
+      "Examples:\n"
+      "  hpo run --study quick_sweep --n-trials 5\n"
+      "  hpo run --study studies/my_study.yaml -n 50 -j 4 --storage sqlite:////data/hpo.db");
+  cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
+}
+
+}  // namespace hpo

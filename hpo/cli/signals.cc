@@ -1,0 +1,42 @@
+#include "hpo/cli/signals.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace hpo {
+
+namespace {
+
+StopFlag* g_flag = nullptr;
+volatile sig_atomic_t g_signal = 0;
+
+void on_stop_signal(int sig) {
+  g_signal = sig;
+  const int level = g_flag->load() + 1;
+  g_flag->store(level);
+  // Only async-signal-safe calls here: write(2) of fixed text.
+  const char* text = level == kStopGracefully
+                         ? "\nhpo: stopping: no new trials; running trainers get SIGTERM and their "
+                           "grace period (signal again to kill them now)\n"
+                         : "\nhpo: killing running trainers now\n";
+  const ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
+  (void)ignored;
+}
+
+}  // namespace
+
+void install_stop_handlers(StopFlag& flag) {
+  g_flag = &flag;
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+int last_stop_signal() { return g_signal; }
+
+}  // namespace hpo

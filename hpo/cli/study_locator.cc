@@ -1,0 +1,67 @@
+#include "hpo/cli/study_locator.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "hpo/config/config_error.h"
+#include "hpo/config/study_file.h"
+#include "hpo/launch/process.h"
+
+namespace hpo {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kDefaultStorage = "sqlite:///hpo.db";
+}
+
+std::vector<std::string> study_search_dirs() {
+  std::vector<std::string> dirs;
+  if (const char* path = std::getenv("HPO_STUDY_PATH")) {
+    std::istringstream in(path);
+    for (std::string dir; std::getline(in, dir, ':');) {
+      if (!dir.empty()) dirs.push_back(dir);
+    }
+  }
+  dirs.push_back("studies");
+  dirs.push_back(std::string(HPO_SOURCE_DATA_DIR) + "/studies");
+  dirs.push_back(executable_dir() + "/../share/hpo/studies");
+  // The same directory reached twice (running from the source tree) is searched once.
+  std::vector<std::string> unique;
+  std::vector<fs::path> seen;
+  for (const auto& d : dirs) {
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(d, ec);
+    bool dup = false;
+    for (const auto& s : seen) dup = dup || s == canonical;
+    if (!dup) {
+      seen.push_back(canonical);
+      unique.push_back(d);
+    }
+  }
+  return unique;
+}
+
+StudyConfig load_study(const std::string& name_or_path) {
+  return load_study_file(find_study_file(name_or_path, study_search_dirs()));
+}
+
+std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
+  std::string path;
+  try {
+    path = find_study_file(name_or_path, study_search_dirs());
+  } catch (const ConfigError&) {
+    return std::nullopt;
+  }
+  return load_study_file(path);
+}
+
+std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study) {
+  if (!flag.empty()) return flag;
+  if (study && !study->storage.empty()) return study->storage;
+  if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return env;
+  return kDefaultStorage;
+}
+
+}  // namespace hpo

@@ -1,0 +1,33 @@
+// Where the CLI finds study files and which database a command uses.
+#ifndef HPO_CLI_STUDY_LOCATOR_H_
+#define HPO_CLI_STUDY_LOCATOR_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hpo/config/study_config.h"
+#include "hpo/storage/storage.h"
+
+namespace hpo {
+
+// Directories searched for `<name>.yaml`, in order: each entry of
+// $HPO_STUDY_PATH, ./studies, then the studies shipped with hpo (the source
+// checkout it was built from, and <prefix>/share/hpo/studies).
+std::vector<std::string> study_search_dirs();
+
+// Finds and loads a study by name or path; throws ConfigError.
+StudyConfig load_study(const std::string& name_or_path);
+
+// The study file for `name` if there is one, else nullopt (the study may
+// live only in a database). Errors in a file that exists still throw.
+std::optional<StudyConfig> try_load_study(const std::string& name_or_path);
+
+// The storage URL: --storage, else the study file's, else $HPO_STORAGE,
+// else the default sqlite:///hpo.db in the working directory.
+std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study);
+
+}  // namespace hpo
+
+#endif  // HPO_CLI_STUDY_LOCATOR_H_

@@ -1,0 +1,112 @@
+#include "hpo/report/status_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "hpo/run/progress.h"
+
+namespace hpo {
+
+namespace {
+
+std::string cell_of(const nlohmann::json& j) {
+  if (j.is_number()) return short_number(j.get<double>());
+  if (j.is_string()) return j.get<std::string>();
+  return j.dump();
+}
+
+std::string param_cell(const StoredParam& p) {
+  const ParamValue v = to_external(p.distribution, p.internal);
+  if (const auto* d = std::get_if<double>(&v)) return short_number(*d);
+  return to_string(v);
+}
+
+using Row = std::vector<std::string>;
+
+std::string render(const std::vector<Row>& rows) {
+  std::vector<size_t> width;
+  for (const auto& row : rows) {
+    width.resize(std::max(width.size(), row.size()), 0);
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  std::ostringstream out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(width[i] - row[i].size() + 2, ' ');
+    }
+    out << line << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::string short_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string status_table(const StudyView& view) {
+  std::vector<std::string> params;
+  std::set<std::string> seen;
+  for (const auto& t : view.trials) {
+    for (const auto& p : t.params) {
+      if (seen.insert(p.name).second) params.push_back(p.name);
+    }
+  }
+  Row header = {"#", "state"};
+  header.insert(header.end(), params.begin(), params.end());
+  header.push_back(view.metric);
+  header.insert(header.end(), view.record.begin(), view.record.end());
+  header.push_back("duration");
+  header.push_back("note");
+  std::vector<Row> rows = {header};
+  for (const auto& t : view.trials) {
+    Row row = {std::to_string(t.number), to_string(t.state)};
+    for (const auto& name : params) {
+      const auto it = std::find_if(t.params.begin(), t.params.end(), [&](const StoredParam& p) { return p.name == name; });
+      row.push_back(it == t.params.end() ? "" : param_cell(*it));
+    }
+    row.push_back(t.value ? short_number(*t.value) : "-");
+    for (const auto& m : view.record) {
+      const auto it = t.user_attrs.find(m);
+      row.push_back(it == t.user_attrs.end() ? "-" : cell_of(it->second));
+    }
+    const double seconds = trial_seconds(t);
+    row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");
+    std::string note = system_attr_text(t, "hpo:fail_reason");
+    if (t.state == TrialState::kRunning && !t.intermediate.empty()) {
+      note = "epoch " + std::to_string(t.intermediate.rbegin()->first) + ": " + short_number(t.intermediate.rbegin()->second);
+    }
+    row.push_back(note);
+    rows.push_back(std::move(row));
+  }
+  std::string text = "study " + view.study.name + " (" +
+                     (view.study.direction == Direction::kMaximize ? "maximize " : "minimize ") + view.metric +
+                     "), " + std::to_string(view.trials.size()) + " trial(s)\n\n" + render(rows);
+  return text + "\n" + best_summary(view);
+}
+
+std::string best_summary(const StudyView& view) {
+  const auto best = best_trials(view, 1);
+  if (best.empty()) return "no COMPLETE trial yet\n";
+  const TrialRecord& t = *best.front();
+  std::string text = "best: trial " + std::to_string(t.number) + ", " + view.metric + " = " + short_number(*t.value);
+  for (const auto& m : view.record) {
+    const auto it = t.user_attrs.find(m);
+    if (it != t.user_attrs.end()) text += ", " + m + " = " + cell_of(it->second);
+  }
+  text += "\n  params:";
+  for (const auto& p : t.params) text += " " + p.name + "=" + to_string(to_external(p.distribution, p.internal));
+  return text + "\n";
+}
+
+}  // namespace hpo

@@ -1,0 +1,22 @@
+// The human-readable table of `hpo status`: one row per trial with its
+// state, params, objective, recorded metrics and duration, then the best.
+#ifndef HPO_REPORT_STATUS_TABLE_H_
+#define HPO_REPORT_STATUS_TABLE_H_
+
+#include <string>
+
+#include "hpo/report/study_view.h"
+
+namespace hpo {
+
+std::string status_table(const StudyView& view);
+
+// The best trial in a few lines: number, objective, metrics, params.
+std::string best_summary(const StudyView& view);
+
+// Four significant digits, enough to compare trials at a glance.
+std::string short_number(double v);
+
+}  // namespace hpo
+
+#endif  // HPO_REPORT_STATUS_TABLE_H_

@@ -1,0 +1,80 @@
+#include "hpo/report/study_view.h"
+
+#include <algorithm>
+#include <ctime>
+#include <iomanip>
+#include <sstream>
+
+namespace hpo {
+
+namespace {
+
+// "YYYY-MM-DD HH:MM:SS.ffffff" (local time) -> seconds since the epoch.
+double parse_datetime(const std::string& text) {
+  std::tm tm = {};
+  std::istringstream in(text);
+  in >> std::get_time(&tm, "%Y-%m-%d %H:%M:%S");
+  if (in.fail()) return -1;
+  tm.tm_isdst = -1;
+  double seconds = static_cast<double>(std::mktime(&tm));
+  const auto dot = text.find('.');
+  if (dot != std::string::npos) seconds += std::stod("0" + text.substr(dot));
+  return seconds;
+}
+
+}  // namespace
+
+StudyView load_study_view(Storage& storage, const std::string& name) {
+  const auto study = storage.find_study(name);
+  if (!study) {
+    std::string known;
+    for (const auto& s : storage.list_studies()) known += (known.empty() ? "" : ", ") + s.study.name;
+    throw StorageError(storage.url() + ": no study named '" + name + "'" +
+                       (known.empty() ? " (the database has no studies)" : " (studies: " + known + ")"));
+  }
+  StudyView view;
+  view.study = *study;
+  const Attrs attrs = storage.study_user_attrs(study->id);
+  const auto objective = attrs.find("hpo:objective");
+  if (objective != attrs.end() && objective->second.is_object()) {
+    view.metric = objective->second.value("metric", view.metric);
+    const auto rec = objective->second.find("record");
+    if (rec != objective->second.end() && rec->is_array()) {
+      for (const auto& r : *rec) {
+        if (r.is_string()) view.record.push_back(r.get<std::string>());
+      }
+    }
+  }
+  view.trials = storage.trials(study->id);
+  return view;
+}
+
+std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k) {
+  std::vector<const TrialRecord*> complete;
+  for (const auto& t : view.trials) {
+    if (t.state == TrialState::kComplete && t.value) complete.push_back(&t);
+  }
+  const bool maximize = view.study.direction == Direction::kMaximize;
+  std::stable_sort(complete.begin(), complete.end(), [maximize](const TrialRecord* a, const TrialRecord* b) {
+    return maximize ? *a->value > *b->value : *a->value < *b->value;
+  });
+  if (complete.size() > k) complete.resize(k);
+  return complete;
+}
+
+double trial_seconds(const TrialRecord& trial) {
+  const auto stored = trial.system_attrs.find("hpo:duration_s");
+  if (stored != trial.system_attrs.end() && stored->second.is_number()) return stored->second.get<double>();
+  if (trial.datetime_complete.empty()) return -1;
+  const double start = parse_datetime(trial.datetime_start);
+  const double end = parse_datetime(trial.datetime_complete);
+  return start < 0 || end < 0 ? -1 : end - start;
+}
+
+std::string system_attr_text(const TrialRecord& trial, const std::string& key) {
+  const auto it = trial.system_attrs.find(key);
+  if (it == trial.system_attrs.end()) return "";
+  return it->second.is_string() ? it->second.get<std::string>() : it->second.dump();
+}
+
+}  // namespace hpo

@@ -1,0 +1,36 @@
+// A study as the reporting commands see it: its record, its trials and the
+// names of its objective and recorded metrics. Read once from storage.
+#ifndef HPO_REPORT_STUDY_VIEW_H_
+#define HPO_REPORT_STUDY_VIEW_H_
+
+#include <string>
+#include <vector>
+
+#include "hpo/storage/storage.h"
+
+namespace hpo {
+
+struct StudyView {
+  StudyRecord study;
+  std::string metric = "value";      // the objective's name
+  std::vector<std::string> record;   // further metrics to show
+  std::vector<TrialRecord> trials;   // by number
+};
+
+// Reads the study named `name`; throws StorageError if there is none.
+StudyView load_study_view(Storage& storage, const std::string& name);
+
+// COMPLETE trials, best first by the study's direction (ties: lower number
+// first); at most `k` of them.
+std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k);
+
+// The trial's run time in seconds, from its stored duration or its
+// start and end times; negative when unknown (e.g. still running).
+double trial_seconds(const TrialRecord& trial);
+
+// A stored system attribute as text ("" if absent).
+std::string system_attr_text(const TrialRecord& trial, const std::string& key);
+
+}  // namespace hpo
+
+#endif  // HPO_REPORT_STUDY_VIEW_H_

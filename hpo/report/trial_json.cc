@@ -1,0 +1,107 @@
+#include "hpo/report/trial_json.h"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "hpo/run/trial_config.h"
+
+namespace hpo {
+
+namespace {
+
+nlohmann::ordered_json value_json(const std::optional<double>& v) {
+  if (!v) return nullptr;
+  if (std::isfinite(*v)) return *v;
+  return *v > 0 ? "inf" : "-inf";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char c : s) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string json_text(const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+
+}  // namespace
+
+nlohmann::ordered_json trial_json(const TrialRecord& t) {
+  nlohmann::ordered_json j;
+  j["number"] = t.number;
+  j["state"] = to_string(t.state);
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& p : t.params) params[p.name] = param_json(to_external(p.distribution, p.internal));
+  j["params"] = params;
+  j["value"] = value_json(t.value);
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : t.user_attrs) metrics[k] = v;
+  j["metrics"] = metrics;
+  nlohmann::ordered_json intermediate = nlohmann::ordered_json::object();
+  for (const auto& [step, v] : t.intermediate) intermediate[std::to_string(step)] = value_json(v);
+  j["intermediate"] = intermediate;
+  const double seconds = trial_seconds(t);
+  j["duration_s"] = seconds >= 0 ? nlohmann::ordered_json(seconds) : nlohmann::ordered_json(nullptr);
+  j["datetime_start"] = t.datetime_start;
+  j["datetime_complete"] = t.datetime_complete.empty() ? nlohmann::ordered_json(nullptr)
+                                                       : nlohmann::ordered_json(t.datetime_complete);
+  const std::string reason = system_attr_text(t, "hpo:fail_reason");
+  if (!reason.empty()) j["fail_reason"] = reason;
+  const std::string dir = system_attr_text(t, "hpo:trial_dir");
+  if (!dir.empty()) j["trial_dir"] = dir;
+  return j;
+}
+
+nlohmann::ordered_json study_json(const StudyView& view) {
+  nlohmann::ordered_json j;
+  j["study"] = view.study.name;
+  j["direction"] = view.study.direction == Direction::kMaximize ? "maximize" : "minimize";
+  j["metric"] = view.metric;
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+  for (auto s : {TrialState::kComplete, TrialState::kFail, TrialState::kPruned, TrialState::kRunning,
+                 TrialState::kWaiting}) {
+    int n = 0;
+    for (const auto& t : view.trials) n += t.state == s;
+    counts[to_string(s)] = n;
+  }
+  j["counts"] = counts;
+  const auto best = best_trials(view, 1);
+  j["best"] = best.empty() ? nlohmann::ordered_json(nullptr) : trial_json(*best.front());
+  j["trials"] = nlohmann::ordered_json::array();
+  for (const auto& t : view.trials) j["trials"].push_back(trial_json(t));
+  return j;
+}
+
+std::string trials_csv(const StudyView& view) {
+  // Columns: the union of param and metric names, in first-seen order.
+  std::vector<std::string> params, metrics;
+  std::set<std::string> seen_params, seen_metrics;
+  for (const auto& t : view.trials) {
+    for (const auto& p : t.params) {
+      if (seen_params.insert(p.name).second) params.push_back(p.name);
+    }
+    for (const auto& [k, v] : t.user_attrs) {
+      if (seen_metrics.insert(k).second) metrics.push_back(k);
+    }
+  }
+  std::ostringstream out;
+  out << "number,state," << csv_field(view.metric);
+  for (const auto& p : params) out << "," << csv_field("param_" + p);
+  for (const auto& m : metrics) out << "," << csv_field(m);
+  out << ",duration_s,fail_reason\n";
+  for (const auto& t : view.trials) {
+    const auto j = trial_json(t);
+    out << t.number << "," << to_string(t.state) << "," << (t.value ? json_text(j["value"]) : "");
+    for (const auto& p : params) out << "," << (j["params"].contains(p) ? csv_field(json_text(j["params"][p])) : "");
+    for (const auto& m : metrics) out << "," << (j["metrics"].contains(m) ? csv_field(json_text(j["metrics"][m])) : "");
+    out << "," << (j["duration_s"].is_null() ? "" : json_text(j["duration_s"]));
+    out << "," << csv_field(j.value("fail_reason", "")) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace hpo

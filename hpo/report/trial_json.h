@@ -1,0 +1,27 @@
+// Trials as JSON and CSV, for scripts and analysis (`hpo status --json`,
+// `hpo export --trials`).
+#ifndef HPO_REPORT_TRIAL_JSON_H_
+#define HPO_REPORT_TRIAL_JSON_H_
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "hpo/report/study_view.h"
+
+namespace hpo {
+
+// {"number", "state", "params": {...}, "value", "metrics": {...},
+//  "intermediate": {"0": v, ...}, "duration_s", "fail_reason", ...}
+nlohmann::ordered_json trial_json(const TrialRecord& trial);
+
+// {"study", "direction", "metric", "counts", "best", "trials": [...]}
+nlohmann::ordered_json study_json(const StudyView& view);
+
+// One row per trial: number, state, value, every param, every metric,
+// duration_s, fail_reason. Fields are quoted as RFC 4180 asks.
+std::string trials_csv(const StudyView& view);
+
+}  // namespace hpo
+
+#endif  // HPO_REPORT_TRIAL_JSON_H_

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""A trainer for integration tests, scripted by its config's `mode`:
+ok, fail, hang, hang_hard (ignores SIGTERM), garbage, no_final, nan, slow.
+Records what it saw (argv, env) in its trial directory."""
+import json, os, signal, sys, time
+
+config = json.load(open(os.environ["HPO_CONFIG"]))
+trial_dir = os.environ["HPO_TRIAL_DIR"]
+mode = config.get("mode", "ok")
+with open(os.path.join(trial_dir, "seen.json"), "w") as f:
+    json.dump({"argv": sys.argv, "env": {k: v for k, v in os.environ.items()
+               if k.startswith(("HPO_", "NUM_WORKERS", "OMP_", "FAKE_"))},
+               "start": time.time(), "pid": os.getpid()}, f)
+
+report = open(os.environ["HPO_REPORT_FILE"], "a", buffering=1)
+def send(obj):
+    report.write(json.dumps(obj) + "\n")
+
+x = float(config.get("x", 0.0))
+score = -(x - 0.3) ** 2
+if mode == "fail":
+    print("something went wrong in epoch 0", file=sys.stderr)
+    sys.exit(3)
+if mode in ("hang", "hang_hard"):
+    if mode == "hang_hard":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(3600)
+if mode == "garbage":
+    report.write("this is not json\n")
+    send({"type": "epoch", "step": 0, "metrics": {"score": score}})
+    report.write('{"type": "final", "metrics": {"score": "oops"}}\n')
+    sys.exit(0)
+for epoch in range(int(config.get("epochs", 3))):
+    time.sleep(float(config.get("sleep", 0.0)))
+    send({"type": "epoch", "step": epoch, "metrics": {"score": score * (epoch + 1)}})
+if mode == "no_final":
+    sys.exit(0)
+if mode == "nan":
+    report.write('{"type": "final", "metrics": {"score": NaN}}\n')
+    sys.exit(0)
+send({"type": "final", "metrics": {"score": score, "sharpe": 10 * score, "end": time.time()}})

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""Integration tests through the real `hpo` binary.
+
+Usage: test_cli.py HPO_BINARY TEST_NAME
+
+Each test builds a throw-away project in a temporary directory (a study
+file, a search space and tests/integration/fake_trainer.py), runs hpo there
+and checks what it printed, stored and left on disk.
+"""
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = "/usr/bin/python3"
+
+SPACE = """\
+params:
+  x: {type: float, low: 0.0, high: 1.0}
+  width: {type: categorical, choices: [16, 32, 64]}
+  depth: {type: int, low: 1, high: 4}
+  lr: {type: float, low: 1.0e-5, high: 1.0e-1, log: true}
+  act: {type: categorical, choices: [relu, tanh]}
+  epochs: 3
+"""
+
+
+class Project:
+    def __init__(self, hpo, tmp):
+        self.hpo = hpo
+        self.dir = tmp
+        os.makedirs(os.path.join(tmp, "studies"))
+        os.makedirs(os.path.join(tmp, "search_spaces"))
+        shutil.copy(os.path.join(HERE, "fake_trainer.py"), tmp)
+        self.space(SPACE)
+
+    def space(self, text, name="space.yaml"):
+        with open(os.path.join(self.dir, "search_spaces", name), "w") as f:
+            f.write(text)
+
+    def study(self, name="s", extra="", fixed="", timeout=0, grace=1, jobs=1):
+        text = textwrap.dedent(f"""\
+            name: {name}
+            search_space: space.yaml
+            objective: {{metric: score, direction: maximize, record: [sharpe]}}
+            sampler: {{name: random, seed: 7}}
+            n_trials: 5
+            n_jobs: {jobs}
+            trainer:
+              command: [{PYTHON}, "{{study_dir}}/../fake_trainer.py", --trial, "{{trial_number}}"]
+              timeout: {timeout}
+              grace_period: {grace}
+            env:
+              NUM_WORKERS: 4
+              OMP_NUM_THREADS: 1
+            storage: sqlite:///studies.db
+            """)
+        if fixed:
+            text += "fixed: {" + fixed + "}\n"
+        text += extra
+        with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
+            f.write(text)
+
+    def run(self, *args, check=True, timeout=120):
+        p = subprocess.run([self.hpo, *args], cwd=self.dir, capture_output=True, text=True,
+                           timeout=timeout, stdin=subprocess.DEVNULL)
+        if check and p.returncode != 0:
+            raise AssertionError(f"hpo {' '.join(args)} exited {p.returncode}\n"
+                                 f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+        return p
+
+    def status(self, name="s"):
+        return json.loads(self.run("status", "--study", name, "--json").stdout)
+
+    def db(self):
+        return os.path.join(self.dir, "studies.db")
+
+
+def expect(cond, message):
+    if not cond:
+        raise AssertionError(message)
+
+
+# --- the tests ---------------------------------------------------------------
+
+def test_run_five(p):
+    p.study()
+    out = p.run("run", "--study", "s", "--n-trials", "5").stdout
+    expect("5/5 done" in out, out)
+    st = p.status()
+    expect(len(st["trials"]) == 5, st)
+    expect([t["number"] for t in st["trials"]] == [0, 1, 2, 3, 4], st)
+    for t in st["trials"]:
+        expect(t["state"] == "COMPLETE", t)
+        x = t["params"]["x"]
+        expect(abs(t["value"] - (-(x - 0.3) ** 2)) < 1e-12, t)          # the reported objective
+        expect(abs(t["metrics"]["sharpe"] - 10 * t["value"]) < 1e-12, t)  # recorded as an attribute
+        expect(sorted(t["intermediate"]) == ["0", "1", "2"], t)          # per-epoch values
+        expect(t["params"]["width"] in (16, 32, 64) and t["params"]["act"] in ("relu", "tanh"), t)
+        seen = json.load(open(os.path.join(t["trial_dir"], "seen.json")))
+        expect(seen["argv"][1:] == ["--trial", str(t["number"])], seen)  # placeholders expanded
+        expect(seen["env"]["NUM_WORKERS"] == "4" and seen["env"]["HPO_TRIAL_NUMBER"] == str(t["number"]), seen)
+        cfg = json.load(open(os.path.join(t["trial_dir"], "config.json")))
+        expect(cfg["epochs"] == 3 and cfg["x"] == x, cfg)                 # sampled + fixed
+    best = max(st["trials"], key=lambda t: t["value"])
+    expect(st["best"]["number"] == best["number"], st["best"])
+    table = p.run("status", "--study", "s").stdout
+    expect("COMPLETE" in table and "sharpe" in table and f"best: trial {best['number']}" in table, table)
+
+
+def test_resume_to_ten(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "5")
+    first = p.status()["trials"]
+    out = p.run("run", "--study", "s", "-n", "5").stdout
+    expect("(continuing)" in out, out)
+    st = p.status()
+    expect([t["number"] for t in st["trials"]] == list(range(10)), st)
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+    expect(st["trials"][:5] == first, "the first five trials changed")
+    # New trials are new draws, not a replay of the first five.
+    expect({t["params"]["x"] for t in st["trials"][5:]}.isdisjoint({t["params"]["x"] for t in first}), st)
+    listing = p.run("studies", "--storage", "sqlite:///studies.db").stdout
+    expect("s: 10 trial(s), 10 COMPLETE" in listing, listing)
+
+
+def test_seed_reproducible(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "3")
+    a = [t["params"] for t in p.status()["trials"]]
+    p.run("run", "--study", "s", "-n", "3", "--storage", "sqlite:///other.db")
+    b = [t["params"] for t in json.loads(p.run("status", "--study", "s", "--storage", "sqlite:///other.db", "--json").stdout)["trials"]]
+    expect(a == b, f"same seed, same space, different params:\n{a}\n{b}")
+
+
+def test_export(p):
+    import yaml
+    p.study()
+    p.run("run", "--study", "s", "-n", "4")
+    st = p.status()
+    best = st["best"]
+    p.run("export", "--study", "s", "-o", "best.yaml")
+    cfg = yaml.safe_load(open(os.path.join(p.dir, "best.yaml")))
+    expect(cfg == json.load(open(os.path.join(best["trial_dir"], "config.json"))), cfg)
+    # The exported file runs in the trainer as it is.
+    run_dir = os.path.join(p.dir, "rerun")
+    os.makedirs(run_dir)
+    json.dump(cfg, open(os.path.join(run_dir, "cfg.json"), "w"))
+    env = dict(os.environ, HPO_CONFIG=os.path.join(run_dir, "cfg.json"), HPO_TRIAL_DIR=run_dir,
+               HPO_REPORT_FILE=os.path.join(run_dir, "r.jsonl"))
+    subprocess.run([PYTHON, os.path.join(p.dir, "fake_trainer.py")], env=env, check=True)
+    final = json.loads(open(os.path.join(run_dir, "r.jsonl")).read().splitlines()[-1])
+    expect(abs(final["metrics"]["score"] - best["value"]) < 1e-12, final)
+    # Top 3 as JSON files in a directory; all trials as CSV and JSON.
+    p.run("export", "--study", "s", "--top", "3", "--format", "json", "-o", "top")
+    files = sorted(os.listdir(os.path.join(p.dir, "top")))
+    expect(len(files) == 3 and files[0].startswith("rank1_trial" + str(best["number"])), files)
+    csv_text = p.run("export", "--study", "s", "--format", "csv").stdout
+    import csv, io
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    expect(len(rows) == 4 and "param_lr" in rows[0] and "sharpe" in rows[0], csv_text)
+    all_json = json.loads(p.run("export", "--study", "s", "--format", "json", "--trials").stdout)
+    expect(len(all_json["trials"]) == 4, all_json)
+
+
+def test_optuna_load_study(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "4")
+    p.study(fixed="mode: fail", name="bad")
+    p.run("run", "--study", "bad", "-n", "1", check=False)
+    st = p.status()
+    script = textwrap.dedent(f"""
+        import json, optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.load_study(study_name="s", storage="sqlite:///{p.db()}")
+        print(json.dumps({{
+            "direction": s.direction.name,
+            "trials": [{{"number": t.number, "state": t.state.name, "value": t.value, "params": t.params,
+                        "user_attrs": t.user_attrs, "intermediate": {{str(k): v for k, v in t.intermediate_values.items()}}}}
+                       for t in s.trials],
+            "best": s.best_trial.number, "best_value": s.best_value,
+            "studies": sorted(x.study_name for x in optuna.get_all_study_summaries("sqlite:///{p.db()}"))}}))
+    """)
+    o = json.loads(subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, check=True).stdout)
+    expect(o["direction"] == "MAXIMIZE", o)
+    expect(o["studies"] == ["bad", "s"], o)
+    expect(o["best"] == st["best"]["number"] and o["best_value"] == st["best"]["value"], o)
+    for ours, theirs in zip(st["trials"], o["trials"]):
+        expect(ours["number"] == theirs["number"] and ours["state"] == theirs["state"], (ours, theirs))
+        expect(ours["value"] == theirs["value"], (ours, theirs))
+        expect(ours["params"] == theirs["params"], (ours, theirs))
+        expect(ours["intermediate"] == theirs["intermediate"], (ours, theirs))
+        expect(theirs["user_attrs"]["sharpe"] == ours["metrics"]["sharpe"], (ours, theirs))
+
+
+def test_optuna_then_hpo(p):
+    p.study()
+    script = textwrap.dedent(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.create_study(study_name="s", storage="sqlite:///{p.db()}", direction="maximize")
+        def f(t):
+            x = t.suggest_float("x", 0.0, 1.0)
+            t.suggest_categorical("width", [16, 32, 64]); t.suggest_int("depth", 1, 4)
+            t.suggest_float("lr", 1e-5, 1e-1, log=True); t.suggest_categorical("act", ["relu", "tanh"])
+            t.set_user_attr("sharpe", -10 * (x - 0.3) ** 2)
+            return -(x - 0.3) ** 2
+        s.optimize(f, n_trials=3)
+    """)
+    subprocess.run([PYTHON, "-c", script], check=True)
+    p.run("run", "--study", "s", "-n", "2")
+    st = p.status()
+    expect([t["number"] for t in st["trials"]] == [0, 1, 2, 3, 4], st)
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+    check = textwrap.dedent(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.load_study(study_name="s", storage="sqlite:///{p.db()}")
+        assert len(s.trials) == 5, s.trials
+        assert all(t.state.name == "COMPLETE" for t in s.trials)
+        s.optimize(lambda t: -(t.suggest_float("x", 0.0, 1.0) - 0.3) ** 2, n_trials=1)
+        print(len(s.trials))
+    """)
+    out = subprocess.run([PYTHON, "-c", check], capture_output=True, text=True, check=True).stdout
+    expect(out.strip() == "6", out)
+    expect(len(p.status()["trials"]) == 6, "hpo does not see Optuna's sixth trial")
+
+
+def test_failing_trainer(p):
+    p.study(fixed="mode: fail")
+    r = p.run("run", "--study", "s", "-n", "2", check=False)
+    expect(r.returncode == 1, f"exit {r.returncode}: {r.stdout}{r.stderr}")
+    expect("trainer failed: exit code 3" in r.stdout, r.stdout)
+    st = p.status()
+    expect([t["state"] for t in st["trials"]] == ["FAIL", "FAIL"], st)
+    expect(st["trials"][0]["fail_reason"] == "trainer failed: exit code 3", st)
+    tail = sqlite3.connect(p.db()).execute(
+        "select value_json from trial_system_attributes where key='hpo:stderr_tail'").fetchone()[0]
+    expect("something went wrong in epoch 0" in json.loads(tail), tail)
+
+
+def test_report_faults(p):
+    for mode, reason in [("no_final", "no final metrics reported"),
+                         ("garbage", "metric \"score\" is not a number"),
+                         ("nan", "objective 'score' is NaN")]:
+        p.study(name=mode, fixed=f"mode: {mode}")
+        r = p.run("run", "--study", mode, "-n", "1", check=False)
+        st = p.status(mode)
+        expect(st["trials"][0]["state"] == "FAIL" and reason in st["trials"][0]["fail_reason"],
+               (mode, st["trials"][0], r.stdout))
+
+
+def test_hanging_trainer(p):
+    for mode in ("hang", "hang_hard"):
+        p.study(name=mode, fixed=f"mode: {mode}", timeout=1, grace=1)
+        t0 = time.time()
+        r = p.run("run", "--study", mode, "-n", "1", check=False)
+        elapsed = time.time() - t0
+        st = p.status(mode)
+        trial = st["trials"][0]
+        expect(trial["state"] == "FAIL" and trial["fail_reason"].startswith("timeout"), (trial, r.stdout))
+        expect(elapsed < 30, f"{mode}: took {elapsed:.1f}s")
+        pid = json.load(open(os.path.join(trial["trial_dir"], "seen.json")))["pid"]
+        expect(not os.path.exists(f"/proc/{pid}") or "Z" in open(f"/proc/{pid}/stat").read().split(")")[1][:3],
+               f"{mode}: trainer {pid} still alive")
+
+
+def test_parallel_jobs(p):
+    p.study(fixed="sleep: 0.3", jobs=3)
+    p.run("run", "--study", "s", "-n", "6")
+    st = p.status()
+    spans = []
+    for t in st["trials"]:
+        start = json.load(open(os.path.join(t["trial_dir"], "seen.json")))["start"]
+        spans.append((start, t["metrics"]["end"]))
+    peak = max(sum(1 for s, e in spans if s <= t0 < e) for t0, _ in spans)
+    expect(peak == 3, f"expected 3 trainers at once, saw {peak}: {spans}")
+    expect(len({t["number"] for t in st["trials"]}) == 6, st)
+
+
+def test_dead_run_is_resumed(p):
+    p.study(fixed="sleep: 1.0")
+    proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "3"], cwd=p.dir,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Wait until trial 1 is RUNNING, then kill -9 hpo (its trainer dies with it or lingers).
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if os.path.exists(p.db()):
+            try:
+                rows = sqlite3.connect(p.db()).execute("select number, state from trials").fetchall()
+            except sqlite3.OperationalError:
+                rows = []
+            if (1, "RUNNING") in rows:
+                break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = {t["number"]: t for t in p.status()["trials"]}
+    expect(before[1]["state"] == "RUNNING", before)
+    out = p.run("run", "--study", "s", "-n", "2").stdout
+    expect("left RUNNING by a run that died" in out, out)
+    st = p.status()
+    numbers = [t["number"] for t in st["trials"]]
+    expect(numbers == [0, 1, 2], f"trial count not exact: {numbers}")
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+    expect(st["trials"][1]["params"] == before[1]["params"], "the resumed trial changed its params")
+
+
+def test_bad_input_leaves_db_untouched(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "2")
+    snapshot = open(p.db(), "rb").read()
+    cases = [
+        ("space.yaml", "params:\n  x: {type: float, low: 1.0, high: 0.0}\n", ["space.yaml", "line 2", "x", "low"]),
+        ("space.yaml", "params:\n  x: {type: float, low: 0.0, high: 1.0, lgo: true}\n", ["lgo", "did you mean 'log'"]),
+    ]
+    for file, text, needles in cases:
+        p.space(text, file)
+        r = p.run("run", "--study", "s", "-n", "1", check=False)
+        expect(r.returncode == 2, f"exit {r.returncode}: {r.stderr}")
+        for n in needles:
+            expect(n in r.stderr, f"{n!r} not in: {r.stderr}")
+    p.space(SPACE)
+    for args, needle in [(["--n-trials", "0"], "n-trials"), (["--sampler", "grid"], "sampler"),
+                         (["--storage", "mysql://x"], "mysql://x")]:
+        r = p.run("run", "--study", "s", *args, check=False)
+        expect(r.returncode != 0 and needle in r.stderr, (args, r.returncode, r.stderr))
+    r = p.run("run", "--study", "nope", check=False)
+    expect(r.returncode == 2 and "nope" in r.stderr and "s" in r.stderr, r.stderr)
+    expect(open(p.db(), "rb").read() == snapshot, "bad input changed the database")
+
+
+def test_help_teaches(p):
+    for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"]):
+        r = p.run(*cmd, "--help")
+        expect(r.returncode == 0 and "--" in r.stdout, (cmd, r.stdout))
+    expect("Examples" in p.run("run", "--help").stdout, "run --help has no examples")
+
+
+def main():
+    hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    test = globals().get("test_" + name)
+    if test is None:
+        sys.exit(f"unknown test {name}")
+    with tempfile.TemporaryDirectory(prefix="hpo_it_") as tmp:
+        test(Project(hpo, tmp))
+    print(f"{name}: passed")
+
+
+if __name__ == "__main__":
+    main()
