@@ -55,4 +55,10 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   return match ? " (did you mean '" + *match + "'?)" : "";
 }
 
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
 }  // namespace hpo

@@ -24,6 +24,9 @@ std::optional<std::string> closest_match(const std::string& word,
 // to append to an error message.
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
+// "a, b, c": the known names, for messages that list them.
+std::string join_names(const std::vector<std::string>& names);
+
 }  // namespace hpo
 
 #endif  // HPO_CONFIG_DID_YOU_MEAN_H_

@@ -33,12 +33,6 @@ bool is_env_name(const std::string& name) {
   return std::all_of(name.begin(), name.end(), [](char c) { return is_ascii_alnum(c) || c == '_'; });
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 std::string lowercase(std::string s) {
   for (char& c : s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
@@ -103,7 +97,7 @@ std::string resolve_search_space(const YamlNode& node, const fs::path& study_dir
       tried.push_back(normal.string());
     }
   }
-  node.fail("search space '" + given + "' not found; looked for " + join(tried));
+  node.fail("search space '" + given + "' not found; looked for " + join_names(tried));
 }
 
 ObjectiveConfig parse_objective(const YamlNode& node) {
@@ -130,7 +124,7 @@ SamplerConfig parse_sampler(const YamlNode& node) {
       sampler.name = value.as_string();
       if (std::find(kSamplers.begin(), kSamplers.end(), sampler.name) == kSamplers.end()) {
         value.fail("unknown sampler '" + sampler.name + "'" + did_you_mean(sampler.name, kSamplers) +
-                   "; known: " + join(kSamplers));
+                   "; known: " + join_names(kSamplers));
       }
     } else if (key == "seed") {
       const int64_t seed = value.as_int();
@@ -269,8 +263,8 @@ std::string find_study_file(const std::string& name_or_path,
   const std::vector<std::string> available = study_names_in(search_dirs);
   throw ConfigError("no study named '" + name_or_path + "'" +
                     did_you_mean(name_or_path, available) + "; searched " +
-                    (search_dirs.empty() ? "no directories" : join(search_dirs)) +
-                    "; available: " + (available.empty() ? "none" : join(available)));
+                    (search_dirs.empty() ? "no directories" : join_names(search_dirs)) +
+                    "; available: " + (available.empty() ? "none" : join_names(available)));
 }
 
 }  // namespace hpo

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -49,7 +50,8 @@ ScalarKind kind_of(const YAML::Node& node) {
   return ScalarKind::kString;
 }
 
-// strtod understands "inf" and "nan" but not YAML's ".inf" and ".nan".
+// from_chars, unlike strtod, ignores the C locale's decimal point; neither
+// knows YAML's ".inf" and ".nan".
 double parse_float_text(const std::string& text) {
   const size_t dot = text.find('.');
   if (dot != std::string::npos && dot + 1 < text.size() &&
@@ -58,13 +60,18 @@ double parse_float_text(const std::string& text) {
     const double inf = std::numeric_limits<double>::infinity();
     return text[0] == '-' ? -inf : inf;
   }
-  return std::strtod(text.c_str(), nullptr);
-}
-
-std::string join_keys(const std::vector<std::string>& keys) {
-  std::string out;
-  for (const std::string& key : keys) out += (out.empty() ? "" : ", ") + key;
-  return out;
+  // from_chars rejects a leading '+'. Out of range, it reports an error and
+  // leaves `value` alone: make that inf (or 0 for an underflow) as strtod would.
+  const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) {
+    const bool tiny = text.find_first_of("eE") != std::string::npos &&
+                      text.find('-', text.find_first_of("eE")) != std::string::npos;
+    const double magnitude = tiny ? 0.0 : std::numeric_limits<double>::infinity();
+    return text[0] == '-' ? -magnitude : magnitude;
+  }
+  return value;
 }
 
 }  // namespace
@@ -198,7 +205,7 @@ YamlMap::YamlMap(const YamlNode& node, const std::vector<std::string>& known)
     const std::string hint = did_you_mean(key, known);
     YamlNode(it->first, node_.file(), node_.key_path())
         .fail("unknown key '" + key + "'" +
-              (hint.empty() ? " (known keys: " + join_keys(known) + ")" : hint));
+              (hint.empty() ? " (known keys: " + join_names(known) + ")" : hint));
   }
 }
 

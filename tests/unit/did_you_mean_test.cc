@@ -36,5 +36,11 @@ TEST_CASE("did_you_mean formats a ready-to-append hint") {
   CHECK(did_you_mean("zzz", {"type", "choices"}).empty());
 }
 
+TEST_CASE("join_names lists names for messages") {
+  CHECK(join_names({"random", "tpe"}) == "random, tpe");
+  CHECK(join_names({"one"}) == "one");
+  CHECK(join_names({}).empty());
+}
+
 }  // namespace
 }  // namespace hpo

@@ -103,10 +103,13 @@ params:
 
 TEST_CASE("64.0 is a float choice and 5e-6 a float bound") {
   const SearchSpaceConfig space = parse("params:\n  c: {type: categorical, choices: [64.0]}\n"
-                                        "  f: {type: float, low: 5e-6, high: 1E+2}\n");
+                                        "  f: {type: float, low: 5e-6, high: 1E+2}\n"
+                                        "  g: {type: float, low: 1e-999, high: +.5}\n");
   CHECK(std::get<double>(choice(space, 0, 0)) == 64.0);
   CHECK(std::get<FloatDistribution>(space.params[1].distribution).low == 5e-6);
   CHECK(std::get<FloatDistribution>(space.params[1].distribution).high == 100.0);
+  CHECK(std::get<FloatDistribution>(space.params[2].distribution).low == 0.0);  // underflows to 0
+  CHECK(std::get<FloatDistribution>(space.params[2].distribution).high == 0.5);
 }
 
 TEST_CASE("fixed values keep their type, null included when explicit") {
