@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <regex>
@@ -223,6 +224,11 @@ YamlNode YamlMap::require(const std::string& key) const {
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {
+  // A directory opens fine and then reads as empty; say what it is instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(path + ": cannot read " + what + ": it is a directory");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot read " + what + ": " + std::strerror(errno));
   std::ostringstream text;

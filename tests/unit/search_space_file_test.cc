@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "hpo/config/config_error.h"
@@ -278,7 +279,11 @@ TEST_CASE("a missing file is an error naming the path") {
     const std::string message = e.what();
     CHECK(message.find("/nonexistent/space.yaml") != std::string::npos);
     CHECK(message.find("cannot read search space file") != std::string::npos);
+    CHECK(message.find("No such file or directory") != std::string::npos);
   }
+  CHECK_THROWS_WITH_AS(load_search_space(std::filesystem::temp_directory_path().string()),
+                       doctest::Contains("cannot read search space file: it is a directory"),
+                       ConfigError);
 }
 
 }  // namespace
