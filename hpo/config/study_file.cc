@@ -1,0 +1,270 @@
+#include "hpo/config/study_file.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+#include "hpo/config/config_error.h"
+#include "hpo/config/did_you_mean.h"
+#include "hpo/config/placeholders.h"
+#include "hpo/config/search_space_file.h"
+#include "hpo/config/yaml_node.h"
+
+namespace hpo {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kStudyKeys = {
+    "name",    "description", "search_space", "objective", "sampler", "n_trials",
+    "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir"};
+const std::vector<std::string> kSamplers = {"random", "tpe"};
+
+bool is_ascii_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool is_env_name(const std::string& name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return is_ascii_alnum(c) || c == '_'; });
+}
+
+std::string lowercase(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// Counts such as n_trials: an integer in [1, INT_MAX].
+int positive_int(const YamlNode& node) {
+  const int64_t value = node.as_int();
+  if (value < 1 || value > INT_MAX) node.fail("expected an integer >= 1, got " + node.describe());
+  return static_cast<int>(value);
+}
+
+double seconds(const YamlNode& node) {
+  const double value = node.as_double();
+  if (!(value >= 0) || std::isinf(value)) {
+    node.fail("expected a number of seconds >= 0, got " + node.describe());
+  }
+  return value;
+}
+
+std::string non_empty_string(const YamlNode& node) {
+  std::string value = node.as_string();
+  if (value.empty()) node.fail("expected a non-empty string");
+  return value;
+}
+
+std::string study_name(const YamlMap& root, const std::string& path) {
+  if (auto name = root.find("name")) {
+    const std::string value = name->as_string();
+    try {
+      validate_study_name(value);
+    } catch (const ConfigError& e) {
+      name->fail(e.what());
+    }
+    return value;
+  }
+  const std::string stem = fs::path(path).stem().string();
+  try {
+    validate_study_name(stem);
+  } catch (const ConfigError& e) {
+    throw ConfigError(path + ": no 'name' given and the file name is not a study name: " + e.what());
+  }
+  return stem;
+}
+
+// A relative search space is looked for next to the study, then in the
+// sibling search_spaces/ directory (studies/ and search_spaces/ side by side).
+std::string resolve_search_space(const YamlNode& node, const fs::path& study_dir) {
+  const std::string given = non_empty_string(node);
+  std::vector<fs::path> dirs = {study_dir, study_dir / ".." / "search_spaces"};
+  if (fs::path(given).is_absolute()) dirs = {fs::path()};
+  std::vector<std::string> tried;
+  for (const fs::path& dir : dirs) {
+    std::vector<fs::path> candidates = {dir / given};
+    if (!fs::path(given).has_extension()) candidates.push_back(dir / (given + ".yaml"));
+    for (const fs::path& candidate : candidates) {
+      const fs::path normal = candidate.lexically_normal();
+      std::error_code ec;
+      if (fs::is_regular_file(normal, ec)) return normal.string();
+      tried.push_back(normal.string());
+    }
+  }
+  node.fail("search space '" + given + "' not found; looked for " + join_names(tried));
+}
+
+ObjectiveConfig parse_objective(const YamlNode& node) {
+  const YamlMap map(node, {"metric", "direction", "record"});
+  ObjectiveConfig objective;
+  objective.metric = non_empty_string(map.require("metric"));
+  const YamlNode direction = map.require("direction");
+  const std::string text = lowercase(direction.as_string());
+  if (text != "maximize" && text != "minimize") {
+    direction.fail("expected maximize or minimize, got " + direction.describe());
+  }
+  objective.direction = text == "maximize" ? Direction::kMaximize : Direction::kMinimize;
+  if (auto record = map.find("record")) {
+    for (const YamlNode& metric : record->as_list()) objective.record.push_back(non_empty_string(metric));
+  }
+  return objective;
+}
+
+// Keys other than name and seed belong to the sampler; its factory checks them.
+SamplerConfig parse_sampler(const YamlNode& node) {
+  SamplerConfig sampler;
+  for (const auto& [key, value] : node.as_map()) {
+    if (key == "name") {
+      sampler.name = value.as_string();
+      if (std::find(kSamplers.begin(), kSamplers.end(), sampler.name) == kSamplers.end()) {
+        value.fail("unknown sampler '" + sampler.name + "'" + did_you_mean(sampler.name, kSamplers) +
+                   "; known: " + join_names(kSamplers));
+      }
+    } else if (key == "seed") {
+      const int64_t seed = value.as_int();
+      if (seed < 0) value.fail("expected an integer >= 0, got " + value.describe());
+      sampler.seed = static_cast<uint64_t>(seed);
+      sampler.seeded = true;
+    } else {
+      sampler.options[key] = value.as_json();
+    }
+  }
+  return sampler;
+}
+
+std::string command_arg(const YamlNode& node) {
+  const std::string arg = node.as_string();
+  try {
+    validate_placeholders(arg);
+  } catch (const ConfigError& e) {
+    node.fail(e.what());
+  }
+  return arg;
+}
+
+TrainerConfig parse_trainer(const YamlNode& node) {
+  const YamlMap map(node, {"command", "timeout", "grace_period"});
+  TrainerConfig trainer;
+  const YamlNode command = map.require("command");
+  const std::vector<YamlNode> args = command.as_list();
+  if (args.empty()) command.fail("expected the program and its arguments, got an empty list");
+  for (const YamlNode& arg : args) trainer.command.push_back(command_arg(arg));
+  if (trainer.command[0].empty()) args[0].fail("the program name is empty");
+  if (auto timeout = map.find("timeout")) trainer.timeout_s = seconds(*timeout);
+  if (auto grace = map.find("grace_period")) trainer.grace_period_s = seconds(*grace);
+  return trainer;
+}
+
+// Environment values are text; a bool becomes 1 or 0, what programs test for.
+std::vector<std::pair<std::string, std::string>> parse_env(const YamlNode& node) {
+  std::vector<std::pair<std::string, std::string>> env;
+  for (const auto& [name, value] : node.as_map()) {
+    if (!is_env_name(name)) {
+      value.fail("not a valid environment variable name (expected [A-Za-z_][A-Za-z0-9_]*)");
+    }
+    if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
+    const ParamValue typed = value.as_value();
+    const bool* flag = std::get_if<bool>(&typed);
+    env.emplace_back(name, flag ? (*flag ? "1" : "0") : value.node().Scalar());
+  }
+  return env;
+}
+
+void merge_fixed(const YamlNode& node, SearchSpaceConfig& space) {
+  for (const auto& [name, value] : node.as_map()) {
+    if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
+    for (const ParamSpec& param : space.params) {
+      if (param.name == name) {
+        value.fail("'" + name + "' is sampled by the search space " + space.path +
+                   "; a study cannot also fix it");
+      }
+    }
+    auto same = [&](const auto& entry) { return entry.first == name; };
+    const auto it = std::find_if(space.fixed.begin(), space.fixed.end(), same);
+    if (it != space.fixed.end()) {
+      it->second = value.as_value();
+    } else {
+      space.fixed.emplace_back(name, value.as_value());
+    }
+  }
+}
+
+std::vector<std::string> study_names_in(const std::vector<std::string>& dirs) {
+  std::set<std::string> names;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path& file = it->path();
+      if (file.extension() != ".yaml" || !it->is_regular_file(ec)) continue;
+      try {
+        validate_study_name(file.stem().string());
+        names.insert(file.stem().string());
+      } catch (const ConfigError&) {
+        // Not reachable by name, so not worth offering.
+      }
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
+}  // namespace
+
+void validate_study_name(const std::string& name) {
+  const bool ok = !name.empty() && name[0] != '.' &&
+                  std::all_of(name.begin(), name.end(), [](char c) {
+                    return is_ascii_alnum(c) || c == '_' || c == '.' || c == '-';
+                  });
+  if (!ok) {
+    throw ConfigError("invalid study name '" + name +
+                      "': use letters, digits, '_', '.' and '-', not starting with '.'");
+  }
+}
+
+StudyConfig load_study_file(const std::string& path) {
+  const YamlMap root(parse_yaml_mapping(read_text_file(path, "study file"), path), kStudyKeys);
+  StudyConfig study;
+  study.path = path;
+  study.name = study_name(root, path);
+  if (auto description = root.find("description")) study.description = description->as_string();
+  const fs::path study_dir = fs::path(path).parent_path();
+  study.objective = parse_objective(root.require("objective"));
+  if (auto sampler = root.find("sampler")) study.sampler = parse_sampler(*sampler);
+  if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);
+  if (auto n_jobs = root.find("n_jobs")) study.n_jobs = positive_int(*n_jobs);
+  study.trainer = parse_trainer(root.require("trainer"));
+  if (auto env = root.find("env")) study.env = parse_env(*env);
+  if (auto storage = root.find("storage")) study.storage = non_empty_string(*storage);
+  if (auto runs_dir = root.find("runs_dir")) study.runs_dir = non_empty_string(*runs_dir);
+  // The search space last: the study file's own errors come first.
+  study.space = load_search_space(resolve_search_space(root.require("search_space"), study_dir));
+  if (auto fixed = root.find("fixed")) merge_fixed(*fixed, study.space);
+  return study;
+}
+
+std::string find_study_file(const std::string& name_or_path,
+                            const std::vector<std::string>& search_dirs) {
+  std::error_code ec;
+  if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+  const fs::path given(name_or_path);
+  const bool looks_like_path = given.has_parent_path() || given.extension() == ".yaml" ||
+                               given.extension() == ".yml";
+  if (looks_like_path) throw ConfigError("study file '" + name_or_path + "' not found");
+  validate_study_name(name_or_path);
+  for (const std::string& dir : search_dirs) {
+    const fs::path candidate = fs::path(dir) / (name_or_path + ".yaml");
+    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+  }
+  const std::vector<std::string> available = study_names_in(search_dirs);
+  throw ConfigError("no study named '" + name_or_path + "'" +
+                    did_you_mean(name_or_path, available) + "; searched " +
+                    (search_dirs.empty() ? "no directories" : join_names(search_dirs)) +
+                    "; available: " + (available.empty() ? "none" : join_names(available)));
+}
+
+}  // namespace hpo
