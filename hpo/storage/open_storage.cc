@@ -1,0 +1,46 @@
+#include "hpo/storage/open_storage.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "hpo/storage/sqlite_storage.h"
+
+namespace hpo {
+
+namespace {
+
+constexpr const char kSqlitePrefix[] = "sqlite:///";
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+void create_parent_directory(const std::string& url, const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(parent, ec);
+  if (ec) {
+    throw StorageError(url + ": cannot create directory " + parent.string() + ": " + ec.message());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Storage> open_storage(const std::string& url) {
+  if (starts_with(url, kSqlitePrefix)) {
+    // What follows the third slash is the path: "x.db" is relative, "/x.db"
+    // absolute, as SQLAlchemy reads it.
+    const std::string path = url.substr(sizeof kSqlitePrefix - 1);
+    if (path.empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");
+    create_parent_directory(url, path);
+    return std::make_unique<SqliteStorage>(path);
+  }
+  if (starts_with(url, "postgresql://") || starts_with(url, "postgresql+")) {
+    throw StorageError(url + ": PostgreSQL storage is not supported yet; use sqlite:///FILE");
+  }
+  throw StorageError("unsupported storage URL '" + url +
+                     "'; expected sqlite:///relative/path.db or sqlite:////absolute/path.db");
+}
+
+}  // namespace hpo

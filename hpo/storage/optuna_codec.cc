@@ -1,0 +1,220 @@
+#include "hpo/storage/optuna_codec.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+#include <stdexcept>
+
+namespace hpo {
+
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+template <typename Json>
+std::string python_json(const Json& value) {
+  if (value.is_object()) {
+    std::string out = "{";
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it != value.begin()) out += ", ";
+      out += Json(it.key()).dump(-1, ' ', true) + ": " + python_json(it.value());
+    }
+    return out + "}";
+  }
+  if (value.is_array()) {
+    std::string out = "[";
+    for (size_t i = 0; i < value.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += python_json(value[i]);
+    }
+    return out + "]";
+  }
+  if (value.is_number_float()) {
+    // nlohmann writes non-finite numbers as null; Python writes these
+    // tokens, and Optuna reads them back with json.loads.
+    const double d = value.template get<double>();
+    if (std::isnan(d)) return "NaN";
+    if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+  }
+  return value.dump(-1, ' ', true);
+}
+
+double number(const json& attrs, const char* key) { return attrs.at(key).get<double>(); }
+
+int64_t integer(const json& attrs, const char* key) { return attrs.at(key).get<int64_t>(); }
+
+bool flag(const json& attrs, const char* key) { return attrs.value(key, false); }
+
+std::optional<double> optional_number(const json& attrs, const char* key) {
+  if (!attrs.contains(key) || attrs.at(key).is_null()) return std::nullopt;
+  return number(attrs, key);
+}
+
+int64_t int_step(const json& attrs) {
+  if (!attrs.contains("step") || attrs.at("step").is_null()) return 1;
+  return integer(attrs, "step");
+}
+
+CategoricalDistribution categorical(const json& choices) {
+  CategoricalDistribution dist;
+  for (const auto& choice : choices) dist.choices.push_back(param_value_from_json(choice));
+  return dist;
+}
+
+// Optuna's current classes and the legacy ones its older versions stored.
+Distribution decode_named(const std::string& name, const json& attrs) {
+  const auto low = [&] { return number(attrs, "low"); };
+  const auto high = [&] { return number(attrs, "high"); };
+  if (name == "FloatDistribution") {
+    return FloatDistribution{low(), high(), flag(attrs, "log"), optional_number(attrs, "step")};
+  }
+  if (name == "IntDistribution") {
+    return IntDistribution{integer(attrs, "low"), integer(attrs, "high"), flag(attrs, "log"),
+                           int_step(attrs)};
+  }
+  if (name == "CategoricalDistribution") return categorical(attrs.at("choices"));
+  if (name == "UniformDistribution") return FloatDistribution{low(), high(), false, std::nullopt};
+  if (name == "LogUniformDistribution") return FloatDistribution{low(), high(), true, std::nullopt};
+  if (name == "DiscreteUniformDistribution") {
+    return FloatDistribution{low(), high(), false, number(attrs, "q")};
+  }
+  if (name == "IntUniformDistribution" || name == "IntLogUniformDistribution") {
+    return IntDistribution{integer(attrs, "low"), integer(attrs, "high"),
+                           name == "IntLogUniformDistribution", int_step(attrs)};
+  }
+  throw std::invalid_argument("unknown distribution '" + name + "'");
+}
+
+// {"type": "float", "low": 0, "high": 1, "step": null, "log": false}: the
+// short form Optuna also accepts.
+Distribution decode_abbreviated(const json& j) {
+  const std::string type = j.at("type").get<std::string>();
+  if (type == "categorical") return categorical(j.at("choices"));
+  if (type == "float") {
+    return FloatDistribution{number(j, "low"), number(j, "high"), flag(j, "log"),
+                             optional_number(j, "step")};
+  }
+  if (type == "int") {
+    return IntDistribution{integer(j, "low"), integer(j, "high"), flag(j, "log"), int_step(j)};
+  }
+  throw std::invalid_argument("unknown distribution type '" + type + "'");
+}
+
+// Attribute order as Optuna writes it, so the stored text matches too.
+ordered_json attributes(const Distribution& dist) {
+  ordered_json attrs = ordered_json::object();
+  if (const auto* f = std::get_if<FloatDistribution>(&dist)) {
+    attrs["step"] = f->step ? ordered_json(*f->step) : ordered_json(nullptr);
+    attrs["low"] = f->low;
+    attrs["high"] = f->high;
+    attrs["log"] = f->log;
+  } else if (const auto* i = std::get_if<IntDistribution>(&dist)) {
+    attrs["log"] = i->log;
+    attrs["step"] = i->step;
+    attrs["low"] = i->low;
+    attrs["high"] = i->high;
+  } else {
+    ordered_json choices = ordered_json::array();
+    for (const auto& c : std::get<CategoricalDistribution>(dist).choices) {
+      choices.push_back(ordered_json(param_value_to_json(c)));
+    }
+    attrs["choices"] = choices;
+  }
+  return attrs;
+}
+
+const char* class_name(const Distribution& dist) {
+  if (std::holds_alternative<FloatDistribution>(dist)) return "FloatDistribution";
+  if (std::holds_alternative<IntDistribution>(dist)) return "IntDistribution";
+  return "CategoricalDistribution";
+}
+
+}  // namespace
+
+std::string to_python_json(const json& value) { return python_json(value); }
+
+std::string to_python_json(const ordered_json& value) { return python_json(value); }
+
+json from_python_json(const std::string& text) {
+  if (text == "Infinity") return std::numeric_limits<double>::infinity();
+  if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
+  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw std::invalid_argument("bad value_json '" + text + "': " + e.what());
+  }
+}
+
+std::string encode_distribution(const Distribution& dist) {
+  ordered_json j = ordered_json::object();
+  j["name"] = class_name(dist);
+  j["attributes"] = attributes(dist);
+  return python_json(j);
+}
+
+Distribution decode_distribution(const std::string& text) {
+  try {
+    const json j = json::parse(text);
+    if (j.contains("name")) return decode_named(j.at("name").get<std::string>(), j.at("attributes"));
+    return decode_abbreviated(j);
+  } catch (const json::exception& e) {
+    throw std::invalid_argument("bad distribution_json '" + text + "': " + e.what());
+  }
+}
+
+json param_value_to_json(const ParamValue& value) {
+  struct Visitor {
+    json operator()(std::monostate) const { return nullptr; }
+    json operator()(bool b) const { return b; }
+    json operator()(int64_t i) const { return i; }
+    json operator()(double d) const { return d; }
+    json operator()(const std::string& s) const { return s; }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+ParamValue param_value_from_json(const json& value) {
+  if (value.is_null()) return std::monostate{};
+  if (value.is_boolean()) return value.get<bool>();
+  if (value.is_number_integer()) return value.get<int64_t>();
+  if (value.is_number_float()) return value.get<double>();
+  if (value.is_string()) return value.get<std::string>();
+  throw std::invalid_argument("a choice must be null, a bool, a number or a string, not " +
+                              value.dump());
+}
+
+EncodedValue encode_value(double value) {
+  if (std::isnan(value)) return {std::nullopt, "NAN"};
+  if (std::isinf(value)) return {std::nullopt, value > 0 ? "INF_POS" : "INF_NEG"};
+  return {value, "FINITE"};
+}
+
+double decode_value(const std::optional<double>& value, const std::string& type) {
+  if (type == "FINITE") {
+    if (!value) throw std::invalid_argument("FINITE value is NULL");
+    return *value;
+  }
+  if (type == "INF_POS") return std::numeric_limits<double>::infinity();
+  if (type == "INF_NEG") return -std::numeric_limits<double>::infinity();
+  if (type == "NAN") return std::numeric_limits<double>::quiet_NaN();
+  throw std::invalid_argument("unknown value type '" + type + "'");
+}
+
+std::string format_datetime(std::chrono::system_clock::time_point time) {
+  using std::chrono::duration_cast;
+  using std::chrono::microseconds;
+  const auto since_epoch = duration_cast<microseconds>(time.time_since_epoch()).count();
+  const std::time_t seconds = static_cast<std::time_t>(since_epoch / 1000000);
+  const long micros = static_cast<long>(since_epoch % 1000000);
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%06ld", local.tm_year + 1900,
+                local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, micros);
+  return buf;
+}
+
+}  // namespace hpo

@@ -1,0 +1,383 @@
+#include "hpo/storage/sqlite_storage.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <thread>
+#include <type_traits>
+
+#include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/optuna_schema.h"
+#include "hpo/storage/sqlite_db.h"
+#include "hpo/storage/sqlite_trial_reader.h"
+
+namespace hpo {
+
+namespace {
+
+using nlohmann::json;
+
+// SQLite itself waits this long for a lock before reporting SQLITE_BUSY...
+constexpr int kBusyTimeoutMs = 10000;
+// ...after which the whole transaction is retried this many times in all.
+constexpr int kMaxAttempts = 8;
+
+// Sleeps a random time that grows with the attempt, so that processes which
+// collided do not collide again in lockstep.
+void backoff(int attempt) {
+  thread_local std::mt19937 rng(std::random_device{}());
+  const int cap_ms = std::min(1000, 20 << attempt);
+  std::uniform_int_distribution<int> ms(cap_ms / 2, cap_ms);
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
+}
+
+std::string now() { return format_datetime(std::chrono::system_clock::now()); }
+
+// One of the four key/value tables, keyed by its owner's id column.
+struct AttrTable {
+  const char* table;
+  const char* owner;
+};
+constexpr AttrTable kStudyUserAttrs{"study_user_attributes", "study_id"};
+constexpr AttrTable kTrialUserAttrs{"trial_user_attributes", "trial_id"};
+constexpr AttrTable kTrialSystemAttrs{"trial_system_attributes", "trial_id"};
+
+void put_attr(SqliteDb& db, AttrTable t, int64_t owner, const std::string& key, const json& value) {
+  Statement st(db, std::string("INSERT INTO ") + t.table + " (" + t.owner +
+                       ", \"key\", value_json) VALUES (?1, ?2, ?3) ON CONFLICT (" + t.owner +
+                       ", \"key\") DO UPDATE SET value_json = excluded.value_json");
+  st.bind(1, owner).bind(2, key).bind(3, to_python_json(value)).run();
+}
+
+void put_attrs(SqliteDb& db, AttrTable t, int64_t owner, const Attrs& attrs) {
+  for (const auto& [key, value] : attrs) put_attr(db, t, owner, key, value);
+}
+
+std::optional<json> get_attr(SqliteDb& db, AttrTable t, int64_t owner, const std::string& key) {
+  Statement st(db, std::string("SELECT value_json FROM ") + t.table + " WHERE " + t.owner +
+                       " = ?1 AND \"key\" = ?2");
+  st.bind(1, owner).bind(2, key);
+  if (!st.step()) return std::nullopt;
+  return from_python_json(st.text(0));
+}
+
+std::optional<StudyRecord> select_study(SqliteDb& db, const std::string& name) {
+  Statement st(db,
+               "SELECT s.study_id, d.direction FROM studies s JOIN study_directions d "
+               "ON d.study_id = s.study_id WHERE s.study_name = ?1 ORDER BY d.objective");
+  st.bind(1, name);
+  if (!st.step()) return std::nullopt;
+  StudyRecord study{st.int64(0), name, direction_from_string(st.text(1))};
+  if (st.step()) throw StorageError("study '" + name + "' has several objectives; hpo handles one");
+  return study;
+}
+
+void require_study(SqliteDb& db, int64_t study_id) {
+  Statement st(db, "SELECT 1 FROM studies WHERE study_id = ?1");
+  st.bind(1, study_id);
+  if (!st.step()) throw StorageError("no study with id " + std::to_string(study_id));
+}
+
+TrialState trial_state(SqliteDb& db, int64_t trial_id) {
+  Statement st(db, "SELECT state FROM trials WHERE trial_id = ?1");
+  st.bind(1, trial_id);
+  if (!st.step()) throw StorageError("no trial with id " + std::to_string(trial_id));
+  return trial_state_from_string(st.text(0));
+}
+
+// The study's next trial number: how many trials it has, as Optuna counts.
+// Unique because the caller holds the write lock.
+int next_trial_number(SqliteDb& db, int64_t study_id) {
+  Statement st(db, "SELECT COUNT(*) FROM trials WHERE study_id = ?1");
+  st.bind(1, study_id);
+  st.step();
+  return static_cast<int>(st.int64(0));
+}
+
+void insert_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
+  if (!contains(p.distribution, p.internal)) {
+    throw StorageError("param '" + p.name + "' = " + std::to_string(p.internal) +
+                       " is outside its distribution " + encode_distribution(p.distribution));
+  }
+  Statement st(db,
+               "INSERT INTO trial_params (trial_id, param_name, param_value, distribution_json) "
+               "VALUES (?1, ?2, ?3, ?4)");
+  st.bind(1, trial_id).bind(2, p.name).bind(3, p.internal).bind(4, encode_distribution(p.distribution));
+  st.run();
+}
+
+void put_trial_value(SqliteDb& db, int64_t trial_id, double value) {
+  const EncodedValue v = encode_value(value);
+  Statement st(db,
+               "INSERT INTO trial_values (trial_id, objective, value, value_type) "
+               "VALUES (?1, 0, ?2, ?3) ON CONFLICT (trial_id, objective) "
+               "DO UPDATE SET value = excluded.value, value_type = excluded.value_type");
+  st.bind(1, trial_id).bind(2, v.value).bind(3, v.type).run();
+}
+
+void check_outcome(const TrialOutcome& outcome) {
+  if (!is_finished(outcome.state)) {
+    throw StorageError(std::string("cannot finish a trial as ") + to_string(outcome.state));
+  }
+  if (outcome.state == TrialState::kComplete && !outcome.value) {
+    throw StorageError("a COMPLETE trial needs a value");
+  }
+  if (outcome.value && std::isnan(*outcome.value)) {
+    throw StorageError("a trial value cannot be NaN");
+  }
+}
+
+// Folds one (value_type, MIN(value), MAX(value)) group of a study's COMPLETE
+// values into its best value so far.
+void fold_best(StudySummary& s, const std::string& type, std::optional<double> min,
+               std::optional<double> max) {
+  const bool maximize = s.study.direction == Direction::kMaximize;
+  std::optional<double> v = maximize ? max : min;
+  if (type != "FINITE") v = decode_value(std::nullopt, type);
+  if (!v) return;
+  if (!s.best_value || (maximize ? *v > *s.best_value : *v < *s.best_value)) s.best_value = v;
+}
+
+std::optional<double> optional_real(const Statement& st, int column) {
+  if (st.is_null(column)) return std::nullopt;
+  return st.real(column);
+}
+
+// Runs `body` between BEGIN and COMMIT; an exception rolls back.
+template <typename Body>
+auto in_transaction(SqliteDb& db, Transaction::Kind kind, Body&& body) {
+  Transaction txn(db, kind);
+  if constexpr (std::is_void_v<decltype(body())>) {
+    body();
+    txn.commit();
+  } else {
+    auto result = body();
+    txn.commit();
+    return result;
+  }
+}
+
+}  // namespace
+
+template <typename Fn>
+auto SqliteStorage::retrying(const char* what, Fn&& fn) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return fn();
+    } catch (const SqliteError& e) {
+      if (e.is_contention() && attempt < kMaxAttempts) {
+        backoff(attempt);
+        continue;
+      }
+      throw StorageError(url_ + ": " + what + ": " + e.what());
+    } catch (const std::exception& e) {
+      throw StorageError(url_ + ": " + what + ": " + e.what());
+    }
+  }
+}
+
+template <typename Body>
+auto SqliteStorage::read(const char* what, Body&& body) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return retrying(what, [&] { return in_transaction(*db_, Transaction::Kind::kRead, body); });
+}
+
+template <typename Body>
+auto SqliteStorage::write(const char* what, Body&& body) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return retrying(what, [&] { return in_transaction(*db_, Transaction::Kind::kWrite, body); });
+}
+
+SqliteStorage::SqliteStorage(const std::string& path) : url_("sqlite:///" + path) {
+  try {
+    db_ = std::make_unique<SqliteDb>(path);
+  } catch (const SqliteError& e) {
+    throw StorageError(url_ + ": cannot open: " + e.what());
+  }
+  db_->set_busy_timeout(kBusyTimeoutMs);
+  std::lock_guard<std::mutex> lock(mu_);
+  retrying("cannot open", [&] {
+    in_transaction(*db_, Transaction::Kind::kWrite, [&] { ensure_optuna_schema(*db_); });
+    // Only now, and outside any transaction as SQLite requires: switching to
+    // WAL rewrites the file header, and a database we refuse must be left
+    // byte for byte. In WAL, readers and the writer never block each other.
+    Statement(*db_, "PRAGMA journal_mode=WAL").run();
+  });
+}
+
+SqliteStorage::~SqliteStorage() = default;
+
+std::optional<StudyRecord> SqliteStorage::find_study(const std::string& name) {
+  return read("find_study", [&] { return select_study(*db_, name); });
+}
+
+StudyRecord SqliteStorage::get_or_create_study(const std::string& name, Direction direction) {
+  return write("get_or_create_study", [&] {
+    if (auto study = select_study(*db_, name)) {
+      if (study->direction != direction) {
+        throw StorageError("study '" + name + "' exists with direction " +
+                           to_string(study->direction) + ", not " + to_string(direction));
+      }
+      return *study;
+    }
+    Statement(*db_, "INSERT INTO studies (study_name) VALUES (?1)").bind(1, name).run();
+    const int64_t id = db_->last_insert_rowid();
+    Statement(*db_, "INSERT INTO study_directions (direction, study_id, objective) VALUES (?1, ?2, 0)")
+        .bind(1, to_string(direction))
+        .bind(2, id)
+        .run();
+    return StudyRecord{id, name, direction};
+  });
+}
+
+std::vector<StudySummary> SqliteStorage::list_studies() {
+  return read("list_studies", [&] {
+    std::vector<StudySummary> out;
+    std::map<int64_t, StudySummary*> by_id;
+    Statement studies(*db_,
+                      "SELECT s.study_id, s.study_name, d.direction FROM studies s "
+                      "JOIN study_directions d ON d.study_id = s.study_id AND d.objective = 0 "
+                      "ORDER BY s.study_id");
+    while (studies.step()) {
+      out.push_back({{studies.int64(0), studies.text(1), direction_from_string(studies.text(2))}, {}, {}});
+    }
+    for (auto& s : out) by_id[s.study.id] = &s;
+
+    Statement counts(*db_, "SELECT study_id, state, COUNT(*) FROM trials GROUP BY study_id, state");
+    while (counts.step()) {
+      const auto it = by_id.find(counts.int64(0));
+      if (it == by_id.end()) continue;
+      it->second->counts[trial_state_from_string(counts.text(1))] = static_cast<int>(counts.int64(2));
+    }
+
+    Statement best(*db_,
+                   "SELECT t.study_id, v.value_type, MIN(v.value), MAX(v.value) FROM trials t "
+                   "JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
+                   "WHERE t.state = ?1 GROUP BY t.study_id, v.value_type");
+    best.bind(1, to_string(TrialState::kComplete));
+    while (best.step()) {
+      const auto it = by_id.find(best.int64(0));
+      if (it == by_id.end()) continue;
+      fold_best(*it->second, best.text(1), optional_real(best, 2), optional_real(best, 3));
+    }
+    return out;
+  });
+}
+
+void SqliteStorage::set_study_user_attr(int64_t study_id, const std::string& key,
+                                        const json& value) {
+  write("set_study_user_attr", [&] {
+    require_study(*db_, study_id);
+    put_attr(*db_, kStudyUserAttrs, study_id, key, value);
+  });
+}
+
+Attrs SqliteStorage::study_user_attrs(int64_t study_id) {
+  return read("study_user_attrs", [&] {
+    require_study(*db_, study_id);
+    Statement st(*db_, "SELECT \"key\", value_json FROM study_user_attributes WHERE study_id = ?1");
+    st.bind(1, study_id);
+    Attrs attrs;
+    while (st.step()) attrs[st.text(0)] = from_python_json(st.text(1));
+    return attrs;
+  });
+}
+
+TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial) {
+  return write("create_trial", [&] {
+    require_study(*db_, study_id);
+    TrialRecord t;
+    t.number = next_trial_number(*db_, study_id);
+    t.state = TrialState::kRunning;
+    t.datetime_start = now();
+    Statement(*db_,
+              "INSERT INTO trials (number, study_id, state, datetime_start) VALUES (?1, ?2, ?3, ?4)")
+        .bind(1, t.number)
+        .bind(2, study_id)
+        .bind(3, to_string(t.state))
+        .bind(4, t.datetime_start)
+        .run();
+    t.id = db_->last_insert_rowid();
+    for (const auto& p : trial.params) insert_param(*db_, t.id, p);
+    put_attrs(*db_, kTrialUserAttrs, t.id, trial.user_attrs);
+    put_attrs(*db_, kTrialSystemAttrs, t.id, trial.system_attrs);
+    t.params = trial.params;
+    t.user_attrs = trial.user_attrs;
+    t.system_attrs = trial.system_attrs;
+    return t;
+  });
+}
+
+void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double value) {
+  write("set_intermediate_value", [&] {
+    const TrialState state = trial_state(*db_, trial_id);
+    if (state != TrialState::kRunning) {
+      throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) +
+                         ", not RUNNING");
+    }
+    const EncodedValue v = encode_value(value);
+    Statement(*db_,
+              "INSERT INTO trial_intermediate_values "
+              "(trial_id, step, intermediate_value, intermediate_value_type) VALUES (?1, ?2, ?3, ?4) "
+              "ON CONFLICT (trial_id, step) DO UPDATE SET intermediate_value = "
+              "excluded.intermediate_value, intermediate_value_type = excluded.intermediate_value_type")
+        .bind(1, trial_id)
+        .bind(2, step)
+        .bind(3, v.value)
+        .bind(4, v.type)
+        .run();
+  });
+}
+
+void SqliteStorage::set_trial_system_attr(int64_t trial_id, const std::string& key,
+                                          const json& value) {
+  write("set_trial_system_attr", [&] {
+    trial_state(*db_, trial_id);  // the trial must exist
+    put_attr(*db_, kTrialSystemAttrs, trial_id, key, value);
+  });
+}
+
+bool SqliteStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
+                                                      const json& expected, const json& desired) {
+  return write("compare_and_set_trial_system_attr", [&] {
+    if (trial_state(*db_, trial_id) != TrialState::kRunning) return false;
+    if (get_attr(*db_, kTrialSystemAttrs, trial_id, key).value_or(nullptr) != expected) return false;
+    put_attr(*db_, kTrialSystemAttrs, trial_id, key, desired);
+    return true;
+  });
+}
+
+bool SqliteStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
+  return write("finish_trial", [&] {
+    check_outcome(outcome);
+    if (trial_state(*db_, trial_id) != TrialState::kRunning) return false;
+    Statement(*db_, "UPDATE trials SET state = ?1, datetime_complete = ?2 WHERE trial_id = ?3")
+        .bind(1, to_string(outcome.state))
+        .bind(2, now())
+        .bind(3, trial_id)
+        .run();
+    if (outcome.value) put_trial_value(*db_, trial_id, *outcome.value);
+    put_attrs(*db_, kTrialUserAttrs, trial_id, outcome.user_attrs);
+    put_attrs(*db_, kTrialSystemAttrs, trial_id, outcome.system_attrs);
+    return true;
+  });
+}
+
+std::optional<TrialRecord> SqliteStorage::trial(int64_t trial_id) {
+  return read("trial", [&]() -> std::optional<TrialRecord> {
+    auto trials = read_trials(*db_, TrialScope::kTrial, trial_id);
+    if (trials.empty()) return std::nullopt;
+    return std::move(trials.front());
+  });
+}
+
+std::vector<TrialRecord> SqliteStorage::trials(int64_t study_id) {
+  return read("trials", [&] {
+    require_study(*db_, study_id);
+    return read_trials(*db_, TrialScope::kStudy, study_id);
+  });
+}
+
+}  // namespace hpo

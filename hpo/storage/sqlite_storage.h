@@ -1,0 +1,75 @@
+// The study database in one SQLite file, in Optuna 3.1's schema, so that
+// `optuna.load_study(storage="sqlite:///FILE")` reads what hpo writes and
+// the other way round.
+//
+// One object may be shared by many threads (calls are serialized on its one
+// connection); separate processes each open their own object on the same
+// file. The file runs in WAL mode, every write is a BEGIN IMMEDIATE
+// transaction, and lock contention beyond SQLite's busy timeout is retried
+// with jittered backoff before it becomes a StorageError.
+#ifndef HPO_STORAGE_SQLITE_STORAGE_H_
+#define HPO_STORAGE_SQLITE_STORAGE_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "hpo/storage/storage.h"
+
+namespace hpo {
+
+class SqliteDb;
+
+class SqliteStorage : public Storage {
+ public:
+  // Opens the database file at `path`, creating it with Optuna's schema if it
+  // is new; its directory must exist. Throws StorageError if the file cannot
+  // be opened, is not a SQLite database, or holds another schema version; the
+  // file is then left as it was.
+  explicit SqliteStorage(const std::string& path);
+  ~SqliteStorage() override;
+
+  std::string url() const override { return url_; }
+
+  std::optional<StudyRecord> find_study(const std::string& name) override;
+  StudyRecord get_or_create_study(const std::string& name, Direction direction) override;
+  std::vector<StudySummary> list_studies() override;
+
+  void set_study_user_attr(int64_t study_id, const std::string& key,
+                           const nlohmann::json& value) override;
+  Attrs study_user_attrs(int64_t study_id) override;
+
+  TrialRecord create_trial(int64_t study_id, const NewTrial& trial) override;
+  // Throws StorageError if the trial is not RUNNING, as Optuna does.
+  void set_intermediate_value(int64_t trial_id, int step, double value) override;
+  // Allowed in any state, so that finished trials can still be annotated.
+  void set_trial_system_attr(int64_t trial_id, const std::string& key,
+                             const nlohmann::json& value) override;
+  // An absent attribute compares equal to `expected` null.
+  bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
+                                         const nlohmann::json& expected,
+                                         const nlohmann::json& desired) override;
+  bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) override;
+
+  std::optional<TrialRecord> trial(int64_t trial_id) override;
+  std::vector<TrialRecord> trials(int64_t study_id) override;
+
+ private:
+  // Runs `body` in a transaction under the connection mutex; see retrying().
+  template <typename Body>
+  auto read(const char* what, Body&& body);
+  template <typename Body>
+  auto write(const char* what, Body&& body);
+  // Runs `fn`, again from the start on lock contention; any failure becomes
+  // a StorageError naming the database and `what`. The caller holds mu_.
+  template <typename Fn>
+  auto retrying(const char* what, Fn&& fn);
+
+  std::string url_;
+  std::mutex mu_;  // guards db_: one connection, one statement at a time
+  std::unique_ptr<SqliteDb> db_;
+};
+
+}  // namespace hpo
+
+#endif  // HPO_STORAGE_SQLITE_STORAGE_H_
