@@ -36,4 +36,4 @@ fi
 jobs=$(nproc)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j "$jobs"
-echo "setup: built $build/hpo"
+echo "setup: built $build/bin/hpo"
