@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace hpo {
@@ -32,6 +33,19 @@ std::string to_string(const ParamValue& value) {
     std::string operator()(const std::string& s) const { return s; }
   };
   return std::visit(Visitor{}, value);
+}
+
+std::string short_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string to_short_string(const ParamValue& value) {
+  if (const auto* d = std::get_if<double>(&value)) return short_number(*d);
+  return to_string(value);
 }
 
 bool is_numeric(const ParamValue& value) {

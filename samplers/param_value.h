@@ -15,6 +15,13 @@ using ParamValue = std::variant<std::monostate, bool, int64_t, double, std::stri
 // Human-readable form: 64, 0.001, true, null, relu.
 std::string to_string(const ParamValue& value);
 
+// Four significant digits ("0.07582", "2.786e-05"): for tables and
+// progress lines, where the exact value is a lookup away.
+std::string short_number(double v);
+
+// Like to_string, but doubles as short_number.
+std::string to_short_string(const ParamValue& value);
+
 // True for int64_t and double values.
 bool is_numeric(const ParamValue& value);
 

@@ -18,11 +18,7 @@ std::string cell_of(const nlohmann::json& j) {
   return j.dump();
 }
 
-std::string param_cell(const StoredParam& p) {
-  const ParamValue v = to_external(p.distribution, p.internal);
-  if (const auto* d = std::get_if<double>(&v)) return short_number(*d);
-  return to_string(v);
-}
+std::string param_cell(const StoredParam& p) { return to_short_string(to_external(p.distribution, p.internal)); }
 
 using Row = std::vector<std::string>;
 
@@ -45,14 +41,6 @@ std::string render(const std::vector<Row>& rows) {
 }
 
 }  // namespace
-
-std::string short_number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
 
 std::string status_table(const StudyView& view) {
   std::vector<std::string> params;

@@ -14,9 +14,6 @@ std::string status_table(const StudyView& view);
 // The best trial in a few lines: number, objective, metrics, params.
 std::string best_summary(const StudyView& view);
 
-// Four significant digits, enough to compare trials at a glance.
-std::string short_number(double v);
-
 }  // namespace hpo
 
 #endif  // HPO_REPORT_STATUS_TABLE_H_

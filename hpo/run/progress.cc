@@ -39,7 +39,7 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
   ++done_;
   std::string line = "trial " + std::to_string(number) + " " + to_string(state);
   if (state == TrialState::kComplete && value) {
-    line += " " + metric_ + "=" + to_string(ParamValue(*value));
+    line += " " + metric_ + "=" + short_number(*value);
     const bool better = !best_ || (direction_ == Direction::kMaximize ? *value > *best_ : *value < *best_);
     if (better) {
       best_ = value;
@@ -78,7 +78,7 @@ std::string Progress::status_line() const {
   std::string s = std::to_string(done_) + "/" + std::to_string(total_) + " done, " +
                   std::to_string(running_) + " running, " + std::to_string(failed_) + " failed";
   s += " | best " + metric_ + " ";
-  s += best_ ? to_string(ParamValue(*best_)) + " (trial " + std::to_string(best_number_) + ")" : "-";
+  s += best_ ? short_number(*best_) + " (trial " + std::to_string(best_number_) + ")" : "-";
   s += " | " + format_duration(elapsed) + " elapsed";
   if (done_ > 0 && done_ < total_) {
     // Elapsed time already reflects the parallelism, so scale it directly.

@@ -26,7 +26,7 @@ std::string describe_params(const std::vector<StoredParam>& params) {
   std::string text;
   for (const auto& p : params) {
     if (!text.empty()) text += ' ';
-    text += p.name + "=" + to_string(to_external(p.distribution, p.internal));
+    text += p.name + "=" + to_short_string(to_external(p.distribution, p.internal));
   }
   return text;
 }

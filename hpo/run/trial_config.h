@@ -20,7 +20,7 @@ nlohmann::json param_json(const ParamValue& value);
 // overrides a sampled one of the same name.
 nlohmann::ordered_json trial_config(const std::vector<StoredParam>& params, const FixedValues& fixed);
 
-// "batch_size=512 lr=0.00031": for progress lines.
+// "batch_size=512 lr=0.0003123": for progress lines (4 significant digits).
 std::string describe_params(const std::vector<StoredParam>& params);
 
 }  // namespace hpo
