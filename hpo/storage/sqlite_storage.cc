@@ -18,9 +18,8 @@ namespace {
 
 using nlohmann::json;
 
-// SQLite itself waits this long for a lock before reporting SQLITE_BUSY...
-constexpr int kBusyTimeoutMs = 10000;
-// ...after which the whole transaction is retried this many times in all.
+// After SQLite's busy timeout runs out, the whole transaction is retried;
+// this many attempts in all.
 constexpr int kMaxAttempts = 8;
 
 // Sleeps a random time that grows with the attempt, so that processes which
@@ -187,13 +186,14 @@ auto SqliteStorage::write(const char* what, Body&& body) {
   return retrying(what, [&] { return in_transaction(*db_, Transaction::Kind::kWrite, body); });
 }
 
-SqliteStorage::SqliteStorage(const std::string& path) : url_("sqlite:///" + path) {
+SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds busy_timeout)
+    : url_("sqlite:///" + path) {
   try {
     db_ = std::make_unique<SqliteDb>(path);
   } catch (const SqliteError& e) {
     throw StorageError(url_ + ": cannot open: " + e.what());
   }
-  db_->set_busy_timeout(kBusyTimeoutMs);
+  db_->set_busy_timeout(static_cast<int>(busy_timeout.count()));
   std::lock_guard<std::mutex> lock(mu_);
   retrying("cannot open", [&] {
     in_transaction(*db_, Transaction::Kind::kWrite, [&] { ensure_optuna_schema(*db_); });

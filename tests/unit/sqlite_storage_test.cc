@@ -461,6 +461,46 @@ TEST_CASE("four writer threads each with their own storage on one file") {
   check_writers_result(*storages[3], study.id);
 }
 
+// Holds the database's write lock from another connection, as a busy
+// process would, until release().
+class WriteLock {
+ public:
+  explicit WriteLock(const std::string& path) : db_(path) { db_.exec("BEGIN IMMEDIATE"); }
+  ~WriteLock() { release(); }
+  void release() {
+    if (held_) db_.exec("ROLLBACK");
+    held_ = false;
+  }
+
+ private:
+  SqliteDb db_;
+  bool held_ = true;
+};
+
+TEST_CASE("a write blocked beyond the busy timeout is retried, then fails cleanly") {
+  using std::chrono::milliseconds;
+  TempDir dir;
+  const std::string path = dir.file("busy.db");
+  SqliteStorage storage(path, milliseconds(20));
+  const auto study = storage.get_or_create_study("s", Direction::kMaximize);
+
+  WriteLock lock(path);
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(milliseconds(300));  // many busy timeouts long
+    lock.release();
+  });
+  CHECK_NOTHROW(storage.create_trial(study.id, {}));  // succeeds on a retry
+  releaser.join();
+  CHECK(storage.trials(study.id).size() == 1);
+
+  WriteLock forever(path);
+  CHECK_THROWS_WITH_AS(storage.create_trial(study.id, {}), doctest::Contains("database is locked"),
+                       StorageError);
+  forever.release();
+  CHECK(storage.trials(study.id).size() == 1);  // the failed create left nothing
+  CHECK(storage.create_trial(study.id, {}).number == 1);
+}
+
 TEST_CASE("threads opening a new file at once all see one schema and one study") {
   TempDir dir;
   const std::string path = dir.file("race.db");
