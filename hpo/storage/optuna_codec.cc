@@ -158,7 +158,9 @@ std::string encode_distribution(const Distribution& dist) {
 Distribution decode_distribution(const std::string& text) {
   try {
     const json j = json::parse(text);
-    if (j.contains("name")) return decode_named(j.at("name").get<std::string>(), j.at("attributes"));
+    if (j.contains("name")) {
+      return decode_named(j.at("name").get<std::string>(), j.at("attributes"));
+    }
     return decode_abbreviated(j);
   } catch (const json::exception& e) {
     throw std::invalid_argument("bad distribution_json '" + text + "': " + e.what());

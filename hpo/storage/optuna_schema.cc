@@ -27,11 +27,11 @@ std::string attribute_table(const std::string& owner, const std::string& owners,
                             const std::string& kind) {
   const std::string id = owner + "_" + kind + "_attribute_id";
   const std::string owner_id = owner + "_id";
-  return create_table(owner + "_" + kind + "_attributes",
-                      {id + " INTEGER NOT NULL", owner_id + " INTEGER", "\"key\" VARCHAR(512)",
-                       "value_json TEXT", "PRIMARY KEY (" + id + ")",
-                       "UNIQUE (" + owner_id + ", \"key\")",
-                       "FOREIGN KEY(" + owner_id + ") REFERENCES " + owners + " (" + owner_id + ")"});
+  return create_table(
+      owner + "_" + kind + "_attributes",
+      {id + " INTEGER NOT NULL", owner_id + " INTEGER", "\"key\" VARCHAR(512)", "value_json TEXT",
+       "PRIMARY KEY (" + id + ")", "UNIQUE (" + owner_id + ", \"key\")",
+       "FOREIGN KEY(" + owner_id + ") REFERENCES " + owners + " (" + owner_id + ")"});
 }
 
 bool table_exists(SqliteDb& db, const char* name) {
@@ -48,8 +48,9 @@ int64_t count_schema_objects(SqliteDb& db) {
 
 void create_schema(SqliteDb& db) {
   for (const auto& sql : optuna_schema_ddl()) Statement(db, sql).run();
-  Statement(db, "INSERT INTO version_info (version_info_id, schema_version, library_version) "
-                "VALUES (1, ?1, ?2)")
+  Statement(db,
+            "INSERT INTO version_info (version_info_id, schema_version, library_version) "
+            "VALUES (1, ?1, ?2)")
       .bind(1, kOptunaSchemaVersion)
       .bind(2, kOptunaLibraryVersion)
       .run();
@@ -60,7 +61,8 @@ void create_schema(SqliteDb& db) {
 
 std::string found_versions(SqliteDb& db) {
   std::string schema = "none", library = "none", alembic = "none";
-  Statement v(db, "SELECT schema_version, library_version FROM version_info WHERE version_info_id = 1");
+  Statement v(db,
+              "SELECT schema_version, library_version FROM version_info WHERE version_info_id = 1");
   if (v.step()) {
     schema = v.is_null(0) ? "NULL" : std::to_string(v.int64(0));
     library = v.is_null(1) ? "NULL" : v.text(1);
@@ -84,10 +86,9 @@ std::vector<std::string> optuna_schema_ddl() {
       create_table("studies", {"study_id INTEGER NOT NULL", "study_name VARCHAR(512) NOT NULL",
                                "PRIMARY KEY (study_id)"}),
       "CREATE UNIQUE INDEX ix_studies_study_name ON studies (study_name)",
-      create_table("version_info",
-                   {"version_info_id INTEGER NOT NULL", "schema_version INTEGER",
-                    "library_version VARCHAR(256)", "PRIMARY KEY (version_info_id)",
-                    "CHECK (version_info_id=1)"}),
+      create_table("version_info", {"version_info_id INTEGER NOT NULL", "schema_version INTEGER",
+                                    "library_version VARCHAR(256)", "PRIMARY KEY (version_info_id)",
+                                    "CHECK (version_info_id=1)"}),
       create_table("study_directions",
                    {"study_direction_id INTEGER NOT NULL", "direction VARCHAR(8) NOT NULL",
                     "study_id INTEGER NOT NULL", "objective INTEGER NOT NULL",
@@ -101,11 +102,11 @@ std::vector<std::string> optuna_schema_ddl() {
                               "FOREIGN KEY(study_id) REFERENCES studies (study_id)"}),
       attribute_table("trial", "trials", "user"),
       attribute_table("trial", "trials", "system"),
-      create_table("trial_params",
-                   {"param_id INTEGER NOT NULL", "trial_id INTEGER", "param_name VARCHAR(512)",
-                    "param_value FLOAT", "distribution_json TEXT", "PRIMARY KEY (param_id)",
-                    "UNIQUE (trial_id, param_name)",
-                    "FOREIGN KEY(trial_id) REFERENCES trials (trial_id)"}),
+      create_table(
+          "trial_params",
+          {"param_id INTEGER NOT NULL", "trial_id INTEGER", "param_name VARCHAR(512)",
+           "param_value FLOAT", "distribution_json TEXT", "PRIMARY KEY (param_id)",
+           "UNIQUE (trial_id, param_name)", "FOREIGN KEY(trial_id) REFERENCES trials (trial_id)"}),
       create_table("trial_values",
                    {"trial_value_id INTEGER NOT NULL", "trial_id INTEGER NOT NULL",
                     "objective INTEGER NOT NULL", "value FLOAT", "value_type VARCHAR(7) NOT NULL",

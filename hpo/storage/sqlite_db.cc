@@ -18,8 +18,8 @@ bool SqliteError::is_contention() const {
 }
 
 SqliteDb::SqliteDb(const std::string& path) {
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                                 nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);  // a failed open still allocates a handle
@@ -97,6 +97,11 @@ bool Statement::is_null(int column) const {
 int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
 
 double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+
+std::optional<double> Statement::optional_real(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return real(column);
+}
 
 std::string Statement::text(int column) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));

@@ -73,7 +73,8 @@ class Statement {
   bool is_null(int column) const;
   int64_t int64(int column) const;
   double real(int column) const;
-  std::string text(int column) const;  // "" for NULL
+  std::optional<double> optional_real(int column) const;  // nullopt for NULL
+  std::string text(int column) const;                     // "" for NULL
 
  private:
   void check_bind(int rc);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <random>
 #include <thread>
 #include <type_traits>
@@ -19,9 +18,8 @@ namespace {
 
 using nlohmann::json;
 
-// SQLite itself waits this long for a lock before reporting SQLITE_BUSY...
-constexpr int kBusyTimeoutMs = 10000;
-// ...after which the whole transaction is retried this many times in all.
+// After SQLite's busy timeout runs out, the whole transaction is retried;
+// this many attempts in all.
 constexpr int kMaxAttempts = 8;
 
 // Sleeps a random time that grows with the attempt, so that processes which
@@ -104,7 +102,10 @@ void insert_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
   Statement st(db,
                "INSERT INTO trial_params (trial_id, param_name, param_value, distribution_json) "
                "VALUES (?1, ?2, ?3, ?4)");
-  st.bind(1, trial_id).bind(2, p.name).bind(3, p.internal).bind(4, encode_distribution(p.distribution));
+  st.bind(1, trial_id)
+      .bind(2, p.name)
+      .bind(3, p.internal)
+      .bind(4, encode_distribution(p.distribution));
   st.run();
 }
 
@@ -138,11 +139,6 @@ void fold_best(StudySummary& s, const std::string& type, std::optional<double> m
   if (type != "FINITE") v = decode_value(std::nullopt, type);
   if (!v) return;
   if (!s.best_value || (maximize ? *v > *s.best_value : *v < *s.best_value)) s.best_value = v;
-}
-
-std::optional<double> optional_real(const Statement& st, int column) {
-  if (st.is_null(column)) return std::nullopt;
-  return st.real(column);
 }
 
 // Runs `body` between BEGIN and COMMIT; an exception rolls back.
@@ -190,13 +186,14 @@ auto SqliteStorage::write(const char* what, Body&& body) {
   return retrying(what, [&] { return in_transaction(*db_, Transaction::Kind::kWrite, body); });
 }
 
-SqliteStorage::SqliteStorage(const std::string& path) : url_("sqlite:///" + path) {
+SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds busy_timeout)
+    : url_("sqlite:///" + path) {
   try {
     db_ = std::make_unique<SqliteDb>(path);
   } catch (const SqliteError& e) {
     throw StorageError(url_ + ": cannot open: " + e.what());
   }
-  db_->set_busy_timeout(kBusyTimeoutMs);
+  db_->set_busy_timeout(static_cast<int>(busy_timeout.count()));
   std::lock_guard<std::mutex> lock(mu_);
   retrying("cannot open", [&] {
     in_transaction(*db_, Transaction::Kind::kWrite, [&] { ensure_optuna_schema(*db_); });
@@ -224,7 +221,8 @@ StudyRecord SqliteStorage::get_or_create_study(const std::string& name, Directio
     }
     Statement(*db_, "INSERT INTO studies (study_name) VALUES (?1)").bind(1, name).run();
     const int64_t id = db_->last_insert_rowid();
-    Statement(*db_, "INSERT INTO study_directions (direction, study_id, objective) VALUES (?1, ?2, 0)")
+    Statement(*db_,
+              "INSERT INTO study_directions (direction, study_id, objective) VALUES (?1, ?2, 0)")
         .bind(1, to_string(direction))
         .bind(2, id)
         .run();
@@ -241,7 +239,8 @@ std::vector<StudySummary> SqliteStorage::list_studies() {
                       "JOIN study_directions d ON d.study_id = s.study_id AND d.objective = 0 "
                       "ORDER BY s.study_id");
     while (studies.step()) {
-      out.push_back({{studies.int64(0), studies.text(1), direction_from_string(studies.text(2))}, {}, {}});
+      out.push_back(
+          {{studies.int64(0), studies.text(1), direction_from_string(studies.text(2))}, {}, {}});
     }
     for (auto& s : out) by_id[s.study.id] = &s;
 
@@ -249,7 +248,8 @@ std::vector<StudySummary> SqliteStorage::list_studies() {
     while (counts.step()) {
       const auto it = by_id.find(counts.int64(0));
       if (it == by_id.end()) continue;
-      it->second->counts[trial_state_from_string(counts.text(1))] = static_cast<int>(counts.int64(2));
+      it->second->counts[trial_state_from_string(counts.text(1))] =
+          static_cast<int>(counts.int64(2));
     }
 
     Statement best(*db_,
@@ -260,7 +260,7 @@ std::vector<StudySummary> SqliteStorage::list_studies() {
     while (best.step()) {
       const auto it = by_id.find(best.int64(0));
       if (it == by_id.end()) continue;
-      fold_best(*it->second, best.text(1), optional_real(best, 2), optional_real(best, 3));
+      fold_best(*it->second, best.text(1), best.optional_real(2), best.optional_real(3));
     }
     return out;
   });
@@ -292,8 +292,9 @@ TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial)
     t.number = next_trial_number(*db_, study_id);
     t.state = TrialState::kRunning;
     t.datetime_start = now();
-    Statement(*db_,
-              "INSERT INTO trials (number, study_id, state, datetime_start) VALUES (?1, ?2, ?3, ?4)")
+    Statement(
+        *db_,
+        "INSERT INTO trials (number, study_id, state, datetime_start) VALUES (?1, ?2, ?3, ?4)")
         .bind(1, t.number)
         .bind(2, study_id)
         .bind(3, to_string(t.state))
@@ -318,11 +319,12 @@ void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double va
                          ", not RUNNING");
     }
     const EncodedValue v = encode_value(value);
-    Statement(*db_,
-              "INSERT INTO trial_intermediate_values "
-              "(trial_id, step, intermediate_value, intermediate_value_type) VALUES (?1, ?2, ?3, ?4) "
-              "ON CONFLICT (trial_id, step) DO UPDATE SET intermediate_value = "
-              "excluded.intermediate_value, intermediate_value_type = excluded.intermediate_value_type")
+    Statement(
+        *db_,
+        "INSERT INTO trial_intermediate_values "
+        "(trial_id, step, intermediate_value, intermediate_value_type) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (trial_id, step) DO UPDATE SET intermediate_value = "
+        "excluded.intermediate_value, intermediate_value_type = excluded.intermediate_value_type")
         .bind(1, trial_id)
         .bind(2, step)
         .bind(3, v.value)
@@ -343,7 +345,8 @@ bool SqliteStorage::compare_and_set_trial_system_attr(int64_t trial_id, const st
                                                       const json& expected, const json& desired) {
   return write("compare_and_set_trial_system_attr", [&] {
     if (trial_state(*db_, trial_id) != TrialState::kRunning) return false;
-    if (get_attr(*db_, kTrialSystemAttrs, trial_id, key).value_or(nullptr) != expected) return false;
+    const json current = get_attr(*db_, kTrialSystemAttrs, trial_id, key).value_or(nullptr);
+    if (current != expected) return false;
     put_attr(*db_, kTrialSystemAttrs, trial_id, key, desired);
     return true;
   });

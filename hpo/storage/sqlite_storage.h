@@ -10,6 +10,7 @@
 #ifndef HPO_STORAGE_SQLITE_STORAGE_H_
 #define HPO_STORAGE_SQLITE_STORAGE_H_
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,8 +26,10 @@ class SqliteStorage : public Storage {
   // Opens the database file at `path`, creating it with Optuna's schema if it
   // is new; its directory must exist. Throws StorageError if the file cannot
   // be opened, is not a SQLite database, or holds another schema version; the
-  // file is then left as it was.
-  explicit SqliteStorage(const std::string& path);
+  // file is then left as it was. `busy_timeout` is how long SQLite waits for
+  // another connection's lock before a transaction is retried (tests shorten it).
+  explicit SqliteStorage(const std::string& path,
+                         std::chrono::milliseconds busy_timeout = std::chrono::seconds(10));
   ~SqliteStorage() override;
 
   std::string url() const override { return url_; }

@@ -22,19 +22,16 @@ std::string trials_where(TrialScope scope) {
 }
 
 std::string children_where(TrialScope scope) {
-  return scope == TrialScope::kStudy ? "trial_id IN (SELECT trial_id FROM trials WHERE study_id = ?1)"
-                                     : "trial_id = ?1";
-}
-
-std::optional<double> optional_real(const Statement& st, int column) {
-  if (st.is_null(column)) return std::nullopt;
-  return st.real(column);
+  return scope == TrialScope::kStudy
+             ? "trial_id IN (SELECT trial_id FROM trials WHERE study_id = ?1)"
+             : "trial_id = ?1";
 }
 
 std::vector<TrialRecord> read_trial_rows(SqliteDb& db, TrialScope scope, int64_t id) {
   Statement st(db,
                "SELECT trial_id, number, state, datetime_start, datetime_complete FROM trials "
-               "WHERE " + trials_where(scope) + " ORDER BY number, trial_id");
+               "WHERE " +
+                   trials_where(scope) + " ORDER BY number, trial_id");
   st.bind(1, id);
   std::vector<TrialRecord> trials;
   while (st.step()) {
@@ -52,7 +49,8 @@ std::vector<TrialRecord> read_trial_rows(SqliteDb& db, TrialScope scope, int64_t
 void read_params(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& index) {
   Statement st(db,
                "SELECT trial_id, param_name, param_value, distribution_json FROM trial_params "
-               "WHERE " + children_where(scope) + " ORDER BY param_id");
+               "WHERE " +
+                   children_where(scope) + " ORDER BY param_id");
   st.bind(1, id);
   // Every trial of a study usually repeats the same few distributions.
   std::map<std::string, Distribution> decoded;
@@ -69,24 +67,26 @@ void read_params(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& i
 void read_values(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& index) {
   Statement st(db,
                "SELECT trial_id, value, value_type FROM trial_values "
-               "WHERE objective = 0 AND " + children_where(scope));
+               "WHERE objective = 0 AND " +
+                   children_where(scope));
   st.bind(1, id);
   while (st.step()) {
     const auto it = index.find(st.int64(0));
-    if (it != index.end()) it->second->value = decode_value(optional_real(st, 1), st.text(2));
+    if (it != index.end()) it->second->value = decode_value(st.optional_real(1), st.text(2));
   }
 }
 
 void read_intermediate(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& index) {
   Statement st(db,
                "SELECT trial_id, step, intermediate_value, intermediate_value_type "
-               "FROM trial_intermediate_values WHERE " + children_where(scope));
+               "FROM trial_intermediate_values WHERE " +
+                   children_where(scope));
   st.bind(1, id);
   while (st.step()) {
     const auto it = index.find(st.int64(0));
     if (it == index.end()) continue;
     it->second->intermediate[static_cast<int>(st.int64(1))] =
-        decode_value(optional_real(st, 2), st.text(3));
+        decode_value(st.optional_real(2), st.text(3));
   }
 }
 

@@ -161,6 +161,25 @@ def hpo_to_optuna(tmp):
                 describe_study(url, "hpo_study"))
 
 
+def concurrent_appends(tmp):
+    """Four hpo processes append to one study at once: none may fail with
+    "database is locked", and trial numbers stay unique and consecutive."""
+    path = os.path.join(tmp, "hpo.db")
+    url = "sqlite:///" + path
+    before = len(describe_study(url, "hpo_study")["trials"])
+    procs = [subprocess.Popen([FIXTURE, "append", path, "hpo_study", "25"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for p in procs:
+        _, err = p.communicate()
+        expect(p.returncode == 0, f"a concurrent hpo writer failed: {err.strip()}")
+    after = describe_study(url, "hpo_study")
+    numbers = [t["number"] for t in after["trials"]]
+    expect(len(numbers) == before + 100, f"{len(numbers) - before} trials appended, expected 100")
+    expect(sorted(numbers) == list(range(len(numbers))), f"trial numbers {sorted(numbers)}")
+    expect(all(len(t["intermediate"]) == 2 for t in after["trials"][before:]), "lost intermediate values")
+    expect_same("4 hpo processes appended at once", fixture("read", path, "hpo_study"), after)
+
+
 def optuna_study(url):
     """A study written by Optuna alone, with trials in every state."""
     study = optuna.create_study(study_name="optuna_study", storage=url, direction="minimize")
@@ -213,6 +232,7 @@ def main():
     expect(optuna.__version__.startswith("3.1"), f"Optuna {optuna.__version__}, expected 3.1")
     with tempfile.TemporaryDirectory(prefix="hpo_optuna_compat_") as tmp:
         hpo_to_optuna(tmp)
+        concurrent_appends(tmp)
         optuna_to_hpo(tmp)
     print("PASS")
 

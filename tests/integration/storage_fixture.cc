@@ -49,7 +49,9 @@ double objective(const std::vector<StoredParam>& params) {
 std::vector<StoredParam> sample(Sampler& sampler, const SearchSpace& space, int number) {
   const ParamValues values = sampler.ask(space, number);
   std::vector<StoredParam> params;
-  for (const auto& spec : space) params.push_back({spec.name, spec.distribution, values.at(spec.name)});
+  for (const auto& spec : space) {
+    params.push_back({spec.name, spec.distribution, values.at(spec.name)});
+  }
   return params;
 }
 
@@ -60,8 +62,9 @@ void play_trial(Storage& storage, const TrialRecord& trial, int i, int last) {
   if (i == 3) {
     storage.set_intermediate_value(trial.id, 0, f / 2);
     storage.set_intermediate_value(trial.id, 1, INFINITY);
-    storage.finish_trial(trial.id, {TrialState::kFail, std::nullopt, {{"error", "loss diverged"}},
-                                    {{"hpo:exit_code", 1}}});
+    storage.finish_trial(
+        trial.id,
+        {TrialState::kFail, std::nullopt, {{"error", "loss diverged"}}, {{"hpo:exit_code", 1}}});
     return;
   }
   if (i == 4) {
@@ -70,9 +73,12 @@ void play_trial(Storage& storage, const TrialRecord& trial, int i, int last) {
     storage.finish_trial(trial.id, {TrialState::kPruned, std::nullopt, {}, {}});
     return;
   }
-  for (int step = 0; step < 4; ++step) storage.set_intermediate_value(trial.id, step, f * (step + 1) / 4);
+  for (int step = 0; step < 4; ++step) {
+    storage.set_intermediate_value(trial.id, step, f * (step + 1) / 4);
+  }
   if (i == last) return;  // still RUNNING
-  storage.finish_trial(trial.id, {TrialState::kComplete, f,
+  storage.finish_trial(trial.id, {TrialState::kComplete,
+                                  f,
                                   {{"sharpe", 1.7 * f}, {"max_drawdown", 0.05 * i}, {"ok", true}},
                                   {{"hpo:host", "fixture"}}});
 }
@@ -125,11 +131,15 @@ void append_trials(Storage& storage, const StudyRecord& study, int n) {
 
 ordered_json describe(const Distribution& dist) {
   if (const auto* f = std::get_if<FloatDistribution>(&dist)) {
-    return {{"kind", "float"}, {"low", f->low}, {"high", f->high}, {"log", f->log},
+    return {{"kind", "float"},
+            {"low", f->low},
+            {"high", f->high},
+            {"log", f->log},
             {"step", f->step ? ordered_json(*f->step) : ordered_json(nullptr)}};
   }
   if (const auto* i = std::get_if<IntDistribution>(&dist)) {
-    return {{"kind", "int"}, {"low", i->low}, {"high", i->high}, {"log", i->log}, {"step", i->step}};
+    return {
+        {"kind", "int"}, {"low", i->low}, {"high", i->high}, {"log", i->log}, {"step", i->step}};
   }
   ordered_json choices = ordered_json::array();
   for (const auto& c : std::get<CategoricalDistribution>(dist).choices) {

@@ -18,16 +18,21 @@ Distribution round_trip(const Distribution& dist) {
 }
 
 TEST_CASE("distributions encode exactly as Optuna 3.1 writes them") {
-  CHECK(encode_distribution(FloatDistribution{5e-06, 0.005, true, std::nullopt}) ==
-        R"({"name": "FloatDistribution", "attributes": {"step": null, "low": 5e-06, "high": 0.005, "log": true}})");
-  CHECK(encode_distribution(FloatDistribution{0.0, 1.0, false, 0.25}) ==
-        R"({"name": "FloatDistribution", "attributes": {"step": 0.25, "low": 0.0, "high": 1.0, "log": false}})");
-  CHECK(encode_distribution(IntDistribution{1, 10, false, 3}) ==
-        R"({"name": "IntDistribution", "attributes": {"log": false, "step": 3, "low": 1, "high": 10}})");
+  CHECK(
+      encode_distribution(FloatDistribution{5e-06, 0.005, true, std::nullopt}) ==
+      R"({"name": "FloatDistribution", "attributes": {"step": null, "low": 5e-06, "high": 0.005, "log": true}})");
+  CHECK(
+      encode_distribution(FloatDistribution{0.0, 1.0, false, 0.25}) ==
+      R"({"name": "FloatDistribution", "attributes": {"step": 0.25, "low": 0.0, "high": 1.0, "log": false}})");
+  CHECK(
+      encode_distribution(IntDistribution{1, 10, false, 3}) ==
+      R"({"name": "IntDistribution", "attributes": {"log": false, "step": 3, "low": 1, "high": 10}})");
   CHECK(encode_distribution(CategoricalDistribution{{int64_t{64}, int64_t{128}, int64_t{256}}}) ==
         R"({"name": "CategoricalDistribution", "attributes": {"choices": [64, 128, 256]}})");
-  CHECK(encode_distribution(CategoricalDistribution{{std::string("relu"), std::monostate{}, true, 1.5}}) ==
-        R"({"name": "CategoricalDistribution", "attributes": {"choices": ["relu", null, true, 1.5]}})");
+  CHECK(
+      encode_distribution(
+          CategoricalDistribution{{std::string("relu"), std::monostate{}, true, 1.5}}) ==
+      R"({"name": "CategoricalDistribution", "attributes": {"choices": ["relu", null, true, 1.5]}})");
 }
 
 TEST_CASE("each distribution kind round-trips through distribution_json") {
@@ -57,21 +62,27 @@ TEST_CASE("integer choices stay integers") {
 }
 
 TEST_CASE("Optuna's legacy distribution names decode to the modern ones") {
-  CHECK(decode_distribution(R"({"name": "UniformDistribution", "attributes": {"low": 0.0, "high": 2.0}})") ==
+  CHECK(decode_distribution(
+            R"({"name": "UniformDistribution", "attributes": {"low": 0.0, "high": 2.0}})") ==
         Distribution{FloatDistribution{0.0, 2.0, false, std::nullopt}});
-  CHECK(decode_distribution(R"({"name": "LogUniformDistribution", "attributes": {"low": 1e-05, "high": 1.0}})") ==
+  CHECK(decode_distribution(
+            R"({"name": "LogUniformDistribution", "attributes": {"low": 1e-05, "high": 1.0}})") ==
         Distribution{FloatDistribution{1e-05, 1.0, true, std::nullopt}});
+  CHECK(
+      decode_distribution(
+          R"({"name": "DiscreteUniformDistribution", "attributes": {"low": 0.0, "high": 1.0, "q": 0.1}})") ==
+      Distribution{FloatDistribution{0.0, 1.0, false, 0.1}});
+  CHECK(
+      decode_distribution(
+          R"({"name": "IntUniformDistribution", "attributes": {"low": 2, "high": 12, "step": 2}})") ==
+      Distribution{IntDistribution{2, 12, false, 2}});
   CHECK(decode_distribution(
-            R"({"name": "DiscreteUniformDistribution", "attributes": {"low": 0.0, "high": 1.0, "q": 0.1}})") ==
-        Distribution{FloatDistribution{0.0, 1.0, false, 0.1}});
-  CHECK(decode_distribution(
-            R"({"name": "IntUniformDistribution", "attributes": {"low": 2, "high": 12, "step": 2}})") ==
-        Distribution{IntDistribution{2, 12, false, 2}});
-  CHECK(decode_distribution(R"({"name": "IntUniformDistribution", "attributes": {"low": 2, "high": 12}})") ==
+            R"({"name": "IntUniformDistribution", "attributes": {"low": 2, "high": 12}})") ==
         Distribution{IntDistribution{2, 12, false, 1}});
-  CHECK(decode_distribution(
-            R"({"name": "IntLogUniformDistribution", "attributes": {"low": 1, "high": 64, "step": 1}})") ==
-        Distribution{IntDistribution{1, 64, true, 1}});
+  CHECK(
+      decode_distribution(
+          R"({"name": "IntLogUniformDistribution", "attributes": {"low": 1, "high": 64, "step": 1}})") ==
+      Distribution{IntDistribution{1, 64, true, 1}});
   CHECK(decode_distribution(R"({"type": "int", "low": 0, "high": 5})") ==
         Distribution{IntDistribution{0, 5, false, 1}});
 }
@@ -82,9 +93,9 @@ TEST_CASE("bad distribution_json is rejected") {
                   std::invalid_argument);
   CHECK_THROWS_AS(decode_distribution(R"({"name": "FloatDistribution", "attributes": {"low": 0}})"),
                   std::invalid_argument);
-  CHECK_THROWS_AS(
-      decode_distribution(R"({"name": "CategoricalDistribution", "attributes": {"choices": [[1]]}})"),
-      std::invalid_argument);
+  CHECK_THROWS_AS(decode_distribution(
+                      R"({"name": "CategoricalDistribution", "attributes": {"choices": [[1]]}})"),
+                  std::invalid_argument);
 }
 
 TEST_CASE("values encode with Optuna's value types") {

@@ -57,9 +57,12 @@ const Distribution kAct =
 
 NewTrial sample_trial(int i) {
   NewTrial t;
-  t.params = {{"lr", kLr, 1e-4 * (i + 1)}, {"dropout", kDropout, 0.1 * (i % 6)},
-              {"layers", kLayers, 2.0 + 3 * (i % 4)}, {"width", kWidth, 64},
-              {"batch", kBatch, static_cast<double>(i % 3)}, {"act", kAct, static_cast<double>(i % 4)}};
+  t.params = {{"lr", kLr, 1e-4 * (i + 1)},
+              {"dropout", kDropout, 0.1 * (i % 6)},
+              {"layers", kLayers, 2.0 + 3 * (i % 4)},
+              {"width", kWidth, 64},
+              {"batch", kBatch, static_cast<double>(i % 3)},
+              {"act", kAct, static_cast<double>(i % 4)}};
   t.user_attrs = {{"worker", "w" + std::to_string(i)}};
   t.system_attrs = {{"hpo:pid", 1000 + i}};
   return t;
@@ -97,7 +100,8 @@ TEST_CASE("a study round-trips through the database") {
     storage.set_trial_system_attr(created[2].id, "hpo:host", "node7");
     CHECK(storage.finish_trial(created[0].id, {TrialState::kComplete, 1.5, {{"sharpe", 1.2}}, {}}));
     CHECK(storage.finish_trial(created[1].id, {TrialState::kPruned, std::nullopt, {}, {}}));
-    CHECK(storage.finish_trial(created[2].id, {TrialState::kFail, std::nullopt, {}, {{"hpo:exit", 3}}}));
+    CHECK(storage.finish_trial(created[2].id,
+                               {TrialState::kFail, std::nullopt, {}, {{"hpo:exit", 3}}}));
   }
 
   SqliteStorage storage(path);  // reopened: everything comes from the file
@@ -148,7 +152,8 @@ TEST_CASE("finishing a finished trial returns false and changes nothing") {
   const auto t = storage.create_trial(study.id, sample_trial(0));
   REQUIRE(storage.finish_trial(t.id, {TrialState::kComplete, 2.0, {{"a", 1}}, {}}));
   const auto before = storage.trial(t.id);
-  CHECK_FALSE(storage.finish_trial(t.id, {TrialState::kFail, std::nullopt, {{"a", 2}}, {{"b", 3}}}));
+  CHECK_FALSE(
+      storage.finish_trial(t.id, {TrialState::kFail, std::nullopt, {{"a", 2}}, {{"b", 3}}}));
   CHECK_FALSE(storage.finish_trial(t.id, {TrialState::kComplete, 9.0, {}, {}}));
   const auto after = storage.trial(t.id);
   CHECK(after->state == TrialState::kComplete);
@@ -166,8 +171,10 @@ TEST_CASE("malformed outcomes and params are refused without writing") {
   SqliteStorage storage(dir.file("s.db"));
   const auto study = storage.get_or_create_study("s", Direction::kMinimize);
   const auto t = storage.create_trial(study.id, {});
-  CHECK_THROWS_AS(storage.finish_trial(t.id, {TrialState::kComplete, std::nullopt, {}, {}}), StorageError);
-  CHECK_THROWS_AS(storage.finish_trial(t.id, {TrialState::kComplete, std::nan(""), {}, {}}), StorageError);
+  CHECK_THROWS_AS(storage.finish_trial(t.id, {TrialState::kComplete, std::nullopt, {}, {}}),
+                  StorageError);
+  CHECK_THROWS_AS(storage.finish_trial(t.id, {TrialState::kComplete, std::nan(""), {}, {}}),
+                  StorageError);
   CHECK_THROWS_AS(storage.finish_trial(t.id, {TrialState::kRunning, 1.0, {}, {}}), StorageError);
   CHECK(storage.trial(t.id)->state == TrialState::kRunning);
 
@@ -239,26 +246,52 @@ TEST_CASE("studies: get_or_create, directions and summaries") {
 // Optuna 3.1's schema as `sqlite3 FILE .schema` prints it for a database
 // Optuna created, each statement joined onto one line.
 const char* const kOptunaSchema[] = {
-    "CREATE TABLE studies (study_id INTEGER NOT NULL, study_name VARCHAR(512) NOT NULL, PRIMARY KEY (study_id))",
+    "CREATE TABLE studies (study_id INTEGER NOT NULL, study_name VARCHAR(512) NOT NULL, PRIMARY "
+    "KEY (study_id))",
     "CREATE UNIQUE INDEX ix_studies_study_name ON studies (study_name)",
-    "CREATE TABLE version_info (version_info_id INTEGER NOT NULL, schema_version INTEGER, library_version VARCHAR(256), PRIMARY KEY (version_info_id), CHECK (version_info_id=1))",
-    "CREATE TABLE study_directions (study_direction_id INTEGER NOT NULL, direction VARCHAR(8) NOT NULL, study_id INTEGER NOT NULL, objective INTEGER NOT NULL, PRIMARY KEY (study_direction_id), UNIQUE (study_id, objective), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
-    "CREATE TABLE study_user_attributes (study_user_attribute_id INTEGER NOT NULL, study_id INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (study_user_attribute_id), UNIQUE (study_id, \"key\"), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
-    "CREATE TABLE study_system_attributes (study_system_attribute_id INTEGER NOT NULL, study_id INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (study_system_attribute_id), UNIQUE (study_id, \"key\"), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
-    "CREATE TABLE trials (trial_id INTEGER NOT NULL, number INTEGER, study_id INTEGER, state VARCHAR(8) NOT NULL, datetime_start DATETIME, datetime_complete DATETIME, PRIMARY KEY (trial_id), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
-    "CREATE TABLE trial_user_attributes (trial_user_attribute_id INTEGER NOT NULL, trial_id INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (trial_user_attribute_id), UNIQUE (trial_id, \"key\"), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
-    "CREATE TABLE trial_system_attributes (trial_system_attribute_id INTEGER NOT NULL, trial_id INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (trial_system_attribute_id), UNIQUE (trial_id, \"key\"), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
-    "CREATE TABLE trial_params (param_id INTEGER NOT NULL, trial_id INTEGER, param_name VARCHAR(512), param_value FLOAT, distribution_json TEXT, PRIMARY KEY (param_id), UNIQUE (trial_id, param_name), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
-    "CREATE TABLE trial_values (trial_value_id INTEGER NOT NULL, trial_id INTEGER NOT NULL, objective INTEGER NOT NULL, value FLOAT, value_type VARCHAR(7) NOT NULL, PRIMARY KEY (trial_value_id), UNIQUE (trial_id, objective), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
-    "CREATE TABLE trial_intermediate_values (trial_intermediate_value_id INTEGER NOT NULL, trial_id INTEGER NOT NULL, step INTEGER NOT NULL, intermediate_value FLOAT, intermediate_value_type VARCHAR(7) NOT NULL, PRIMARY KEY (trial_intermediate_value_id), UNIQUE (trial_id, step), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
-    "CREATE TABLE trial_heartbeats (trial_heartbeat_id INTEGER NOT NULL, trial_id INTEGER NOT NULL, heartbeat DATETIME NOT NULL, PRIMARY KEY (trial_heartbeat_id), UNIQUE (trial_id), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
-    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))",
+    "CREATE TABLE version_info (version_info_id INTEGER NOT NULL, schema_version INTEGER, "
+    "library_version VARCHAR(256), PRIMARY KEY (version_info_id), CHECK (version_info_id=1))",
+    "CREATE TABLE study_directions (study_direction_id INTEGER NOT NULL, direction VARCHAR(8) NOT "
+    "NULL, study_id INTEGER NOT NULL, objective INTEGER NOT NULL, PRIMARY KEY "
+    "(study_direction_id), UNIQUE (study_id, objective), FOREIGN KEY(study_id) REFERENCES studies "
+    "(study_id))",
+    "CREATE TABLE study_user_attributes (study_user_attribute_id INTEGER NOT NULL, study_id "
+    "INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (study_user_attribute_id), UNIQUE "
+    "(study_id, \"key\"), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
+    "CREATE TABLE study_system_attributes (study_system_attribute_id INTEGER NOT NULL, study_id "
+    "INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (study_system_attribute_id), "
+    "UNIQUE (study_id, \"key\"), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
+    "CREATE TABLE trials (trial_id INTEGER NOT NULL, number INTEGER, study_id INTEGER, state "
+    "VARCHAR(8) NOT NULL, datetime_start DATETIME, datetime_complete DATETIME, PRIMARY KEY "
+    "(trial_id), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
+    "CREATE TABLE trial_user_attributes (trial_user_attribute_id INTEGER NOT NULL, trial_id "
+    "INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (trial_user_attribute_id), UNIQUE "
+    "(trial_id, \"key\"), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
+    "CREATE TABLE trial_system_attributes (trial_system_attribute_id INTEGER NOT NULL, trial_id "
+    "INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (trial_system_attribute_id), "
+    "UNIQUE (trial_id, \"key\"), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
+    "CREATE TABLE trial_params (param_id INTEGER NOT NULL, trial_id INTEGER, param_name "
+    "VARCHAR(512), param_value FLOAT, distribution_json TEXT, PRIMARY KEY (param_id), UNIQUE "
+    "(trial_id, param_name), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
+    "CREATE TABLE trial_values (trial_value_id INTEGER NOT NULL, trial_id INTEGER NOT NULL, "
+    "objective INTEGER NOT NULL, value FLOAT, value_type VARCHAR(7) NOT NULL, PRIMARY KEY "
+    "(trial_value_id), UNIQUE (trial_id, objective), FOREIGN KEY(trial_id) REFERENCES trials "
+    "(trial_id))",
+    "CREATE TABLE trial_intermediate_values (trial_intermediate_value_id INTEGER NOT NULL, "
+    "trial_id INTEGER NOT NULL, step INTEGER NOT NULL, intermediate_value FLOAT, "
+    "intermediate_value_type VARCHAR(7) NOT NULL, PRIMARY KEY (trial_intermediate_value_id), "
+    "UNIQUE (trial_id, step), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
+    "CREATE TABLE trial_heartbeats (trial_heartbeat_id INTEGER NOT NULL, trial_id INTEGER NOT "
+    "NULL, heartbeat DATETIME NOT NULL, PRIMARY KEY (trial_heartbeat_id), UNIQUE (trial_id), "
+    "FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
+    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, CONSTRAINT "
+    "alembic_version_pkc PRIMARY KEY (version_num))",
 };
 
 // Joins SQLAlchemy's one-column-per-line layout onto one line.
 std::string one_line(std::string sql) {
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"(\n\t", "("},
-                                 {", \n\t", ", "}, {"\n)", ")"}}) {
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"(\n\t", "("}, {", \n\t", ", "}, {"\n)", ")"}}) {
     for (size_t at; (at = sql.find(from)) != std::string::npos;) sql.replace(at, from.size(), to);
   }
   return sql;
@@ -273,13 +306,15 @@ TEST_CASE("a new database has Optuna 3.1's schema, statement for statement") {
   std::vector<std::string> found;
   while (st.step()) {
     const std::string sql = st.text(0);
-    const bool sqlalchemy_layout = sql.find("INDEX") != std::string::npos || sql.find("(\n\t") != std::string::npos;
+    const bool sqlalchemy_layout =
+        sql.find("INDEX") != std::string::npos || sql.find("(\n\t") != std::string::npos;
     CHECK_MESSAGE(sqlalchemy_layout, sql);
     found.push_back(one_line(sql));
   }
   CHECK(found == std::vector<std::string>(std::begin(kOptunaSchema), std::end(kOptunaSchema)));
 
-  Statement versions(db, "SELECT schema_version, library_version, version_num FROM version_info, alembic_version");
+  Statement versions(
+      db, "SELECT schema_version, library_version, version_num FROM version_info, alembic_version");
   REQUIRE(versions.step());
   CHECK(versions.int64(0) == 12);
   CHECK(versions.text(1) == "3.1.0");
@@ -358,7 +393,8 @@ TEST_CASE("open_storage takes SQLAlchemy-style sqlite URLs") {
 
   CHECK_THROWS_WITH_AS(open_storage("postgresql://u@h/db"), doctest::Contains("not supported yet"),
                        StorageError);
-  CHECK_THROWS_WITH_AS(open_storage("mysql://h/db"), doctest::Contains("mysql://h/db"), StorageError);
+  CHECK_THROWS_WITH_AS(open_storage("mysql://h/db"), doctest::Contains("mysql://h/db"),
+                       StorageError);
   CHECK_THROWS_WITH_AS(open_storage("study.db"), doctest::Contains("sqlite:////absolute"),
                        StorageError);
   CHECK_THROWS_AS(open_storage("sqlite:///"), StorageError);
@@ -382,7 +418,9 @@ void run_writers(StorageFor storage_for, int64_t study_id) {
       Storage& storage = storage_for(w);
       for (int i = 0; i < 50; ++i) {
         const auto t = storage.create_trial(study_id, sample_trial(i));
-        for (int step = 0; step < 3; ++step) storage.set_intermediate_value(t.id, step, w + 0.01 * step);
+        for (int step = 0; step < 3; ++step) {
+          storage.set_intermediate_value(t.id, step, w + 0.01 * step);
+        }
         storage.finish_trial(t.id, {TrialState::kComplete, static_cast<double>(w), {}, {}});
       }
     });
@@ -421,6 +459,46 @@ TEST_CASE("four writer threads each with their own storage on one file") {
   const auto study = storages[0]->get_or_create_study("s", Direction::kMaximize);
   run_writers([&](int w) -> Storage& { return *storages[w]; }, study.id);
   check_writers_result(*storages[3], study.id);
+}
+
+// Holds the database's write lock from another connection, as a busy
+// process would, until release().
+class WriteLock {
+ public:
+  explicit WriteLock(const std::string& path) : db_(path) { db_.exec("BEGIN IMMEDIATE"); }
+  ~WriteLock() { release(); }
+  void release() {
+    if (held_) db_.exec("ROLLBACK");
+    held_ = false;
+  }
+
+ private:
+  SqliteDb db_;
+  bool held_ = true;
+};
+
+TEST_CASE("a write blocked beyond the busy timeout is retried, then fails cleanly") {
+  using std::chrono::milliseconds;
+  TempDir dir;
+  const std::string path = dir.file("busy.db");
+  SqliteStorage storage(path, milliseconds(20));
+  const auto study = storage.get_or_create_study("s", Direction::kMaximize);
+
+  WriteLock lock(path);
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(milliseconds(300));  // many busy timeouts long
+    lock.release();
+  });
+  CHECK_NOTHROW(storage.create_trial(study.id, {}));  // succeeds on a retry
+  releaser.join();
+  CHECK(storage.trials(study.id).size() == 1);
+
+  WriteLock forever(path);
+  CHECK_THROWS_WITH_AS(storage.create_trial(study.id, {}), doctest::Contains("database is locked"),
+                       StorageError);
+  forever.release();
+  CHECK(storage.trials(study.id).size() == 1);  // the failed create left nothing
+  CHECK(storage.create_trial(study.id, {}).number == 1);
 }
 
 TEST_CASE("threads opening a new file at once all see one schema and one study") {
