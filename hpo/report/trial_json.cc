@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "hpo/run/trial_config.h"
+#include "hpo/storage/optuna_codec.h"
 
 namespace hpo {
 
@@ -35,7 +35,7 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
   j["number"] = t.number;
   j["state"] = to_string(t.state);
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const auto& p : t.params) params[p.name] = param_json(to_external(p.distribution, p.internal));
+  for (const auto& p : t.params) params[p.name] = param_value_to_json(to_external(p.distribution, p.internal));
   j["params"] = params;
   j["value"] = value_json(t.value);
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();

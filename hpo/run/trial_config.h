@@ -14,8 +14,6 @@
 
 namespace hpo {
 
-nlohmann::json param_json(const ParamValue& value);
-
 // Sampled values (in the order stored) then fixed ones. A fixed value never
 // overrides a sampled one of the same name.
 nlohmann::ordered_json trial_config(const std::vector<StoredParam>& params, const FixedValues& fixed);
