@@ -10,6 +10,7 @@
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
 #include "hpo/report/config_export.h"
+#include "hpo/run/atomic_file.h"
 #include "hpo/report/study_view.h"
 #include "hpo/report/trial_json.h"
 #include "hpo/storage/open_storage.h"
@@ -29,17 +30,13 @@ struct ExportFlags {
   bool trials = false;
 };
 
-// Writes to a temporary file and renames it: an export is whole or absent.
+// An export is whole or absent; a path that cannot be written is bad input.
 void write_file(const fs::path& path, const std::string& text) {
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw ConfigError("-o: cannot write " + path.string());
+  try {
+    write_file_atomically(path.string(), text);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(std::string("-o: ") + e.what());
   }
-  fs::rename(tmp, path);
 }
 
 std::string trials_text(const StudyView& view, const std::string& format) {

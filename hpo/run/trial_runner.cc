@@ -10,6 +10,7 @@
 
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
+#include "hpo/run/atomic_file.h"
 #include "hpo/run/verdict.h"
 
 namespace hpo {
@@ -20,19 +21,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 constexpr size_t kStderrTailBytes = 4096;
-
-// Writes to a temporary name and renames it, so a trainer (or a person)
-// never reads a half-written config.
-void write_file_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, path);
-}
 
 // JSON cannot hold NaN or infinities; store those as strings.
 nlohmann::json metric_json(double v) {
@@ -106,7 +94,7 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
   const auto started = Clock::now();
   const fs::path dir(plan.trial_dir);
   fs::create_directories(dir);
-  write_file_atomically(dir / kConfigFile, plan.config.dump(2) + "\n");
+  write_file_atomically((dir / kConfigFile).string(), plan.config.dump(2) + "\n");
   // A trial run again (its first owner died) starts a fresh report channel.
   fs::remove(dir / kReportFile);
 
