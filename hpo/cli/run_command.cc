@@ -81,7 +81,8 @@ int run(const RunFlags& flags) {
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials, config.objective.metric,
                     config.objective.direction);
-  const auto best = best_trials(load_study_view(*storage, config.name), 1);
+  const StudyView before = load_study_view(*storage, config.name);
+  const auto best = best_trials(before, 1);  // points into `before`
   if (!best.empty()) progress.seed_best(*best.front()->value, best.front()->number);
 
   static StopFlag stop{kKeepRunning};

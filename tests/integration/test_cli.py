@@ -118,9 +118,13 @@ def test_run_five(p):
 def test_resume_to_ten(p):
     p.study()
     p.run("run", "--study", "s", "-n", "5")
-    first = p.status()["trials"]
+    first_status = p.status()
+    first = first_status["trials"]
     out = p.run("run", "--study", "s", "-n", "5").stdout
     expect("(continuing)" in out, out)
+    # The progress line starts from the best of the earlier run.
+    b = first_status["best"]
+    expect(f"best score {b['value']:.4g} (trial {b['number']})" in out.splitlines()[1], out)
     st = p.status()
     expect([t["number"] for t in st["trials"]] == list(range(10)), st)
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
