@@ -1,0 +1,44 @@
+#include <doctest/doctest.h>
+
+#include "hpo/config/config_error.h"
+#include "hpo/run/sampler_factory.h"
+
+namespace hpo {
+namespace {
+
+std::string error_of(const SamplerConfig& config) {
+  try {
+    make_sampler(config, 1, Direction::kMaximize, "studies/s.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_CASE("the factory builds the random sampler with its seed") {
+  SamplerConfig config;
+  config.name = "random";
+  auto a = make_sampler(config, 5, Direction::kMaximize, "s.yaml");
+  auto b = make_sampler(config, 5, Direction::kMaximize, "s.yaml");
+  CHECK(a->name() == "random");
+  const SearchSpace space = {{"x", FloatDistribution{0, 1, false, std::nullopt}}};
+  CHECK(a->ask(space, 3) == b->ask(space, 3));
+}
+
+TEST_CASE("unknown samplers and options name the study file and the key") {
+  SamplerConfig config;
+  config.name = "grid";
+  const auto unknown = error_of(config);
+  CHECK(unknown.find("studies/s.yaml") != std::string::npos);
+  CHECK(unknown.find("unknown sampler 'grid'") != std::string::npos);
+  CHECK(unknown.find("random") != std::string::npos);
+
+  config.name = "random";
+  config.options = {{"n_startup_trials", 3}};
+  const auto option = error_of(config);
+  CHECK(option.find("studies/s.yaml: sampler") != std::string::npos);
+  CHECK(option.find("n_startup_trials") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace hpo
