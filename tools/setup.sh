@@ -13,7 +13,7 @@ packages=(
   # the design's libraries
   libtorch-dev libboost-dev libtbb-dev libyaml-cpp-dev libsqlite3-dev libeigen3-dev doctest-dev
   # command line, JSON, formatting
-  libcli11-dev nlohmann-json3-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev
   # peers for tests and benchmarks (run as /usr/bin/python3)
   python3 python3-optuna python3-torch python3-yaml sqlite3
 )

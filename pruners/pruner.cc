@@ -1,0 +1,12 @@
+#include "pruners/pruner.h"
+
+namespace hpo {
+
+std::optional<int> PrunerTrial::last_step() const {
+  if (intermediate.empty()) return std::nullopt;
+  return intermediate.rbegin()->first;
+}
+
+std::string completed_rung_key(int rung) { return "completed_rung_" + std::to_string(rung); }
+
+}  // namespace hpo
