@@ -14,6 +14,7 @@
 #include "hpo/launch/process.h"
 #include "hpo/report/study_view.h"
 #include "hpo/run/progress.h"
+#include "hpo/run/pruner_factory.h"
 #include "hpo/run/sampler_factory.h"
 #include "hpo/run/study_runner.h"
 #include "hpo/run/study_setup.h"
@@ -69,6 +70,7 @@ int run(const RunFlags& flags) {
   const StudyConfig config = configure(flags);
   const std::string program = resolve_trainer(config);
   make_sampler(config.sampler, 0, config.objective.direction, config.path);  // validates options
+  auto pruner = make_pruner(config.pruner, config.path);
 
   auto storage = open_storage(config.storage);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
@@ -76,7 +78,8 @@ int run(const RunFlags& flags) {
 
   std::cout << "study " << config.name << (prepared.created ? " (new)" : " (continuing)") << ": "
             << config.n_trials << " trial(s), " << config.n_jobs << " at a time, sampler "
-            << sampler->name() << " (seed " << prepared.seed << "), storage " << storage->url()
+            << sampler->name() << " (seed " << prepared.seed << "), pruner " << pruner->name()
+            << ", storage " << storage->url()
             << "\n" << std::flush;
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials, config.objective.metric,
@@ -88,20 +91,20 @@ int run(const RunFlags& flags) {
   static StopFlag stop{kKeepRunning};
   install_stop_handlers(stop);
   const auto started = std::chrono::steady_clock::now();
-  StudyRunner runner(*storage, config, prepared.record, *sampler, progress, stop, program);
+  StudyRunner runner(*storage, config, prepared.record, *sampler, *pruner, progress, stop, program);
   const RunSummary summary = runner.run(config.n_trials, config.n_jobs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   std::cout << "run " << (summary.interrupted > 0 || stop.load() ? "stopped" : "finished") << " after "
             << Progress::format_duration(seconds) << ": " << summary.completed << " complete, "
-            << summary.failed << " failed";
+            << summary.pruned << " pruned, " << summary.failed << " failed";
   if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
   if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
   std::cout << "\nsee: hpo status --study " << config.name
             << (flags.storage.empty() ? "" : " --storage " + flags.storage) << "\n";
 
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
-  if (summary.completed == 0 && summary.failed > 0) return kExitAllTrialsFailed;
+  if (summary.completed == 0 && summary.pruned == 0 && summary.failed > 0) return kExitAllTrialsFailed;
   return kExitOk;
 }
 

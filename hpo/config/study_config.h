@@ -39,6 +39,11 @@ struct SamplerConfig {
   nlohmann::json options = nlohmann::json::object();  // sampler-specific keys, checked by the sampler factory
 };
 
+struct PrunerConfig {
+  std::string name = "none";  // none | median | percentile | successive_halving | hyperband
+  nlohmann::json options = nlohmann::json::object();  // checked by the pruner factory
+};
+
 struct TrainerConfig {
   // argv; placeholders {config}, {trial_dir}, {trial_number}, {study_name}, {study_dir}
   std::vector<std::string> command;
@@ -53,6 +58,7 @@ struct StudyConfig {
   SearchSpaceConfig space;        // fixed values of the study file already merged in
   ObjectiveConfig objective;
   SamplerConfig sampler;
+  PrunerConfig pruner;
   int n_trials = 10;              // default for `hpo run` without --n-trials
   int n_jobs = 1;
   TrainerConfig trainer;

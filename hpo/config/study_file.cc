@@ -20,9 +20,10 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kStudyKeys = {
-    "name",    "description", "search_space", "objective", "sampler", "n_trials",
+    "name",    "description", "search_space", "objective", "sampler", "pruner", "n_trials",
     "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir"};
 const std::vector<std::string> kSamplers = {"random", "tpe"};
+const std::vector<std::string> kPruners = {"none", "median", "percentile", "successive_halving", "hyperband"};
 
 bool is_ascii_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -138,6 +139,23 @@ SamplerConfig parse_sampler(const YamlNode& node) {
   return sampler;
 }
 
+// Keys other than name belong to the pruner; its factory checks them.
+PrunerConfig parse_pruner(const YamlNode& node) {
+  PrunerConfig pruner;
+  for (const auto& [key, value] : node.as_map()) {
+    if (key == "name") {
+      pruner.name = value.as_string();
+      if (std::find(kPruners.begin(), kPruners.end(), pruner.name) == kPruners.end()) {
+        value.fail("unknown pruner '" + pruner.name + "'" + did_you_mean(pruner.name, kPruners) +
+                   "; known: " + join_names(kPruners));
+      }
+    } else {
+      pruner.options[key] = value.as_json();
+    }
+  }
+  return pruner;
+}
+
 std::string command_arg(const YamlNode& node) {
   const std::string arg = node.as_string();
   try {
@@ -235,6 +253,7 @@ StudyConfig load_study_file(const std::string& path) {
   const fs::path study_dir = fs::path(path).parent_path();
   study.objective = parse_objective(root.require("objective"));
   if (auto sampler = root.find("sampler")) study.sampler = parse_sampler(*sampler);
+  if (auto pruner = root.find("pruner")) study.pruner = parse_pruner(*pruner);
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);
   if (auto n_jobs = root.find("n_jobs")) study.n_jobs = positive_int(*n_jobs);
   study.trainer = parse_trainer(root.require("trainer"));

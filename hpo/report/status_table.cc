@@ -71,6 +71,7 @@ std::string status_table(const StudyView& view) {
     const double seconds = trial_seconds(t);
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");
     std::string note = system_attr_text(t, "hpo:fail_reason");
+    if (t.state == TrialState::kPruned) note = "pruned at step " + system_attr_text(t, "hpo:pruned_at_step");
     if (t.state == TrialState::kRunning && !t.intermediate.empty()) {
       note = "epoch " + std::to_string(t.intermediate.rbegin()->first) + ": " + short_number(t.intermediate.rbegin()->second);
     }

@@ -51,6 +51,8 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
                                                        : nlohmann::ordered_json(t.datetime_complete);
   const std::string reason = system_attr_text(t, "hpo:fail_reason");
   if (!reason.empty()) j["fail_reason"] = reason;
+  const auto pruned_at = t.system_attrs.find("hpo:pruned_at_step");
+  if (pruned_at != t.system_attrs.end()) j["pruned_at_step"] = pruned_at->second;
   const std::string dir = system_attr_text(t, "hpo:trial_dir");
   if (!dir.empty()) j["trial_dir"] = dir;
   return j;

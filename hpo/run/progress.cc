@@ -47,7 +47,8 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
       line += " (new best)";
     }
   } else {
-    ++failed_;
+    (state == TrialState::kPruned ? pruned_ : failed_) += 1;
+    if (state == TrialState::kPruned && value) line += " " + metric_ + "=" + short_number(*value);
     if (!reason.empty()) line += ": " + reason;
   }
   line += " in " + format_duration(seconds);
@@ -76,7 +77,8 @@ std::string Progress::status_line() const {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string s = std::to_string(done_) + "/" + std::to_string(total_) + " done, " +
-                  std::to_string(running_) + " running, " + std::to_string(failed_) + " failed";
+                  std::to_string(running_) + " running, " +
+                  (pruned_ ? std::to_string(pruned_) + " pruned, " : "") + std::to_string(failed_) + " failed";
   s += " | best " + metric_ + " ";
   s += best_ ? short_number(*best_) + " (trial " + std::to_string(best_number_) + ")" : "-";
   s += " | " + format_duration(elapsed) + " elapsed";

@@ -46,7 +46,7 @@ class Progress {
   const Direction direction_;
   const std::chrono::steady_clock::time_point start_;
   mutable std::mutex mu_;
-  int done_ = 0, running_ = 0, failed_ = 0;
+  int done_ = 0, running_ = 0, pruned_ = 0, failed_ = 0;
   std::optional<double> best_;
   int best_number_ = -1;
   bool status_shown_ = false;

@@ -64,9 +64,10 @@ class Ticker {
 }  // namespace
 
 StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
-                         Sampler& sampler, Progress& progress, const StopFlag& stop,
-                         std::string program)
-    : storage_(storage), config_(config), study_(study), sampler_(sampler), progress_(progress),
+                         Sampler& sampler, Pruner& pruner, Progress& progress,
+                         const StopFlag& stop, std::string program)
+    : storage_(storage), config_(config), study_(study), sampler_(sampler), pruner_(pruner),
+      progress_(progress),
       stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()) {}
 
 TrialPlan StudyRunner::plan_for(const TrialRecord& trial) {
@@ -150,6 +151,30 @@ std::optional<TrialPlan> StudyRunner::next_plan() {
   return plan;
 }
 
+bool StudyRunner::should_prune(const TrialPlan& plan) {
+  if (pruner_.name() == "none") return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  PrunerStudy study{config_.name, study_.direction, {}};
+  std::optional<PrunerTrial> current;
+  for (const auto& t : storage_.trials(study_.id)) {
+    PrunerTrial p{t.number, t.state, t.intermediate, {}};
+    // Successive halving's rungs, stored as Optuna stores them.
+    for (int rung = 0;; ++rung) {
+      const auto it = t.system_attrs.find(completed_rung_key(rung));
+      if (it == t.system_attrs.end() || !it->second.is_number()) break;
+      p.rungs[rung] = it->second.get<double>();
+    }
+    if (t.id == plan.trial_id) current = p;
+    study.trials.push_back(std::move(p));
+  }
+  if (!current) return false;
+  const PruneDecision decision = pruner_.decide(study, *current);
+  for (const auto& [rung, value] : decision.completed_rungs) {
+    storage_.set_trial_system_attr(plan.trial_id, completed_rung_key(rung), value);
+  }
+  return decision.prune;
+}
+
 void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
   while (true) {
     std::optional<TrialPlan> plan;
@@ -184,6 +209,7 @@ void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
       if (resumed) ++summary.resumed;
       if (result.interrupted) ++summary.interrupted;
       else if (result.state == TrialState::kComplete) ++summary.completed;
+      else if (result.state == TrialState::kPruned) ++summary.pruned;
       else ++summary.failed;
     }
     progress_.trial_finished(plan->number, result.state, result.value, result.reason, result.seconds);
@@ -205,7 +231,8 @@ RunSummary StudyRunner::run(int n_trials, int n_jobs) {
   }
 
   RunSummary summary;
-  TrialRunner runner(storage_, config_.trainer, config_.objective.metric, stop_);
+  TrialRunner runner(storage_, config_.trainer, config_.objective.metric, stop_,
+                     [this](const TrialPlan& plan) { return should_prune(plan); });
   // Workers mostly wait on trainers, so there may be more of them than
   // cores: raise TBB's limit to one thread per job plus this one.
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism,

@@ -16,12 +16,14 @@
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trial_runner.h"
 #include "hpo/storage/storage.h"
+#include "pruners/pruner.h"
 #include "samplers/sampler.h"
 
 namespace hpo {
 
 struct RunSummary {
   int completed = 0;
+  int pruned = 0;
   int failed = 0;
   int resumed = 0;      // orphans taken over and run again
   int interrupted = 0;  // left RUNNING by a Ctrl-C
@@ -31,7 +33,8 @@ class StudyRunner {
  public:
   // `program` is the trainer's resolved path (argv[0]).
   StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
-              Sampler& sampler, Progress& progress, const StopFlag& stop, std::string program);
+              Sampler& sampler, Pruner& pruner, Progress& progress, const StopFlag& stop,
+              std::string program);
 
   // Blocks until `n_trials` trials have ended or a stop was requested.
   RunSummary run(int n_trials, int n_jobs);
@@ -42,17 +45,19 @@ class StudyRunner {
   TrialPlan new_trial();
   TrialPlan plan_for(const TrialRecord& trial);
   void worker(TrialRunner& runner, RunSummary& summary);
+  bool should_prune(const TrialPlan& plan);
 
   Storage& storage_;
   const StudyConfig& config_;
   const StudyRecord study_;
   Sampler& sampler_;
+  Pruner& pruner_;
   Progress& progress_;
   const StopFlag& stop_;
   const std::string program_;
   const nlohmann::json owner_;
 
-  std::mutex mu_;  // guards everything below, and the sampler
+  std::mutex mu_;  // guards everything below, and the sampler and the pruner
   int budget_ = 0;  // trials still to launch
   std::deque<TrialRecord> orphans_;
   std::exception_ptr error_;  // the first error a worker hit

@@ -42,13 +42,20 @@ class Watch {
   Watch(ReportReader& reader, Storage& storage, int64_t trial_id, const std::string& metric)
       : reader_(reader), storage_(storage), trial_id_(trial_id), metric_(metric) {}
 
-  void drain(bool at_eof, TrainerRun& run) {
+  // Returns true when a new intermediate value of the objective arrived.
+  bool drain(bool at_eof, TrainerRun& run) {
+    bool fresh = false;
     for (auto& event : reader_.read_new(at_eof)) {
       switch (event.kind) {
         case ReportEvent::Kind::kEpoch: {
           curve_.push_back({{"step", event.step}, {"metrics", metrics_json(event.metrics)}});
           const auto it = event.metrics.find(metric_);
-          if (it != event.metrics.end()) storage_.set_intermediate_value(trial_id_, event.step, it->second);
+          if (it != event.metrics.end() && !run.pruned_at) {
+            storage_.set_intermediate_value(trial_id_, event.step, it->second);
+            run.last_intermediate = it->second;
+            last_step_ = event.step;
+            fresh = true;
+          }
           break;
         }
         case ReportEvent::Kind::kFinal:
@@ -61,9 +68,11 @@ class Watch {
           break;
       }
     }
+    return fresh;
   }
 
   const nlohmann::json& curve() const { return curve_; }
+  int last_step() const { return last_step_; }
 
  private:
   ReportReader& reader_;
@@ -71,6 +80,7 @@ class Watch {
   int64_t trial_id_;
   const std::string& metric_;
   nlohmann::json curve_ = nlohmann::json::array();
+  int last_step_ = -1;
 };
 
 }  // namespace
@@ -124,9 +134,14 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
     auto nap = std::chrono::microseconds(1000);
     while (true) {
       if ((run.exit = process.poll())) break;
-      watch.drain(false, run);
+      const bool fresh = watch.drain(false, run);
       const auto now = Clock::now();
-      if (stop_.load() >= kStopNow) {
+      if (fresh && !kill_at && should_prune_ && should_prune_(plan)) {
+        // Stopped by the pruner: SIGTERM lets the trainer checkpoint and exit.
+        run.pruned_at = watch.last_step();
+        process.signal_group(SIGTERM);
+        kill_at = now + grace;
+      } else if (stop_.load() >= kStopNow) {
         interrupted = true;
         process.signal_group(SIGKILL);
       } else if (!kill_at && (stop_.load() >= kStopGracefully || now >= deadline)) {
@@ -150,7 +165,7 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
   const Verdict verdict = judge(run, metric_);
   // Stopped by the user without finishing: leave it RUNNING. Its owner (this
   // process) is about to exit, so the next `hpo run` takes it over.
-  if (interrupted && verdict.state != TrialState::kComplete) {
+  if (interrupted && verdict.state == TrialState::kFail) {
     storage_.set_trial_system_attr(plan.trial_id, "hpo:interrupted", true);
     result.interrupted = true;
     result.state = TrialState::kRunning;
@@ -171,6 +186,7 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
     outcome.system_attrs["hpo:invalid_report_lines"] = run.invalid_lines;
     outcome.system_attrs["hpo:first_invalid_report_line"] = run.first_invalid;
   }
+  if (run.pruned_at) outcome.system_attrs["hpo:pruned_at_step"] = *run.pruned_at;
   if (verdict.state == TrialState::kFail) {
     outcome.system_attrs["hpo:fail_reason"] = verdict.reason;
     outcome.system_attrs["hpo:stderr_tail"] = file_tail(spec.stderr_path, kStderrTailBytes);

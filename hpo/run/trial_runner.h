@@ -5,6 +5,7 @@
 #define HPO_RUN_TRIAL_RUNNER_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -44,12 +45,15 @@ inline constexpr const char* kReportFile = "report.jsonl";
 inline constexpr const char* kStdoutFile = "stdout.log";
 inline constexpr const char* kStderrFile = "stderr.log";
 
+// Asked after each intermediate value is stored: should this trial stop?
+using PruneCheck = std::function<bool(const TrialPlan& plan)>;
+
 class TrialRunner {
  public:
   TrialRunner(Storage& storage, TrainerConfig trainer, std::string objective_metric,
-              const StopFlag& stop)
+              const StopFlag& stop, PruneCheck should_prune = {})
       : storage_(storage), trainer_(std::move(trainer)), metric_(std::move(objective_metric)),
-        stop_(stop) {}
+        stop_(stop), should_prune_(std::move(should_prune)) {}
 
   // Blocks until the trainer has ended (or was stopped) and the outcome is stored.
   TrialResult run(const TrialPlan& plan);
@@ -59,6 +63,7 @@ class TrialRunner {
   const TrainerConfig trainer_;
   const std::string metric_;
   const StopFlag& stop_;
+  const PruneCheck should_prune_;
 };
 
 // The last `max_bytes` of a file, starting at a line boundary when possible.

@@ -19,6 +19,11 @@ std::string seconds(double s) {
 
 Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
   if (!run.exit) return fail("could not start: " + run.launch_error);
+  if (run.pruned_at) {
+    Verdict v{TrialState::kPruned, std::nullopt, "pruned at step " + std::to_string(*run.pruned_at)};
+    if (run.last_intermediate && !std::isnan(*run.last_intermediate)) v.value = run.last_intermediate;
+    return v;
+  }
   if (run.timed_out) return fail("timeout: still running after " + seconds(run.timeout_s));
   if (!run.exit->success()) return fail("trainer failed: " + run.exit->describe());
   if (!run.final_metrics) {

@@ -21,6 +21,8 @@ struct TrainerRun {
   std::optional<Metrics> final_metrics;
   int invalid_lines = 0;           // garbage on the report channel
   std::string first_invalid;       // the first such line's problem
+  std::optional<int> pruned_at;    // the step at which the pruner stopped it
+  std::optional<double> last_intermediate;  // the objective at the last reported step
 };
 
 struct Verdict {
@@ -33,7 +35,9 @@ struct Verdict {
 // by a signal, reported no final metrics, or no finite-or-infinite value for
 // the objective, FAILs with that reason; otherwise the trial is COMPLETE.
 // A NaN objective fails, as in Optuna. Garbage lines alone do not fail a
-// trial that otherwise reported properly.
+// trial that otherwise reported properly. A pruned trial is PRUNED however
+// its trainer ended, with its last intermediate value (unless NaN) as its
+// value, as Optuna records it.
 Verdict judge(const TrainerRun& run, const std::string& objective_metric);
 
 }  // namespace hpo

@@ -12,6 +12,12 @@ with open(os.path.join(trial_dir, "seen.json"), "w") as f:
                if k.startswith(("HPO_", "NUM_WORKERS", "OMP_", "FAKE_"))},
                "start": time.time(), "pid": os.getpid()}, f)
 
+def on_sigterm(signum, frame):
+    # What a real trainer does: checkpoint, then exit with the "stopped" code.
+    open(os.path.join(trial_dir, "terminated"), "w").close()
+    sys.exit(75)
+signal.signal(signal.SIGTERM, on_sigterm)
+
 report = open(os.environ["HPO_REPORT_FILE"], "a", buffering=1)
 def send(obj):
     report.write(json.dumps(obj) + "\n")

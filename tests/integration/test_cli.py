@@ -289,6 +289,31 @@ def test_parallel_jobs(p):
     expect(len({t["number"] for t in st["trials"]}) == 6, st)
 
 
+def test_pruning(p):
+    p.study(fixed="sleep: 0.15, epochs: 6",
+            extra="pruner: {name: median, n_startup_trials: 2, n_warmup_steps: 1}\n")
+    out = p.run("run", "--study", "s", "-n", "10").stdout
+    expect("pruner median" in out.splitlines()[0], out)
+    st = p.status()
+    pruned = [t for t in st["trials"] if t["state"] == "PRUNED"]
+    expect(pruned, f"nothing was pruned:\n{out}")
+    for t in pruned:
+        steps = sorted(int(k) for k in t["intermediate"])
+        expect(steps[-1] < 5 and steps[-1] >= 1, t)                      # stopped early, after warm-up
+        expect(t["value"] == t["intermediate"][str(steps[-1])], t)       # value: the last intermediate
+        expect(os.path.exists(os.path.join(t["trial_dir"], "terminated")), f"no SIGTERM: {t}")
+        expect(t["pruned_at_step"] == steps[-1], t)
+    expect(all(t["state"] in ("COMPLETE", "PRUNED") for t in st["trials"]), st)
+    script = textwrap.dedent(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.load_study(study_name="s", storage="sqlite:///{p.db()}")
+        print(sum(t.state.name == "PRUNED" for t in s.trials))
+    """)
+    n = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, check=True).stdout
+    expect(int(n) == len(pruned), n)
+
+
 def test_dead_run_is_resumed(p):
     p.study(fixed="sleep: 1.0")
     proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "3"], cwd=p.dir,
@@ -332,6 +357,10 @@ def test_bad_input_leaves_db_untouched(p):
         for n in needles:
             expect(n in r.stderr, f"{n!r} not in: {r.stderr}")
     p.space(SPACE)
+    p.study(extra="pruner: {name: median, n_startup_trial: 3}\n")
+    r = p.run("run", "--study", "s", "-n", "1", check=False)
+    expect(r.returncode == 2 and "pruner.n_startup_trial" in r.stderr and "n_startup_trials" in r.stderr, r.stderr)
+    p.study()
     for args, needle in [(["--n-trials", "0"], "n-trials"), (["--sampler", "grid"], "sampler"),
                          (["--storage", "mysql://x"], "mysql://x")]:
         r = p.run("run", "--study", "s", *args, check=False)
