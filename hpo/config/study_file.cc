@@ -21,7 +21,7 @@ namespace {
 
 const std::vector<std::string> kStudyKeys = {
     "name",    "description", "search_space", "objective", "sampler", "pruner", "n_trials",
-    "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir"};
+    "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir", "on_oom"};
 const std::vector<std::string> kSamplers = {"random", "tpe"};
 const std::vector<std::string> kPruners = {"none", "median", "percentile", "successive_halving", "hyperband"};
 
@@ -257,6 +257,13 @@ StudyConfig load_study_file(const std::string& path) {
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);
   if (auto n_jobs = root.find("n_jobs")) study.n_jobs = positive_int(*n_jobs);
   study.trainer = parse_trainer(root.require("trainer"));
+  if (auto on_oom = root.find("on_oom")) {
+    const std::string policy = on_oom->as_string();
+    if (policy != "fail" && policy != "retry_halved") {
+      on_oom->fail("expected 'fail' or 'retry_halved', got '" + policy + "'");
+    }
+    study.trainer.retry_halved_on_oom = policy == "retry_halved";
+  }
   if (auto env = root.find("env")) study.env = parse_env(*env);
   if (auto storage = root.find("storage")) study.storage = non_empty_string(*storage);
   if (auto runs_dir = root.find("runs_dir")) study.runs_dir = non_empty_string(*runs_dir);

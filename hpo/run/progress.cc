@@ -46,6 +46,7 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
       best_number_ = number;
       line += " (new best)";
     }
+    if (!reason.empty()) line += " (" + reason + ")";  // e.g. OOM retries
   } else {
     (state == TrialState::kPruned ? pruned_ : failed_) += 1;
     if (state == TrialState::kPruned && value) line += " " + metric_ + "=" + short_number(*value);

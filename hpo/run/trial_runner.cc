@@ -11,6 +11,7 @@
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
 #include "hpo/run/atomic_file.h"
+#include "hpo/run/oom.h"
 #include "hpo/run/verdict.h"
 
 namespace hpo {
@@ -100,12 +101,19 @@ std::string file_tail(const std::string& path, size_t max_bytes) {
   return text;
 }
 
-TrialResult TrialRunner::run(const TrialPlan& plan) {
+struct TrialRunner::Attempt {
+  TrainerRun run;
+  bool interrupted = false;
+  nlohmann::json curve = nlohmann::json::array();
+  std::string stderr_path;
+};
+
+TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann::ordered_json& config) {
   const auto started = Clock::now();
   const fs::path dir(plan.trial_dir);
   fs::create_directories(dir);
-  write_file_atomically((dir / kConfigFile).string(), plan.config.dump(2) + "\n");
-  // A trial run again (its first owner died) starts a fresh report channel.
+  write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
+  // Each attempt (a trial run again, an OOM retry) starts a fresh report channel.
   fs::remove(dir / kReportFile);
 
   LaunchSpec spec;
@@ -114,11 +122,11 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
   spec.stdout_path = (dir / kStdoutFile).string();
   spec.stderr_path = (dir / kStderrFile).string();
 
-  TrainerRun run;
+  Attempt a;
+  a.stderr_path = spec.stderr_path;
+  TrainerRun& run = a.run;
   run.timeout_s = trainer_.timeout_s;
   ReportReader reader((dir / kReportFile).string());
-  bool interrupted = false;
-  nlohmann::json curve = nlohmann::json::array();
   try {
     Process process(spec);
     Watch watch(reader, storage_, plan.trial_id, metric_);
@@ -142,10 +150,10 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
         process.signal_group(SIGTERM);
         kill_at = now + grace;
       } else if (stop_.load() >= kStopNow) {
-        interrupted = true;
+        a.interrupted = true;
         process.signal_group(SIGKILL);
       } else if (!kill_at && (stop_.load() >= kStopGracefully || now >= deadline)) {
-        (now >= deadline ? run.timed_out : interrupted) = true;
+        (now >= deadline ? run.timed_out : a.interrupted) = true;
         process.signal_group(SIGTERM);
         kill_at = now + grace;
       } else if (kill_at && now >= *kill_at) {
@@ -155,17 +163,40 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
       nap = std::min(nap * 2, std::chrono::microseconds(50000));
     }
     watch.drain(true, run);
-    curve = watch.curve();
+    a.curve = watch.curve();
   } catch (const LaunchError& e) {
     run.launch_error = e.what();
   }
+  if (run.exit && !run.exit->success()) {
+    run.oom_line = find_oom_line(file_tail(spec.stderr_path, kStderrTailBytes));
+    if (run.oom_line.empty()) run.oom_line = find_oom_line(file_tail(spec.stdout_path, kStderrTailBytes));
+  }
+  return a;
+}
+
+TrialResult TrialRunner::run(const TrialPlan& plan) {
+  const auto started = Clock::now();
+  nlohmann::ordered_json config = plan.config;
+  nlohmann::json oom_retries = nlohmann::json::array();
+  Attempt a = attempt(plan, config);
+  Verdict verdict = judge(a.run, metric_);
+  // Out of memory: the same trial again at half the batch, while it halves.
+  while (verdict.oom && trainer_.retry_halved_on_oom && !a.interrupted && stop_.load() == kKeepRunning) {
+    const auto retry = halve_batch(config);
+    if (!retry) break;
+    oom_retries.push_back({{"batch_size", config["batch_size"]}, {"reason", verdict.reason}});
+    config = *retry;
+    storage_.set_trial_system_attr(plan.trial_id, "hpo:config", config);
+    a = attempt(plan, config);
+    verdict = judge(a.run, metric_);
+  }
+  const TrainerRun& run = a.run;
 
   TrialResult result;
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-  const Verdict verdict = judge(run, metric_);
   // Stopped by the user without finishing: leave it RUNNING. Its owner (this
   // process) is about to exit, so the next `hpo run` takes it over.
-  if (interrupted && verdict.state == TrialState::kFail) {
+  if (a.interrupted && verdict.state == TrialState::kFail) {
     storage_.set_trial_system_attr(plan.trial_id, "hpo:interrupted", true);
     result.interrupted = true;
     result.state = TrialState::kRunning;
@@ -179,7 +210,7 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
   if (run.final_metrics) {
     for (const auto& [name, value] : *run.final_metrics) outcome.user_attrs[name] = metric_json(value);
   }
-  outcome.system_attrs["hpo:curve"] = curve;
+  outcome.system_attrs["hpo:curve"] = a.curve;
   outcome.system_attrs["hpo:duration_s"] = result.seconds;
   if (run.exit) outcome.system_attrs["hpo:exit"] = run.exit->describe();
   if (run.invalid_lines > 0) {
@@ -187,14 +218,21 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
     outcome.system_attrs["hpo:first_invalid_report_line"] = run.first_invalid;
   }
   if (run.pruned_at) outcome.system_attrs["hpo:pruned_at_step"] = *run.pruned_at;
+  if (!oom_retries.empty()) outcome.system_attrs["hpo:oom_retries"] = oom_retries;
   if (verdict.state == TrialState::kFail) {
     outcome.system_attrs["hpo:fail_reason"] = verdict.reason;
-    outcome.system_attrs["hpo:stderr_tail"] = file_tail(spec.stderr_path, kStderrTailBytes);
+    outcome.system_attrs["hpo:fail_kind"] = verdict.oom ? "oom" : "error";
+    outcome.system_attrs["hpo:stderr_tail"] = file_tail(a.stderr_path, kStderrTailBytes);
   }
   storage_.finish_trial(plan.trial_id, outcome);
   result.state = verdict.state;
   result.value = verdict.value;
   result.reason = verdict.reason;
+  if (!oom_retries.empty()) {
+    result.reason += (result.reason.empty() ? "" : "; ") + std::to_string(oom_retries.size()) +
+                     " OOM retr" + (oom_retries.size() == 1 ? "y" : "ies") + ", ran at batch_size " +
+                     config["batch_size"].dump();
+  }
   return result;
 }
 

@@ -59,6 +59,10 @@ class TrialRunner {
   TrialResult run(const TrialPlan& plan);
 
  private:
+  struct Attempt;
+  // Runs the trainer once with `config` and watches it to its end.
+  Attempt attempt(const TrialPlan& plan, const nlohmann::ordered_json& config);
+
   Storage& storage_;
   const TrainerConfig trainer_;
   const std::string metric_;

@@ -1,5 +1,7 @@
 #include "hpo/run/verdict.h"
 
+#include <signal.h>
+
 #include <cmath>
 #include <sstream>
 
@@ -25,7 +27,17 @@ Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
     return v;
   }
   if (run.timed_out) return fail("timeout: still running after " + seconds(run.timeout_s));
-  if (!run.exit->success()) return fail("trainer failed: " + run.exit->describe());
+  if (!run.exit->success()) {
+    Verdict v = fail("trainer failed: " + run.exit->describe());
+    if (!run.oom_line.empty()) {
+      v.reason = "oom: " + run.oom_line + " (" + run.exit->describe() + ")";
+      v.oom = true;
+    } else if (run.exit->signaled && run.exit->signal == SIGKILL) {
+      v.reason = "oom: killed by SIGKILL, which hpo did not send (likely the kernel's out-of-memory killer)";
+      v.oom = true;
+    }
+    return v;
+  }
   if (!run.final_metrics) {
     std::string reason = "no final metrics reported";
     if (run.invalid_lines > 0) {

@@ -23,12 +23,14 @@ struct TrainerRun {
   std::string first_invalid;       // the first such line's problem
   std::optional<int> pruned_at;    // the step at which the pruner stopped it
   std::optional<double> last_intermediate;  // the objective at the last reported step
+  std::string oom_line;            // the log line that reported running out of memory
 };
 
 struct Verdict {
   TrialState state = TrialState::kFail;
   std::optional<double> value;  // the objective, for COMPLETE
   std::string reason;           // why it failed; empty when COMPLETE
+  bool oom = false;             // failed for lack of memory: reason starts "oom: "
 };
 
 // The rules: a trainer that could not start, timed out, exited non-zero or
@@ -37,7 +39,9 @@ struct Verdict {
 // A NaN objective fails, as in Optuna. Garbage lines alone do not fail a
 // trial that otherwise reported properly. A pruned trial is PRUNED however
 // its trainer ended, with its last intermediate value (unless NaN) as its
-// value, as Optuna records it.
+// value, as Optuna records it. A crash whose log says it ran out of memory,
+// or a SIGKILL hpo did not send (the kernel's OOM killer, most likely), is
+// an "oom" failure.
 Verdict judge(const TrainerRun& run, const std::string& objective_metric);
 
 }  // namespace hpo

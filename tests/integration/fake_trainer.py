@@ -24,6 +24,12 @@ def send(obj):
 
 x = float(config.get("x", 0.0))
 score = -(x - 0.3) ** 2
+if mode == "oom" and config["batch_size"] > config["oom_above"]:
+    # As an uncaught c10::OutOfMemoryError ends a LibTorch program.
+    sys.stderr.write("terminate called after throwing an instance of 'c10::OutOfMemoryError'\n"
+                     "  what():  CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.1 GiB total)\n")
+    sys.stderr.flush()
+    os.abort()
 if mode == "fail":
     print("something went wrong in epoch 0", file=sys.stderr)
     sys.exit(3)

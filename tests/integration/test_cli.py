@@ -314,6 +314,28 @@ def test_pruning(p):
     expect(int(n) == len(pruned), n)
 
 
+def test_oom(p):
+    fixed = "mode: oom, batch_size: 1024, grad_accum: 1, oom_above: 300"
+    p.study(name="plain", fixed=fixed)
+    p.run("run", "--study", "plain", "-n", "1", check=False)
+    t = p.status("plain")["trials"][0]
+    expect(t["state"] == "FAIL" and t["fail_reason"].startswith("oom: terminate called after throwing"), t)
+    expect("SIGABRT" in t["fail_reason"], t)
+    kind = sqlite3.connect(p.db()).execute(
+        "select value_json from trial_system_attributes where key='hpo:fail_kind'").fetchone()[0]
+    expect(json.loads(kind) == "oom", kind)
+
+    p.study(name="retry", fixed=fixed, extra="on_oom: retry_halved\n")
+    out = p.run("run", "--study", "retry", "-n", "1").stdout
+    t = p.status("retry")["trials"][0]
+    expect(t["state"] == "COMPLETE", (t, out))
+    expect("2 OOM retries, ran at batch_size 256" in out, out)
+    ran = json.load(open(os.path.join(t["trial_dir"], "config.json")))
+    expect(ran["batch_size"] == 256 and ran["grad_accum"] == 4, ran)     # same effective batch
+    best = json.loads(p.run("export", "--study", "retry", "--format", "json").stdout)
+    expect(best["batch_size"] == 256, best)                               # the config that ran
+
+
 def test_dead_run_is_resumed(p):
     p.study(fixed="sleep: 1.0")
     proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "3"], cwd=p.dir,
