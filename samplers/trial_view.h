@@ -29,6 +29,9 @@ struct TrialView {
   std::map<std::string, double> params;  // internal representation
   std::optional<double> value;           // the objective, for COMPLETE trials
   std::map<int, double> intermediate;    // step -> objective reported at that step
+  // A FAIL that says something about the params (out of memory): samplers
+  // should rank it below every finished trial, not ignore it.
+  bool infeasible = false;
 };
 
 }  // namespace hpo

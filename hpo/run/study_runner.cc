@@ -28,6 +28,8 @@ TrialView view_of(const TrialRecord& t) {
   for (const auto& p : t.params) v.params[p.name] = p.internal;
   v.value = t.value;
   v.intermediate = t.intermediate;
+  const auto kind = t.system_attrs.find("hpo:fail_kind");
+  v.infeasible = t.state == TrialState::kFail && kind != t.system_attrs.end() && kind->second == "oom";
   return v;
 }
 
