@@ -364,6 +364,86 @@ def test_dead_run_is_resumed(p):
     expect(st["trials"][1]["params"] == before[1]["params"], "the resumed trial changed its params")
 
 
+def test_concurrent_processes(p):
+    # 8 hpo processes x 25 trials on one SQLite file: exactly 200 trials,
+    # unique numbers, nothing lost, and no "database is locked".
+    p.study()
+    procs = [subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "25"], cwd=p.dir,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(8)]
+    statuses = []
+    while any(q.poll() is None for q in procs):
+        statuses.append(subprocess.run([p.hpo, "status", "--study", "s", "--json"], cwd=p.dir,
+                                       capture_output=True, text=True))
+        time.sleep(0.2)
+    for q in procs:
+        out, err = q.communicate()
+        expect(q.returncode == 0, f"exit {q.returncode}: {err}")
+        expect("locked" not in err and "locked" not in out, err)
+    st = p.status()
+    numbers = sorted(t["number"] for t in st["trials"])
+    expect(numbers == list(range(200)), f"{len(numbers)} trials: {numbers[:10]}...")
+    expect(all(t["state"] == "COMPLETE" and t["value"] is not None for t in st["trials"]), "a trial was lost")
+    expect(all(len(t["intermediate"]) == 3 for t in st["trials"]), "intermediate values were lost")
+    # Readers during the run saw consistent snapshots: no COMPLETE trial without its value.
+    for r in statuses:
+        expect(r.returncode == 0, r.stderr)
+        for t in json.loads(r.stdout)["trials"]:
+            expect(t["state"] != "COMPLETE" or t["value"] is not None, t)
+
+
+def test_ctrl_c(p):
+    p.study(fixed="sleep: 0.5, epochs: 40", jobs=2)
+    proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "6"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:  # wait for two running trainers
+        dirs = [d for d in os.listdir(os.path.join(p.dir, "runs", "s"))] if os.path.isdir(os.path.join(p.dir, "runs", "s")) else []
+        if sum(os.path.exists(os.path.join(p.dir, "runs", "s", d, "seen.json")) for d in dirs) == 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    expect(proc.returncode == 130, f"exit {proc.returncode}: {out}{err}")
+    expect("stopping" in err, err)
+    st = p.status()
+    expect(len(st["trials"]) == 2, st)                       # nothing new launched after Ctrl-C
+    for t in st["trials"]:
+        expect(t["state"] == "RUNNING", t)                   # left for the next run
+        expect(os.path.exists(os.path.join(t["trial_dir"], "terminated")), "trainer got no SIGTERM")
+    # The next run resumes both, then runs the rest.
+    p.study(fixed="sleep: 0.0, epochs: 3", jobs=2)
+    out = p.run("run", "--study", "s", "-n", "6").stdout
+    expect("2 trial(s) left RUNNING" in out, out)
+    st = p.status()
+    expect([t["number"] for t in st["trials"]] == list(range(6)), st)
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+
+
+def test_second_ctrl_c_kills(p):
+    p.study(fixed="mode: hang_hard", grace=60)
+    proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = None
+    deadline = time.time() + 60
+    while time.time() < deadline and seen is None:
+        for root, _, files in os.walk(os.path.join(p.dir, "runs")):
+            if "seen.json" in files:
+                seen = os.path.join(root, "seen.json")
+        time.sleep(0.05)
+    time.sleep(0.3)  # let the trainer install its SIGTERM handler
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    expect(proc.poll() is None, "hpo gave up before the grace period")   # waiting on a trainer ignoring SIGTERM
+    t0 = time.time()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    expect(time.time() - t0 < 10, "the second Ctrl-C did not kill at once")
+    pid = json.load(open(seen))["pid"]
+    expect(not os.path.exists(f"/proc/{pid}") or "Z" in open(f"/proc/{pid}/stat").read().split(")")[1][:3],
+           "trainer survived")
+
+
 def test_bad_input_leaves_db_untouched(p):
     p.study()
     p.run("run", "--study", "s", "-n", "2")
