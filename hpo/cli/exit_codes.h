@@ -10,6 +10,7 @@ enum ExitCode : int {
   kExitBadInput = 2,         // bad flags, study file or search space; nothing was stored
   kExitStorage = 3,          // the study database could not be read or written
   kExitInternal = 4,         // anything else unexpected
+  kExitTooManyFailures = 5,  // `hpo run` stopped by --max-failures
   kExitInterrupted = 130,    // stopped by SIGINT (Ctrl-C); 143 for SIGTERM
 };
 

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "hpo 0.1.0");
   app.footer("Run `hpo COMMAND --help` for a command's options.\n"
              "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
-             "130/143 stopped by SIGINT/SIGTERM.");
+             "5 stopped by --max-failures; 130/143 stopped by SIGINT/SIGTERM.");
   int exit_code = hpo::kExitOk;
   hpo::add_run_command(app, exit_code);
   hpo::add_status_command(app, exit_code);

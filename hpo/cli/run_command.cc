@@ -33,7 +33,16 @@ struct RunFlags {
   std::optional<uint64_t> seed;
   double timeout = -1;
   std::string runs_dir;
+  double max_failures = 0;
 };
+
+// --max-failures: a count (>= 1) or a fraction of finished trials (< 1).
+FailureLimit failure_limit(double flag) {
+  FailureLimit limit;
+  if (flag >= 1) limit.count = static_cast<int>(flag);
+  else limit.fraction = flag;
+  return limit;
+}
 
 // Flags override the study file. Every check happens here, before the
 // database is touched, so bad input never leaves a trace in it.
@@ -92,7 +101,7 @@ int run(const RunFlags& flags) {
   install_stop_handlers(stop);
   const auto started = std::chrono::steady_clock::now();
   StudyRunner runner(*storage, config, prepared.record, *sampler, *pruner, progress, stop, program);
-  const RunSummary summary = runner.run(config.n_trials, config.n_jobs);
+  const RunSummary summary = runner.run(config.n_trials, config.n_jobs, failure_limit(flags.max_failures));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   std::cout << "run " << (summary.interrupted > 0 || stop.load() ? "stopped" : "finished") << " after "
@@ -100,10 +109,12 @@ int run(const RunFlags& flags) {
             << summary.pruned << " pruned, " << summary.failed << " failed";
   if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
   if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
+  if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
   std::cout << "\nsee: hpo status --study " << config.name
             << (flags.storage.empty() ? "" : " --storage " + flags.storage) << "\n";
 
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
+  if (!summary.gave_up.empty()) return kExitTooManyFailures;
   if (summary.completed == 0 && summary.pruned == 0 && summary.failed > 0) return kExitAllTrialsFailed;
   return kExitOk;
 }
@@ -125,6 +136,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--timeout", flags->timeout, "Per-trial timeout in seconds, 0 for none (default: the study file's)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--runs-dir", flags->runs_dir, "Where trial directories go (default: the study file's runs_dir)");
+  cmd->add_option("--max-failures", flags->max_failures,
+                  "Stop launching after N failed trials, or (below 1) once that fraction of finished trials failed")
+      ->check(CLI::NonNegativeNumber);
   cmd->footer(
       "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), report.jsonl\n"
       "(what the trainer reported), stdout.log and stderr.log.\n"

@@ -213,13 +213,24 @@ void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
       else if (result.state == TrialState::kComplete) ++summary.completed;
       else if (result.state == TrialState::kPruned) ++summary.pruned;
       else ++summary.failed;
+      const int finished = summary.completed + summary.pruned + summary.failed;
+      const bool too_many = (limit_.count > 0 && summary.failed >= limit_.count) ||
+                            (limit_.fraction > 0 && finished >= 4 &&
+                             summary.failed >= limit_.fraction * finished);
+      if (too_many && summary.gave_up.empty() && budget_ > 0) {
+        budget_ = 0;  // running trials finish; nothing new starts
+        summary.gave_up = std::to_string(summary.failed) + " of " + std::to_string(finished) +
+                          " trials failed; last: " + result.reason;
+        progress_.note("stopping the study: " + summary.gave_up);
+      }
     }
     progress_.trial_finished(plan->number, result.state, result.value, result.reason, result.seconds);
   }
 }
 
-RunSummary StudyRunner::run(int n_trials, int n_jobs) {
+RunSummary StudyRunner::run(int n_trials, int n_jobs, FailureLimit limit) {
   budget_ = n_trials;
+  limit_ = limit;
   for (auto& t : storage_.trials(study_.id)) {
     if (t.state != TrialState::kRunning) continue;
     const auto owner = t.system_attrs.find(kOwnerAttr);

@@ -27,6 +27,15 @@ struct RunSummary {
   int failed = 0;
   int resumed = 0;      // orphans taken over and run again
   int interrupted = 0;  // left RUNNING by a Ctrl-C
+  std::string gave_up;  // why launching stopped early (too many failures); empty otherwise
+};
+
+// When to stop a study that keeps failing: after `count` failed trials in
+// this run, or once `fraction` of at least 4 finished trials failed. Zero
+// disables each.
+struct FailureLimit {
+  int count = 0;
+  double fraction = 0;
 };
 
 class StudyRunner {
@@ -37,7 +46,7 @@ class StudyRunner {
               std::string program);
 
   // Blocks until `n_trials` trials have ended or a stop was requested.
-  RunSummary run(int n_trials, int n_jobs);
+  RunSummary run(int n_trials, int n_jobs, FailureLimit limit = {});
 
  private:
   std::optional<TrialPlan> next_plan();  // needs mu_ held
@@ -61,6 +70,7 @@ class StudyRunner {
   int budget_ = 0;  // trials still to launch
   std::deque<TrialRecord> orphans_;
   std::exception_ptr error_;  // the first error a worker hit
+  FailureLimit limit_;
 };
 
 }  // namespace hpo

@@ -250,6 +250,16 @@ def test_failing_trainer(p):
     expect("something went wrong in epoch 0" in json.loads(tail), tail)
 
 
+def test_max_failures(p):
+    p.study(fixed="mode: fail")
+    r = p.run("run", "--study", "s", "-n", "20", "--max-failures", "3", check=False)
+    expect(r.returncode == 5, f"exit {r.returncode}: {r.stdout}{r.stderr}")
+    expect("stopped by --max-failures: 3 of 3 trials failed; last: trainer failed: exit code 3" in r.stdout, r.stdout)
+    expect(len(p.status()["trials"]) == 3, "trials were launched after the limit")
+    r = p.run("run", "--study", "s", "-n", "20", "--max-failures", "0.5", check=False)
+    expect(r.returncode == 5 and len(p.status()["trials"]) == 7, r.stdout)  # 4 more: the fraction needs 4
+
+
 def test_report_faults(p):
     for mode, reason in [("no_final", "no final metrics reported"),
                          ("garbage", "no final metrics reported (2 invalid report line(s); first: line 1: not JSON"),
