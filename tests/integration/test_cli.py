@@ -482,6 +482,92 @@ def test_bad_input_leaves_db_untouched(p):
     expect(open(p.db(), "rb").read() == snapshot, "bad input changed the database")
 
 
+# Each hostile case: (what, search space or None, extra study text or None,
+# study file replaced whole or None, flags, text the error must contain).
+HOSTILE = [
+    ("malformed YAML", "params: {x: [1, 2\n", None, None, [], "space.yaml"),
+    ("params not a mapping", "params: [1, 2]\n", None, None, [], "params"),
+    ("float bound is a string", "params:\n  x: {type: float, low: abc, high: 1}\n", None, None, [], "params.x.low"),
+    ("NaN bound", "params:\n  x: {type: float, low: .nan, high: 1}\n", None, None, [], "params.x.low"),
+    ("infinite bound", "params:\n  x: {type: float, low: 0, high: .inf}\n", None, None, [], "params.x.high"),
+    ("int bound overflows", "params:\n  k: {type: int, low: 0, high: 99999999999999999999}\n", None, None, [], "params.k.high"),
+    ("float where int expected", "params:\n  k: {type: int, low: 0.5, high: 3}\n", None, None, [], "params.k.low"),
+    ("low >= high", "params:\n  x: {type: float, low: 2, high: 1}\n", None, None, [], "low < high"),
+    ("log with low <= 0", "params:\n  x: {type: float, low: 0, high: 1, log: true}\n", None, None, [], "log"),
+    ("step does not divide", "params:\n  x: {type: float, low: 0, high: 1, step: 0.3}\n", None, None, [], "step"),
+    ("negative step", "params:\n  k: {type: int, low: 0, high: 10, step: -2}\n", None, None, [], "step"),
+    ("empty choices", "params:\n  c: {type: categorical, choices: []}\n", None, None, [], "choices"),
+    ("duplicate choices", "params:\n  c: {type: categorical, choices: [1, 1]}\n", None, None, [], "choices"),
+    ("duplicate parameter", "params:\n  x: 1\n  x: 2\n", None, None, [], "x"),
+    ("unknown type", "params:\n  x: {type: flaot, low: 0, high: 1}\n", None, None, [], "did you mean 'float'"),
+    ("unknown param key", "params:\n  x: {type: float, low: 0, high: 1, lgo: true}\n", None, None, [], "did you mean 'log'"),
+    ("empty search space file", "", None, None, [], "space.yaml"),
+    ("unknown sampler", None, "sampler: {name: grid}\n", None, [], "grid"),
+    ("unknown sampler option", None, "sampler: {name: random, n_startup: 3}\n", None, [], "n_startup"),
+    ("unknown pruner", None, "pruner: {name: medain}\n", None, [], "did you mean 'median'"),
+    ("unknown study key", None, "n_trails: 5\n", None, [], "did you mean 'n_trials'"),
+    ("bad on_oom", None, "on_oom: shrink\n", None, [], "on_oom"),
+    ("empty trainer command", None, None, "search_space: space.yaml\nobjective: {metric: score, direction: maximize}\ntrainer: {command: []}\n", [], "trainer.command"),
+    ("missing trainer binary", None, None, "search_space: space.yaml\nobjective: {metric: score, direction: maximize}\ntrainer: {command: [no-such-trainer-hpo]}\n", [], "no-such-trainer-hpo"),
+    ("unknown placeholder", None, None, "search_space: space.yaml\nobjective: {metric: score, direction: maximize}\ntrainer: {command: [/bin/echo, '{config}', '{params}']}\n", [], "params"),
+    ("placeholder injection", None, None, "search_space: space.yaml\nobjective: {metric: score, direction: maximize}\ntrainer: {command: [/bin/echo, '{config;rm -rf /}']}\n", [], "config;rm -rf /"),
+    ("bad direction", None, None, "search_space: space.yaml\nobjective: {metric: score, direction: up}\ntrainer: {command: [/bin/true]}\n", [], "direction"),
+    ("bad env name", None, "env: {'A B': 1}\n", None, [], "A B"),
+    ("env value is a list", None, "env: {OMP_NUM_THREADS: [1, 2]}\n", None, [], "OMP_NUM_THREADS"),
+    ("n_jobs zero", None, "n_jobs: 0\n", None, [], "n_jobs"),
+    ("unwritable storage path", None, None, None, ["--storage", "sqlite:////proc/hpo/x.db"], "/proc/hpo/x.db"),
+    ("storage URL of another scheme", None, None, None, ["--storage", "mysql://localhost/x"], "mysql://localhost/x"),
+    ("negative timeout", None, None, None, ["--timeout", "-1"], "timeout"),
+    ("unknown flag", None, None, None, ["--n-trails", "3"], "n-trails"),
+    ("study name with a slash", None, None, None, ["STUDY=../s"], "../s"),
+    ("study name with quotes and SQL", None, None, None, ["STUDY=x'; DROP TABLE trials; --"], "DROP TABLE"),
+    ("study name with dot-dot", None, None, None, ["STUDY=.."], ".."),
+]
+
+
+def without_key(text, key):
+    """The study text without top-level `key` and its indented lines."""
+    out, skipping = [], False
+    for line in text.splitlines(keepends=True):
+        if line.startswith(key + ":"):
+            skipping = True
+            continue
+        if skipping and line.startswith((" ", "\t")):
+            continue
+        skipping = False
+        out.append(line)
+    return "".join(out)
+
+
+def test_hostile_inputs(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "2")
+    snapshot = open(p.db(), "rb").read()
+    study_text = open(os.path.join(p.dir, "studies", "s.yaml")).read()
+    expect(len(HOSTILE) >= 30, len(HOSTILE))
+    for what, space, extra, whole, flags, needle in HOSTILE:
+        p.space(space if space is not None else SPACE)
+        text = whole if whole is not None else (
+            without_key(study_text, extra.split(":")[0]) + extra if extra else study_text)
+        if whole is not None:
+            text += "storage: sqlite:///studies.db\n"
+        with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
+            f.write(text)
+        study = "s"
+        rest = []
+        for flag in flags:
+            if flag.startswith("STUDY="):
+                study = flag[len("STUDY="):]
+            else:
+                rest.append(flag)
+        r = p.run("run", "--study", study, "-n", "1", *rest, check=False)
+        expect(r.returncode not in (0, 4) and r.returncode < 128, f"{what}: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        expect(needle in r.stderr, f"{what}: {needle!r} not in: {r.stderr}")
+        expect("internal error" not in r.stderr, f"{what}: {r.stderr}")
+        expect(open(p.db(), "rb").read() == snapshot, f"{what}: the database changed")
+    expect(not os.path.exists("/proc/hpo"), "created something under /proc")
+
+
 def test_help_teaches(p):
     for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"]):
         r = p.run(*cmd, "--help")
