@@ -7,6 +7,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "hpo/storage/file_system_hint.h"
 #include "hpo/storage/optuna_codec.h"
 #include "hpo/storage/optuna_schema.h"
 #include "hpo/storage/sqlite_db.h"
@@ -167,7 +168,7 @@ auto SqliteStorage::retrying(const char* what, Fn&& fn) {
         backoff(attempt);
         continue;
       }
-      throw StorageError(url_ + ": " + what + ": " + e.what());
+      throw StorageError(url_ + ": " + what + ": " + e.what() + file_system_hint(path_));
     } catch (const std::exception& e) {
       throw StorageError(url_ + ": " + what + ": " + e.what());
     }
@@ -187,11 +188,11 @@ auto SqliteStorage::write(const char* what, Body&& body) {
 }
 
 SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds busy_timeout)
-    : url_("sqlite:///" + path) {
+    : path_(path), url_("sqlite:///" + path) {
   try {
     db_ = std::make_unique<SqliteDb>(path);
   } catch (const SqliteError& e) {
-    throw StorageError(url_ + ": cannot open: " + e.what());
+    throw StorageError(url_ + ": cannot open: " + e.what() + file_system_hint(path_));
   }
   db_->set_busy_timeout(static_cast<int>(busy_timeout.count()));
   std::lock_guard<std::mutex> lock(mu_);

@@ -68,6 +68,7 @@ class SqliteStorage : public Storage {
   template <typename Fn>
   auto retrying(const char* what, Fn&& fn);
 
+  std::string path_;
   std::string url_;
   std::mutex mu_;  // guards db_: one connection, one statement at a time
   std::unique_ptr<SqliteDb> db_;

@@ -568,6 +568,94 @@ def test_hostile_inputs(p):
     expect(not os.path.exists("/proc/hpo"), "created something under /proc")
 
 
+def test_corrupt_and_foreign_databases(p):
+    p.study()
+    cases = []
+    with open(os.path.join(p.dir, "garbage.db"), "wb") as f:
+        f.write(b"this is not a database, just bytes " * 100)
+    cases.append(("garbage.db", "garbage.db"))
+    for name, sql, needle in [
+            ("newer.db", "update version_info set schema_version = 99", "99"),
+            ("older.db", "update alembic_version set version_num = 'v2.4.0.a'", "v2.4.0.a")]:
+        p.run("run", "--study", "s", "-n", "1", "--storage", f"sqlite:///{name}")
+        con = sqlite3.connect(os.path.join(p.dir, name))
+        con.execute(sql)
+        con.commit()
+        con.close()
+        cases.append((name, needle))
+    for name, needle in cases:
+        path = os.path.join(p.dir, name)
+        before = open(path, "rb").read()
+        for args in (["run", "--study", "s", "-n", "1"], ["status", "--study", "s"], ["studies"]):
+            r = p.run(*args, "--storage", f"sqlite:///{name}", check=False)
+            expect(r.returncode == 3, f"{name} {args}: exit {r.returncode}: {r.stderr}")
+            expect(name in r.stderr and needle in r.stderr, f"{name}: {r.stderr}")
+        expect(open(path, "rb").read() == before, f"{name} was modified")
+
+
+def in_private_mount_namespace():
+    """Re-runs this test in a mount namespace of its own, so that its tmpfs
+    mounts are invisible outside; exits 77 (CTest's skip) if that is not allowed."""
+    if os.environ.get("HPO_TEST_MOUNT_NS") == "1":
+        return
+    r = subprocess.run(["unshare", "-m", "--propagation", "private", "true"], capture_output=True)
+    if r.returncode != 0:
+        print("skipped: cannot create a mount namespace here (needs root or user namespaces)")
+        sys.exit(77)
+    env = dict(os.environ, HPO_TEST_MOUNT_NS="1")
+    r = subprocess.run(["unshare", "-m", "--propagation", "private", sys.executable, *sys.argv], env=env)
+    sys.exit(r.returncode)
+
+
+def mount_tmpfs(path, size):
+    os.makedirs(path, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], check=True)
+
+
+def test_full_and_read_only_disks(p):
+    in_private_mount_namespace()
+    p.study()
+    small = os.path.join(p.dir, "small")
+    mount_tmpfs(small, "2m")
+    try:
+        full_and_read_only(p, small)
+    finally:
+        subprocess.run(["umount", small])
+
+
+def full_and_read_only(p, small):
+    url = f"sqlite:///small/hpo.db"
+    p.run("run", "--study", "s", "-n", "3", "--storage", url)
+    def complete_trials():
+        return [(t["number"], t["value"]) for t in json.loads(p.run(
+            "status", "--study", "s", "--json", "--storage", url).stdout)["trials"]]
+    kept = complete_trials()
+    # Full disk: fill what is left, then run.
+    with open(os.path.join(small, "filler"), "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        except OSError:
+            pass
+    r = p.run("run", "--study", "s", "-n", "3", "--storage", url, check=False)
+    expect(r.returncode == 3 and "full" in r.stderr, f"exit {r.returncode}: {r.stdout}{r.stderr}")
+    os.remove(os.path.join(small, "filler"))
+    after = complete_trials()
+    expect(after[:3] == kept, f"full disk lost or changed trials: {kept} -> {after}")
+    con = sqlite3.connect(os.path.join(small, "hpo.db"))
+    integrity = con.execute("pragma integrity_check").fetchone()[0]
+    con.close()  # an open file would keep the remount below from going read-only
+    expect(integrity == "ok", integrity)
+    p.run("run", "--study", "s", "-n", "1", "--storage", url)   # it recovers once there is room
+    # Read-only disk: a clear error, nothing written.
+    subprocess.run(["mount", "-o", "remount,ro", small], check=True)
+    before = open(os.path.join(small, "hpo.db"), "rb").read()
+    r = p.run("run", "--study", "s", "-n", "1", "--storage", url, check=False)
+    expect(r.returncode == 3 and "hpo.db" in r.stderr, f"exit {r.returncode}: {r.stderr}")
+    expect(open(os.path.join(small, "hpo.db"), "rb").read() == before, "read-only database changed")
+
+
 def test_help_teaches(p):
     for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"]):
         r = p.run(*cmd, "--help")
