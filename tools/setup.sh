@@ -8,8 +8,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 
 packages=(
-  # toolchain
-  g++ cmake ninja-build pkg-config
+  # toolchain (clang and its runtime for the libFuzzer target)
+  g++ cmake ninja-build pkg-config clang libclang-rt-14-dev
   # the design's libraries
   libtorch-dev libboost-dev libtbb-dev libyaml-cpp-dev libsqlite3-dev libeigen3-dev doctest-dev
   # command line, JSON, formatting

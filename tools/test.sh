@@ -16,5 +16,15 @@ cmake --build "$root/build-asan" -j "$jobs" --target hpo_unit_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   "$root/build-asan/bin/hpo_unit_tests"
 
+echo "== fuzzing the config parsers (libFuzzer, ASan+UBSan, 60 s)"
+CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DHPO_FUZZ=ON -DHPO_SANITIZE=ON -DHPO_BUILD_TESTS=OFF -DHPO_BUILD_TRAINER=OFF
+cmake --build "$root/build-fuzz" -j "$jobs" --target config_fuzzer
+found=$(mktemp -d)  # new inputs land here; tests/fuzz/corpus is only read
+"$root/build-fuzz/bin/config_fuzzer" -max_total_time=60 -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$found/" "$found" "$root/tests/fuzz/corpus"
+echo "fuzz: no crash, leak or sanitizer report in 60 s"
+rm -rf "$found"
+
 echo "== the whole suite (Release)"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"

@@ -203,7 +203,9 @@ void merge_fixed(const YamlNode& node, SearchSpaceConfig& space) {
                    "; a study cannot also fix it");
       }
     }
-    auto same = [&](const auto& entry) { return entry.first == name; };
+    // A named copy: C++17 lambdas cannot capture structured bindings (clang enforces it).
+    const std::string& key = name;
+    auto same = [&key](const auto& entry) { return entry.first == key; };
     const auto it = std::find_if(space.fixed.begin(), space.fixed.end(), same);
     if (it != space.fixed.end()) {
       it->second = value.as_value();
