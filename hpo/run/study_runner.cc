@@ -138,10 +138,10 @@ TrialPlan StudyRunner::new_trial() {
   // the caller's environment may hold secrets.
   nlohmann::json env = nlohmann::json::object();
   for (const auto& [k, v] : plan.env) env[k] = v;
-  storage_.set_trial_system_attr(created.id, "hpo:argv", plan.argv);
-  storage_.set_trial_system_attr(created.id, "hpo:env", env);
-  storage_.set_trial_system_attr(created.id, "hpo:trial_dir", plan.trial_dir);
-  storage_.set_trial_system_attr(created.id, "hpo:config", plan.config);
+  storage_.set_trial_system_attrs(created.id, {{"hpo:argv", plan.argv},
+                                               {"hpo:env", env},
+                                               {"hpo:trial_dir", plan.trial_dir},
+                                               {"hpo:config", plan.config}});
   return plan;
 }
 

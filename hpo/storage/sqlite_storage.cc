@@ -203,6 +203,11 @@ SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds 
     // byte for byte. In WAL, readers and the writer never block each other.
     Statement(*db_, "PRAGMA journal_mode=WAL").run();
   });
+  // With WAL, NORMAL syncs at checkpoints rather than at every commit: a
+  // killed process still loses nothing committed, and a crash of the OS or
+  // a power cut can lose only the last commits, never corrupt the file.
+  // FULL would cost an fsync per trial update (about 4 ms each here).
+  Statement(*db_, "PRAGMA synchronous=NORMAL").run();
 }
 
 SqliteStorage::~SqliteStorage() = default;
@@ -334,11 +339,10 @@ void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double va
   });
 }
 
-void SqliteStorage::set_trial_system_attr(int64_t trial_id, const std::string& key,
-                                          const json& value) {
-  write("set_trial_system_attr", [&] {
+void SqliteStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) {
+  write("set_trial_system_attrs", [&] {
     trial_state(*db_, trial_id);  // the trial must exist
-    put_attr(*db_, kTrialSystemAttrs, trial_id, key, value);
+    for (const auto& [key, value] : attrs) put_attr(*db_, kTrialSystemAttrs, trial_id, key, value);
   });
 }
 

@@ -46,8 +46,7 @@ class SqliteStorage : public Storage {
   // Throws StorageError if the trial is not RUNNING, as Optuna does.
   void set_intermediate_value(int64_t trial_id, int step, double value) override;
   // Allowed in any state, so that finished trials can still be annotated.
-  void set_trial_system_attr(int64_t trial_id, const std::string& key,
-                             const nlohmann::json& value) override;
+  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) override;
   // An absent attribute compares equal to `expected` null.
   bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
                                          const nlohmann::json& expected,

@@ -97,8 +97,11 @@ class Storage {
   // Records the objective at `step`; a second report for the same step replaces it.
   virtual void set_intermediate_value(int64_t trial_id, int step, double value) = 0;
 
-  virtual void set_trial_system_attr(int64_t trial_id, const std::string& key,
-                                     const nlohmann::json& value) = 0;
+  // Sets several system attributes in one transaction.
+  virtual void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) = 0;
+  void set_trial_system_attr(int64_t trial_id, const std::string& key, const nlohmann::json& value) {
+    set_trial_system_attrs(trial_id, {{key, value}});
+  }
 
   // Sets system attribute `key` to `desired` only if its current value equals
   // `expected` and the trial is still RUNNING; atomic. Used to take over a
