@@ -12,6 +12,8 @@ void add_status_command(CLI::App& app, int& exit_code);
 void add_best_command(CLI::App& app, int& exit_code);
 void add_export_command(CLI::App& app, int& exit_code);
 void add_studies_command(CLI::App& app, int& exit_code);
+void add_gpu_command(CLI::App& app, int& exit_code);
+void add_doctor_command(CLI::App& app, int& exit_code);
 
 }  // namespace hpo
 

@@ -1,0 +1,176 @@
+// `hpo gpu`: the GPUs hpo sees, the profile it chose for them and why, and
+// the slot plan parallel trials would get.
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "hpo/cli/commands.h"
+#include "hpo/cli/exit_codes.h"
+#include "hpo/gpu/gpu_context.h"
+#include "hpo/gpu/slot_plan.h"
+#include "samplers/param_value.h"
+
+namespace hpo {
+
+namespace {
+
+struct GpuFlags {
+  std::string profile;
+  std::string n_jobs = "auto";
+  int cores = 0;
+  bool json = false;
+};
+
+std::string env_value(const Slot& slot, const std::string& name) {
+  for (const auto& [key, value] : slot.env) {
+    if (key == name) return value;
+  }
+  return "-";
+}
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// "NVIDIA GeForce RTX 4090, 24 GB: 2 trial(s) per GPU, ~6 GB per model, batch_size <= 768"
+std::string profile_summary(const GpuProfile& p) {
+  std::ostringstream out;
+  out << (p.description.empty() ? p.name : p.description) << ": ";
+  if (p.cpu) {
+    out << p.threads_per_trial.value_or(1) << " thread(s) per trial";
+  } else {
+    out << short_number(p.vram_gb) << " GB, " << p.max_parallel_trials << " trial(s) per GPU, ~"
+        << short_number(p.memory_per_model_gb) << " GB per model";
+  }
+  if (p.batch_ceiling()) out << ", batch_size <= " << *p.batch_ceiling();
+  if (p.hidden_size_max) out << ", hidden_size <= " << *p.hidden_size_max;
+  if (p.memory_fraction) out << ", memory fraction " << short_number(*p.memory_fraction);
+  return out.str();
+}
+
+void print_devices(const GpuDetection& d, std::ostream& out) {
+  if (d.tool.empty()) {
+    out << "GPUs: none (nvidia-smi not found beside hpo or in PATH)\n";
+  } else if (!d.problem.empty()) {
+    out << "GPUs: none (" << d.problem << ")\n";
+  } else {
+    out << "GPUs: " << d.devices.size() << " (" << d.tool << ")\n";
+  }
+  if (!d.visible_note.empty()) out << "  " << d.visible_note << "\n";
+  for (const GpuDevice& g : d.devices) {
+    out << "  " << std::left << std::setw(3) << g.index << std::setw(28) << g.name << g.memory_total_mib << " MiB";
+    if (g.memory_used_mib) out << ", " << *g.memory_used_mib << " MiB used";
+    if (g.utilization_pct) out << ", " << short_number(*g.utilization_pct) << "% busy";
+    out << "\n";
+  }
+}
+
+void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, int cores, std::ostream& out) {
+  out << "slots: " << plan.n_jobs() << " (" << (n_jobs ? "--n-jobs " + std::to_string(*n_jobs) : "auto") << "; ";
+  if (plan.on_gpu) out << plan.gpus << " GPU(s) x " << plan.capacity / std::max(1, plan.gpus) << " = ";
+  out << plan.capacity << " allowed), " << cores << " CPU core(s), " << plan.threads_per_trial
+      << " thread(s) per trial\n";
+  out << "  " << std::left << std::setw(10) << "slot" << std::setw(5) << "gpu" << std::setw(22)
+      << "CUDA_VISIBLE_DEVICES" << std::setw(17) << "OMP_NUM_THREADS" << "HPO_GPU_MEMORY_FRACTION\n";
+  for (const Slot& s : plan.slots) {
+    out << "  " << std::setw(10) << s.name << std::setw(5) << (s.gpu ? std::to_string(*s.gpu) : "-")
+        << std::setw(22) << ("\"" + env_value(s, "CUDA_VISIBLE_DEVICES") + "\"") << std::setw(17)
+        << env_value(s, "OMP_NUM_THREADS") << env_value(s, "HPO_GPU_MEMORY_FRACTION") << "\n";
+  }
+  for (const std::string& w : plan.warnings) out << "warning: " << w << "\n";
+}
+
+nlohmann::json profile_json(const ProfileChoice& c) {
+  const GpuProfile& p = c.profile;
+  nlohmann::json j = {{"name", p.name},
+                      {"source", to_string(c.source)},
+                      {"reason", c.reason},
+                      {"path", p.path},
+                      {"description", p.description},
+                      {"device", p.cpu ? "cpu" : "gpu"},
+                      {"vram_gb", p.vram_gb},
+                      {"max_parallel_trials", p.max_parallel_trials},
+                      {"memory_per_model_gb", p.memory_per_model_gb},
+                      {"batch_size_choices", p.batch_size_choices}};
+  j["batch_size_max"] = or_null(p.batch_ceiling());
+  j["memory_fraction"] = or_null(p.memory_fraction);
+  j["hidden_size_max"] = or_null(p.hidden_size_max);
+  return j;
+}
+
+nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const GpuDevice& g : c.detection.devices) {
+    devices.push_back({{"index", g.index},
+                       {"name", g.name},
+                       {"memory_total_mib", g.memory_total_mib},
+                       {"memory_used_mib", or_null(g.memory_used_mib)},
+                       {"utilization_pct", or_null(g.utilization_pct)}});
+  }
+  nlohmann::json slots = nlohmann::json::array();
+  for (const Slot& s : plan.slots) {
+    nlohmann::json env = nlohmann::json::object();
+    for (const auto& [k, v] : s.env) env[k] = v;
+    slots.push_back({{"name", s.name},
+                     {"gpu", or_null(s.gpu)},
+                     {"worker", s.worker},
+                     {"env", env}});
+  }
+  return {{"nvidia_smi", c.detection.tool.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.detection.tool)},
+          {"problem", c.detection.problem},
+          {"devices", devices},
+          {"profile", profile_json(c.choice)},
+          {"cores", c.cores},
+          {"on_gpu", plan.on_gpu},
+          {"capacity", plan.capacity},
+          {"n_jobs", plan.n_jobs()},
+          {"threads_per_trial", plan.threads_per_trial},
+          {"slots", slots},
+          {"warnings", plan.warnings}};
+}
+
+int show(const GpuFlags& flags) {
+  const std::optional<int> n_jobs = parse_n_jobs(flags.n_jobs);
+  const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
+  const SlotPlan plan = plan_slots(context.detection.devices, context.choice.profile, n_jobs, context.cores);
+  if (flags.json) {
+    std::cout << gpu_json(context, plan).dump(2) << "\n";
+    return kExitOk;
+  }
+  print_devices(context.detection, std::cout);
+  std::cout << "profile: " << context.choice.profile.name << " (" << to_string(context.choice.source) << ": "
+            << context.choice.reason << ")\n  " << profile_summary(context.choice.profile) << "\n";
+  print_plan(plan, n_jobs, context.cores, std::cout);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_gpu_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<GpuFlags>();
+  CLI::App* cmd = app.add_subcommand("gpu", "Show the GPUs, the GPU profile chosen for them and the slot plan");
+  cmd->add_option("--gpu-profile", flags->profile,
+                  "Profile name (gpu_profiles/NAME.yaml) or file (default: $GPU_PROFILE, else detected)");
+  cmd->add_option("-j,--n-jobs", flags->n_jobs, "Trials at once: a number, or auto for the profile's slots")
+      ->default_str("auto");
+  cmd->add_option("--cores", flags->cores, "Plan for this many CPU cores (default: the cores hpo may use)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--json", flags->json, "Print JSON for scripts instead of tables");
+  cmd->footer(
+      "GPUs come from `nvidia-smi --query-gpu=...` (honouring CUDA_VISIBLE_DEVICES); without it, trials\n"
+      "run on CPU slots. The profile is --gpu-profile, else $GPU_PROFILE, else the one matching the GPU's\n"
+      "name and memory, else `cpu`. Profiles are gpu_profiles/*.yaml in $HPO_GPU_PROFILE_PATH, ./gpu_profiles\n"
+      "and hpo's shipped ones. Each slot is one (GPU, worker) pair; its trials get CUDA_VISIBLE_DEVICES,\n"
+      "OMP_NUM_THREADS = cores / slots and, if the profile sets one, HPO_GPU_MEMORY_FRACTION.\n\n"
+      "Examples:\n"
+      "  hpo gpu\n"
+      "  hpo gpu --gpu-profile a100_80gb --n-jobs 4\n"
+      "  GPU_PROFILE=my_profiles/l40s.yaml hpo gpu --json");
+  cmd->callback([flags, &exit_code] { exit_code = show(*flags); });
+}
+
+}  // namespace hpo

@@ -1,0 +1,106 @@
+#include "hpo/gpu/slot_plan.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+
+#include "hpo/config/config_error.h"
+#include "samplers/param_value.h"
+
+namespace hpo {
+
+namespace {
+
+std::string fraction_text(double f) { return short_number(f); }
+
+Slot gpu_slot(int gpu, int worker, int threads, const GpuProfile& profile) {
+  Slot s;
+  s.name = "gpu" + std::to_string(gpu) + ".w" + std::to_string(worker);
+  s.gpu = gpu;
+  s.worker = worker;
+  s.env = {{"CUDA_VISIBLE_DEVICES", std::to_string(gpu)},
+           {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+           {"OMP_NUM_THREADS", std::to_string(threads)}};
+  if (profile.memory_fraction) s.env.emplace_back("HPO_GPU_MEMORY_FRACTION", fraction_text(*profile.memory_fraction));
+  s.env.emplace_back("HPO_SLOT", s.name);
+  return s;
+}
+
+Slot cpu_slot(int worker, int threads) {
+  Slot s;
+  s.name = "cpu.w" + std::to_string(worker);
+  s.worker = worker;
+  s.env = {{"CUDA_VISIBLE_DEVICES", ""}, {"OMP_NUM_THREADS", std::to_string(threads)}, {"HPO_SLOT", s.name}};
+  return s;
+}
+
+int threads_for(int cores, int slots) { return std::max(1, cores / std::max(1, slots)); }
+
+void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile, std::optional<int> n_jobs,
+              int cores, SlotPlan& plan) {
+  plan.on_gpu = true;
+  plan.gpus = static_cast<int>(devices.size());
+  plan.capacity = plan.gpus * profile.max_parallel_trials;
+  const int n = n_jobs.value_or(plan.capacity);
+  if (n > plan.capacity) {
+    plan.warnings.push_back(std::to_string(n) + " trials at once exceed the " + std::to_string(plan.capacity) +
+                            " slots of profile " + profile.name + " (" + std::to_string(plan.gpus) + " GPU(s) x " +
+                            std::to_string(profile.max_parallel_trials) +
+                            "): GPUs are oversubscribed and trials may run out of memory");
+  }
+  plan.threads_per_trial = threads_for(cores, n);
+  // Slot k is worker k / gpus of GPU k % gpus: every GPU gets a trial
+  // before any gets a second.
+  std::vector<std::pair<size_t, int>> chosen;  // (device position, worker)
+  for (int k = 0; k < n; ++k) chosen.emplace_back(static_cast<size_t>(k % plan.gpus), k / plan.gpus);
+  std::sort(chosen.begin(), chosen.end());
+  for (const auto& [device, worker] : chosen) {
+    plan.slots.push_back(gpu_slot(devices[device].index, worker, plan.threads_per_trial, profile));
+  }
+}
+
+void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, SlotPlan& plan) {
+  const int wanted_threads = profile.threads_per_trial.value_or(1);
+  plan.capacity = std::max(1, cores / wanted_threads);
+  // A GPU profile's max_parallel_trials counts per GPU: no cap for the CPU.
+  if (profile.cpu && profile.max_parallel_trials > 0) {
+    plan.capacity = std::min(plan.capacity, profile.max_parallel_trials);
+  }
+  const int n = n_jobs.value_or(plan.capacity);
+  if (n > cores) {
+    plan.warnings.push_back(std::to_string(n) + " trials at once on " + std::to_string(cores) +
+                            " CPU core(s): the CPU is oversubscribed");
+  }
+  plan.threads_per_trial = threads_for(cores, n);
+  for (int w = 0; w < n; ++w) plan.slots.push_back(cpu_slot(w, plan.threads_per_trial));
+}
+
+}  // namespace
+
+SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
+                    std::optional<int> n_jobs, int cores) {
+  SlotPlan plan;
+  cores = std::max(1, cores);
+  if (n_jobs && *n_jobs < 1) throw ConfigError("n_jobs: expected an integer >= 1 or 'auto'");
+  if (!profile.cpu && !devices.empty()) {
+    plan_gpu(devices, profile, n_jobs, cores, plan);
+    return plan;
+  }
+  if (!profile.cpu) {
+    plan.warnings.push_back("profile " + profile.name + " is for GPUs, but none was found: trials run on CPU slots");
+  }
+  plan_cpu(profile, n_jobs, cores, plan);
+  return plan;
+}
+
+std::optional<int> parse_n_jobs(const std::string& text) {
+  if (text == "auto") return std::nullopt;
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < 1 || value > INT_MAX) {
+    throw ConfigError("--n-jobs: expected an integer >= 1 or 'auto', got '" + text + "'");
+  }
+  return static_cast<int>(value);
+}
+
+}  // namespace hpo

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Integration tests of `hpo gpu` and `hpo doctor` through the real binary,
+on machines without a GPU: tests/integration/fake_nvidia_smi, installed as
+`nvidia-smi` first on PATH, reports two GPUs (by default two H100 80GB).
+
+Usage: test_gpu.py HPO_BINARY TEST_NAME
+"""
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = "/usr/bin/python3"
+
+# A trainer that records the slot settings it was given, then reports.
+TRAINER = """\
+import json, os, time
+config = json.load(open(os.environ["HPO_CONFIG"]))
+seen = {k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS", "HPO_SLOT")}
+seen["start"] = time.time()
+time.sleep(float(config.get("sleep", 0.0)))
+seen["end"] = time.time()
+json.dump(seen, open(os.path.join(os.environ["HPO_TRIAL_DIR"], "slot.json"), "w"))
+with open(os.environ["HPO_REPORT_FILE"], "a") as report:
+    report.write(json.dumps({"type": "final", "metrics": {"score": float(config["batch_size"])}}) + "\\n")
+"""
+
+
+class Project:
+    def __init__(self, hpo, tmp):
+        self.hpo = hpo
+        self.dir = tmp
+        self.bin = os.path.join(tmp, "bin")
+        os.makedirs(self.bin)
+        os.makedirs(os.path.join(tmp, "studies"))
+        os.makedirs(os.path.join(tmp, "search_spaces"))
+        fake = os.path.join(self.bin, "nvidia-smi")
+        shutil.copy(os.path.join(HERE, "fake_nvidia_smi"), fake)
+        os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+        with open(os.path.join(tmp, "trainer.py"), "w") as f:
+            f.write(TRAINER)
+        # Only what the test sets: no GPU_PROFILE or CUDA_VISIBLE_DEVICES from outside.
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in ("GPU_PROFILE", "CUDA_VISIBLE_DEVICES", "HPO_GPU_PROFILE_PATH")
+                    and not k.startswith("FAKE_GPU")}
+        self.env["PATH"] = self.bin + os.pathsep + "/usr/bin:/bin"
+
+    def study(self, params, name="s", jobs=1, threads=1, fixed=""):
+        with open(os.path.join(self.dir, "search_spaces", "space_" + name + ".yaml"), "w") as f:
+            f.write("params:\n" + textwrap.indent(params, "  "))
+        with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
+            f.write(textwrap.dedent(f"""\
+                search_space: space_{name}.yaml
+                objective: {{metric: score, direction: maximize}}
+                n_jobs: {jobs}
+                trainer:
+                  command: [{PYTHON}, "{{study_dir}}/../trainer.py"]
+                env:
+                  OMP_NUM_THREADS: {threads}
+                storage: sqlite:///gpu.db
+                fixed: {{{fixed}}}
+                """))
+
+    def run(self, *args, expect_rc=0, **env):
+        p = subprocess.run([self.hpo, *args], cwd=self.dir, capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL, env={**self.env, **env})
+        if expect_rc is not None and p.returncode != expect_rc:
+            raise AssertionError(f"hpo {' '.join(args)} exited {p.returncode}, expected {expect_rc}\n"
+                                 f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+        return p
+
+    def gpu_json(self, *args, **env):
+        return json.loads(self.run("gpu", "--json", *args, **env).stdout)
+
+
+def expect(cond, message):
+    if not cond:
+        raise AssertionError(message)
+
+
+def slot_env(plan, name):
+    return [s["env"].get(name) for s in plan["slots"]]
+
+
+# --- hpo gpu -----------------------------------------------------------------
+
+def test_detects_two_h100(p):
+    plan = p.gpu_json("--cores", "12")
+    expect([d["name"] for d in plan["devices"]] == ["NVIDIA H100 80GB HBM3"] * 2, plan["devices"])
+    expect(plan["devices"][0]["memory_total_mib"] == 81559, plan["devices"])
+    expect(plan["profile"]["name"] == "h100" and plan["profile"]["source"] == "detected", plan["profile"])
+    expect(slot_env(plan, "CUDA_VISIBLE_DEVICES") == ["0", "0", "0", "1", "1", "1"], plan["slots"])
+    expect(slot_env(plan, "OMP_NUM_THREADS") == ["2"] * 6, plan["slots"])
+
+
+def test_profile_gives_four_slots(p):
+    # rtx_4090 runs 2 trials per GPU: 2 GPUs -> exactly 4 slots, 16 cores / 4 = 4 threads each.
+    out = p.run("gpu", "--gpu-profile", "rtx_4090", "--cores", "16").stdout
+    expect("profile: rtx_4090 (flag: --gpu-profile rtx_4090)" in out, out)
+    expect("slots: 4 (auto; 2 GPU(s) x 2 = 4 allowed)" in out, out)
+    plan = p.gpu_json("--cores", "16", GPU_PROFILE="rtx_4090")
+    expect(plan["profile"]["source"] == "env", plan["profile"])
+    expect(slot_env(plan, "CUDA_VISIBLE_DEVICES") == ["0", "0", "1", "1"], plan["slots"])
+    expect(slot_env(plan, "OMP_NUM_THREADS") == ["4"] * 4, plan["slots"])
+    expect([s["name"] for s in plan["slots"]] == ["gpu0.w0", "gpu0.w1", "gpu1.w0", "gpu1.w1"], plan["slots"])
+    # More trials than slots: planned, with a warning.
+    plan = p.gpu_json("--gpu-profile", "rtx_4090", "--n-jobs", "5", "--cores", "16")
+    expect(len(plan["slots"]) == 5 and "exceed the 4 slots" in plan["warnings"][0], plan)
+
+
+def test_unknown_profile(p):
+    r = p.run("gpu", "--gpu-profile", "h10", expect_rc=2)
+    expect("unknown GPU profile 'h10' (did you mean 'h100'?); available: a100_40gb, a100_80gb, cpu, h100"
+           in r.stderr, r.stderr)
+    r = p.run("gpu", expect_rc=2, GPU_PROFILE="rtx4090")
+    expect("did you mean 'rtx5080'?" in r.stderr or "available:" in r.stderr, r.stderr)
+    r = p.run("gpu", "--n-jobs", "many", expect_rc=2)
+    expect("--n-jobs: expected an integer >= 1 or 'auto'" in r.stderr, r.stderr)
+
+
+def test_without_gpu(p):
+    plan = p.gpu_json("--cores", "8", PATH=p.dir)  # hpo needs nothing from PATH here
+    expect(plan["devices"] == [] and plan["nvidia_smi"] is None, plan)
+    expect(plan["profile"]["name"] == "cpu" and not plan["on_gpu"], plan["profile"])
+    expect(len(plan["slots"]) == 4 and slot_env(plan, "OMP_NUM_THREADS") == ["2"] * 4, plan["slots"])
+    expect(slot_env(plan, "CUDA_VISIBLE_DEVICES") == [""] * 4, plan["slots"])
+    # A driver that does not answer is no GPU either, and says why.
+    out = p.run("gpu", FAKE_GPU_FAIL="1").stdout
+    expect("GPUs: none (nvidia-smi failed: exit code 9: NVIDIA-SMI has failed" in out, out)
+    expect("profile: cpu (default: no GPU found)" in out, out)
+
+
+def test_visible_devices(p):
+    plan = p.gpu_json("--gpu-profile", "rtx_4090", CUDA_VISIBLE_DEVICES="1")
+    expect([d["index"] for d in plan["devices"]] == [1], plan["devices"])
+    expect(slot_env(plan, "CUDA_VISIBLE_DEVICES") == ["1", "1"], plan["slots"])
+
+
+def test_detects_by_name_and_memory(p):
+    plan = p.gpu_json(FAKE_GPU_NAME="NVIDIA A100-SXM4-40GB", FAKE_GPU_MIB="40960")
+    expect(plan["profile"]["name"] == "a100_40gb", plan["profile"])
+    plan = p.gpu_json(FAKE_GPU_NAME="NVIDIA A100-SXM4-80GB", FAKE_GPU_MIB="81920", FAKE_GPUS="1")
+    expect(plan["profile"]["name"] == "a100_80gb" and len(plan["slots"]) == 3, plan)
+
+
+def test_user_profile_overrides(p):
+    os.makedirs(os.path.join(p.dir, "gpu_profiles"))
+    with open(os.path.join(p.dir, "gpu_profiles", "h100.yaml"), "w") as f:
+        f.write("description: my H100s\nmatch: [h100]\nvram_gb: 80\nmax_parallel_trials: 4\n"
+                "memory_per_model_gb: 20\n")
+    plan = p.gpu_json()
+    expect(plan["profile"]["description"] == "my H100s" and len(plan["slots"]) == 8, plan)
+    with open(os.path.join(p.dir, "gpu_profiles", "h100.yaml"), "a") as f:
+        f.write("batch_size_choices: [64, many]\n")
+    r = p.run("gpu", expect_rc=2)
+    expect("gpu_profiles/h100.yaml:6: batch_size_choices[1]: expected an integer, got 'many'" in r.stderr, r.stderr)
+
+
+# --- hpo doctor --------------------------------------------------------------
+
+SMALL = "batch_size: {type: categorical, choices: [256, 512]}\nlr: {type: float, low: 1.0e-4, high: 1.0e-2, log: true}\n"
+HUGE = ("batch_size: {type: categorical, choices: [512, 65536]}\nhidden_size: {type: categorical, choices: [512, 4096]}\n"
+        "layers: {type: int, low: 2, high: 8}\n")
+
+
+def test_doctor_fine(p):
+    p.study(SMALL, jobs=2, threads=2)
+    r = p.run("doctor", "--study", "s", "--cores", "16")
+    expect("ok       GPU: 2 x NVIDIA H100 80GB HBM3 (79.65 GiB), driver 550.54.15" in r.stdout, r.stdout)
+    expect("ok       profile: h100 (detected" in r.stdout, r.stdout)
+    expect("ok       trainer: /usr/bin/python3" in r.stdout, r.stdout)
+    expect("ok       memory: worst case tcn batch_size 512" in r.stdout, r.stdout)
+    expect("ok       CPU: 2 trial(s) at once x 2 thread(s)" in r.stdout, r.stdout)
+    expect("info     time: worst case" in r.stdout and r.stdout.rstrip().endswith("no problems found"), r.stdout)
+
+
+def test_doctor_warns_oversized(p):
+    p.study(HUGE, jobs=4, threads=8)
+    r = p.run("doctor", "--study", "s", "--gpu-profile", "rtx_4090", "--cores", "16", expect_rc=1)
+    expect("warning  memory: worst case tcn batch_size 65536, hidden_size 4096, layers 8" in r.stdout, r.stdout)
+    expect("out-of-memory risk" in r.stdout, r.stdout)
+    expect("info     space: batch_size: dropped 65536 (profile rtx_4090 allows <= 768)" in r.stdout, r.stdout)
+    expect("warning  CPU: 4 trial(s) at once x 8 thread(s) (OMP_NUM_THREADS in the study's env) = 32 of 16 core(s)"
+           in r.stdout, r.stdout)
+    expect(r.stdout.rstrip().endswith("2 warning(s)"), r.stdout)
+    # More trials than the profile's slots is a warning too.
+    r = p.run("doctor", "--study", "s", "--gpu-profile", "rtx_4090", "-j", "6", "--cores", "64", expect_rc=1)
+    expect("warning  slots: 6 trials at once exceed the 4 slots" in r.stdout, r.stdout)
+
+
+def test_doctor_checks_data_and_trainer(p):
+    p.study(SMALL, fixed="data: panel.csv")
+    r = p.run("doctor", "--study", "s", "--cores", "16", expect_rc=1)
+    expect("warning  data: 'panel.csv' is missing or unreadable" in r.stdout, r.stdout)
+    open(os.path.join(p.dir, "panel.csv"), "w").close()
+    r = p.run("doctor", "--study", "s", "--cores", "16")
+    expect("ok       data: panel.csv" in r.stdout, r.stdout)
+    with open(os.path.join(p.dir, "studies", "s.yaml")) as f:
+        text = f.read().replace(PYTHON, "no-such-trainer")
+    with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
+        f.write(text)
+    r = p.run("doctor", "--study", "s", "--cores", "16", expect_rc=1)
+    expect("warning  trainer: program 'no-such-trainer' not found beside hpo or in PATH" in r.stdout, r.stdout)
+
+
+def test_doctor_bad_input(p):
+    r = p.run("doctor", "--study", "nope", expect_rc=2)
+    expect("no study named 'nope'" in r.stderr, r.stderr)
+    p.study(SMALL)
+    r = p.run("doctor", "--study", "s", "--gpu-profile", "nope", expect_rc=2)
+    expect("unknown GPU profile 'nope'" in r.stderr, r.stderr)
+
+
+def test_help(p):
+    for cmd in (["gpu"], ["doctor"]):
+        r = p.run(*cmd, "--help")
+        expect("Examples:" in r.stdout and "--gpu-profile" in r.stdout, r.stdout)
+    expect("gpu" in p.run("--help").stdout and "doctor" in p.run("--help").stdout, "commands not listed")
+
+
+# Needs the runner wiring (`hpo run --n-jobs auto` running trials in the slot
+# plan's slots); not registered in CTest until then. With rtx_4090 on the two
+# fake GPUs, exactly 4 trials run at once, each with its slot's settings.
+def test_run_four_at_once(p):
+    p.study("batch_size: {type: categorical, choices: [256, 512]}\n", fixed="sleep: 1.0")
+    p.run("run", "--study", "s", "-n", "8", "--n-jobs", "auto", "--gpu-profile", "rtx_4090",
+          GPU_PROFILE="rtx_4090")
+    runs = os.path.join(p.dir, "runs", "s")
+    seen = [json.load(open(os.path.join(runs, d, "slot.json"))) for d in sorted(os.listdir(runs))]
+    expect(len(seen) == 8, seen)
+    peak = max(sum(1 for s in seen if s["start"] <= t["start"] < s["end"]) for t in seen)
+    expect(peak == 4, f"expected 4 trainers at once, saw {peak}")
+    expect(sorted(s["CUDA_VISIBLE_DEVICES"] for s in seen) == ["0"] * 4 + ["1"] * 4, seen)
+    cores = len(os.sched_getaffinity(0))
+    expect(all(s["OMP_NUM_THREADS"] == str(max(1, cores // 4)) for s in seen), seen)
+
+
+def main():
+    hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    test = globals().get("test_" + name)
+    if test is None:
+        sys.exit(f"unknown test {name}")
+    with tempfile.TemporaryDirectory(prefix="hpo_gpu_") as tmp:
+        test(Project(hpo, tmp))
+    print(f"{name}: passed")
+
+
+if __name__ == "__main__":
+    main()
