@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +12,11 @@
 #include "hpo/cli/signals.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
+#include "hpo/gpu/gpu_context.h"
+#include "hpo/gpu/gpu_detect.h"
+#include "hpo/gpu/slot_plan.h"
+#include "hpo/gpu/space_bounds.h"
+#include "hpo/gpu/utilization_sampler.h"
 #include "hpo/launch/process.h"
 #include "hpo/report/study_view.h"
 #include "hpo/run/progress.h"
@@ -27,7 +33,8 @@ namespace {
 struct RunFlags {
   std::string study;
   int n_trials = 0;
-  int n_jobs = 0;
+  std::string n_jobs;  // a number or "auto"
+  std::string gpu_profile;
   std::string storage;
   std::string sampler;
   std::optional<uint64_t> seed;
@@ -49,7 +56,6 @@ FailureLimit failure_limit(double flag) {
 StudyConfig configure(const RunFlags& flags) {
   StudyConfig config = load_study(flags.study);
   if (flags.n_trials > 0) config.n_trials = flags.n_trials;
-  if (flags.n_jobs > 0) config.n_jobs = flags.n_jobs;
   if (!flags.storage.empty()) config.storage = flags.storage;
   if (!flags.sampler.empty()) {
     config.sampler.name = flags.sampler;
@@ -75,11 +81,27 @@ std::string resolve_trainer(const StudyConfig& config) {
   return path;
 }
 
+// How often GPU use is sampled during a run: $HPO_GPU_SAMPLE_PERIOD seconds,
+// 5 by default (each sample runs nvidia-smi once for all GPUs).
+std::chrono::milliseconds gpu_sample_period() {
+  const char* text = std::getenv("HPO_GPU_SAMPLE_PERIOD");
+  const double seconds = text ? std::atof(text) : 5.0;
+  return std::chrono::milliseconds(static_cast<int64_t>(1000 * (seconds > 0.05 ? seconds : 5.0)));
+}
+
 int run(const RunFlags& flags) {
-  const StudyConfig config = configure(flags);
+  StudyConfig config = configure(flags);
   const std::string program = resolve_trainer(config);
   make_sampler(config.sampler, 0, config.objective.direction, config.path);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
+
+  // Where trials run: one slot per (GPU, worker) of the profile, or CPU
+  // slots; each sets CUDA_VISIBLE_DEVICES and OMP_NUM_THREADS for its trials.
+  const GpuContext gpu = resolve_gpu_context(flags.gpu_profile);
+  const std::optional<int> jobs = flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
+  const SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores);
+  config.n_jobs = slots.n_jobs();
+  const auto bounded = bound_search_space(config.space.params, gpu.choice.profile);
 
   auto storage = open_storage(config.storage);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
@@ -88,8 +110,12 @@ int run(const RunFlags& flags) {
   std::cout << "study " << config.name << (prepared.created ? " (new)" : " (continuing)") << ": "
             << config.n_trials << " trial(s), " << config.n_jobs << " at a time, sampler "
             << sampler->name() << " (seed " << prepared.seed << "), pruner " << pruner->name()
-            << ", storage " << storage->url()
-            << "\n" << std::flush;
+            << ", storage " << storage->url() << "\n"
+            << "profile " << gpu.choice.profile.name << " (" << gpu.choice.reason << "), "
+            << slots.n_jobs() << " slot(s)" << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
+            << ", " << slots.threads_per_trial << " thread(s) per trial\n" << std::flush;
+  for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";
+  for (const auto& b : bounded) std::cout << "note: " << b << "\n";
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials, config.objective.metric,
                     config.objective.direction);
@@ -101,7 +127,12 @@ int run(const RunFlags& flags) {
   install_stop_handlers(stop);
   const auto started = std::chrono::steady_clock::now();
   StudyRunner runner(*storage, config, prepared.record, *sampler, *pruner, progress, stop, program);
-  const RunSummary summary = runner.run(config.n_trials, config.n_jobs, failure_limit(flags.max_failures));
+  std::unique_ptr<UtilizationSampler> utilization;
+  if (slots.on_gpu) {
+    utilization = std::make_unique<UtilizationSampler>([] { return query_gpus(); }, gpu_sample_period());
+  }
+  const RunSummary summary =
+      runner.run(config.n_trials, slots.slots, failure_limit(flags.max_failures), utilization.get());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   std::cout << "run " << (summary.interrupted > 0 || stop.load() ? "stopped" : "finished") << " after "
@@ -127,8 +158,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")->required();
   cmd->add_option("-n,--n-trials", flags->n_trials, "Trials to run now (default: the study file's n_trials)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--n-jobs", flags->n_jobs, "Trainers to run at once (default: the study file's n_jobs)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--n-jobs", flags->n_jobs,
+                  "Trainers to run at once, or 'auto': one per GPU slot of the profile, or the CPU cores "
+                  "split between trials (default: the study file's n_jobs)");
+  cmd->add_option("--gpu-profile", flags->gpu_profile,
+                  "GPU profile name or file (default: $GPU_PROFILE, else detected with nvidia-smi, else cpu)");
   cmd->add_option("--storage", flags->storage, "Study database URL, e.g. sqlite:///hpo.db (default: the study file's)");
   cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
       ->check(CLI::IsMember({"random", "tpe"}));

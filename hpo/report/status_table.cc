@@ -54,6 +54,11 @@ std::string status_table(const StudyView& view) {
   header.insert(header.end(), params.begin(), params.end());
   header.push_back(view.metric);
   header.insert(header.end(), view.record.begin(), view.record.end());
+  // GPU use, when any trial ran on a GPU (stored by the run as "hpo:gpu").
+  const bool gpu_column = std::any_of(view.trials.begin(), view.trials.end(), [](const TrialRecord& t) {
+    return t.system_attrs.count("hpo:gpu") > 0;
+  });
+  if (gpu_column) header.push_back("gpu util/mem");
   header.push_back("duration");
   header.push_back("note");
   std::vector<Row> rows = {header};
@@ -67,6 +72,14 @@ std::string status_table(const StudyView& view) {
     for (const auto& m : view.record) {
       const auto it = t.user_attrs.find(m);
       row.push_back(it == t.user_attrs.end() ? "-" : cell_of(it->second));
+    }
+    if (gpu_column) {
+      const auto g = t.system_attrs.find("hpo:gpu");
+      row.push_back(g == t.system_attrs.end() || !g->second.is_object()
+                        ? "-"
+                        : "gpu" + std::to_string(g->second.value("gpu", -1)) + " " +
+                              short_number(g->second.value("mean_util_pct", 0.0)) + "% " +
+                              short_number(g->second.value("mean_mem_mib", 0.0)) + " MiB");
     }
     const double seconds = trial_seconds(t);
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");

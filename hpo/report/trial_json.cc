@@ -53,6 +53,8 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
   if (!reason.empty()) j["fail_reason"] = reason;
   const auto pruned_at = t.system_attrs.find("hpo:pruned_at_step");
   if (pruned_at != t.system_attrs.end()) j["pruned_at_step"] = pruned_at->second;
+  const auto gpu = t.system_attrs.find("hpo:gpu");
+  if (gpu != t.system_attrs.end()) j["gpu"] = gpu->second;
   const std::string dir = system_attr_text(t, "hpo:trial_dir");
   if (!dir.empty()) j["trial_dir"] = dir;
   return j;

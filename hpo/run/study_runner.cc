@@ -72,7 +72,7 @@ StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const Stud
       progress_(progress),
       stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()) {}
 
-TrialPlan StudyRunner::plan_for(const TrialRecord& trial) {
+TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   TrialPlan plan;
   plan.trial_id = trial.id;
   plan.number = trial.number;
@@ -104,23 +104,25 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial) {
       {"HPO_REPORT_FILE", (fs::path(plan.trial_dir) / kReportFile).string()},
       {"HPO_OBJECTIVE", config_.objective.metric},
   });
+  // The slot's GPU and thread count win over the study's env settings.
+  plan.env.insert(plan.env.end(), slot.env.begin(), slot.env.end());
   return plan;
 }
 
-std::optional<TrialPlan> StudyRunner::take_orphan() {
+std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
   while (!orphans_.empty()) {
     TrialRecord orphan = std::move(orphans_.front());
     orphans_.pop_front();
     // Compare-and-set: of several runs that find the same orphan, one wins.
     if (storage_.compare_and_set_trial_system_attr(orphan.id, kOwnerAttr,
                                                    orphan.system_attrs[kOwnerAttr], owner_)) {
-      return plan_for(orphan);
+      return plan_for(orphan, slot);
     }
   }
   return std::nullopt;
 }
 
-TrialPlan StudyRunner::new_trial() {
+TrialPlan StudyRunner::new_trial(const Slot& slot) {
   // Tell the sampler everything the database knows, including trials other
   // processes are running, then ask.
   const auto trials = storage_.trials(study_.id);
@@ -132,7 +134,7 @@ TrialPlan StudyRunner::new_trial() {
   }
   fresh.system_attrs[kOwnerAttr] = owner_;
   const TrialRecord created = storage_.create_trial(study_.id, fresh);
-  TrialPlan plan = plan_for(created);
+  TrialPlan plan = plan_for(created, slot);
   // Stored with the trial so that `hpo status` and Optuna users can see
   // exactly what ran. Only the study's env settings and hpo's own variables:
   // the caller's environment may hold secrets.
@@ -145,10 +147,10 @@ TrialPlan StudyRunner::new_trial() {
   return plan;
 }
 
-std::optional<TrialPlan> StudyRunner::next_plan() {
+std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot) {
   if (stop_.load() != kKeepRunning || budget_ <= 0) return std::nullopt;
-  auto plan = take_orphan();
-  if (!plan) plan = new_trial();
+  auto plan = take_orphan(slot);
+  if (!plan) plan = new_trial(slot);
   --budget_;
   return plan;
 }
@@ -177,7 +179,8 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
   return decision.prune;
 }
 
-void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
+void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
+                         RunSummary& summary) {
   while (true) {
     std::optional<TrialPlan> plan;
     bool resumed = false;
@@ -185,7 +188,7 @@ void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
       std::lock_guard<std::mutex> lock(mu_);
       const size_t orphans_before = orphans_.size();
       try {
-        plan = next_plan();
+        plan = next_plan(slot);
       } catch (...) {
         budget_ = 0;
         if (!error_) error_ = std::current_exception();
@@ -197,7 +200,17 @@ void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
     progress_.trial_started(plan->number, (resumed ? "(resumed) " : "") + plan->summary);
     TrialResult result;
     try {
+      const bool measure = utilization && slot.gpu;
+      const int measurement = measure ? utilization->start(*slot.gpu) : -1;
       result = runner.run(*plan);
+      if (measure) {
+        const UtilizationStats u = utilization->stop(measurement);
+        if (u.samples > 0) {
+          storage_.set_trial_system_attr(plan->trial_id, "hpo:gpu",
+                                         {{"gpu", u.gpu}, {"slot", slot.name}, {"samples", u.samples},
+                                          {"mean_util_pct", u.mean_util_pct}, {"mean_mem_mib", u.mean_mem_mib}});
+        }
+      }
     } catch (...) {
       // A storage or file-system error: stop handing out trials, let the
       // other workers finish theirs, then report it.
@@ -228,7 +241,9 @@ void StudyRunner::worker(TrialRunner& runner, RunSummary& summary) {
   }
 }
 
-RunSummary StudyRunner::run(int n_trials, int n_jobs, FailureLimit limit) {
+RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, FailureLimit limit,
+                            UtilizationSampler* utilization) {
+  const int n_jobs = static_cast<int>(slots.size());
   budget_ = n_trials;
   limit_ = limit;
   for (auto& t : storage_.trials(study_.id)) {
@@ -256,7 +271,7 @@ RunSummary StudyRunner::run(int n_trials, int n_jobs, FailureLimit limit) {
     Ticker ticker(progress_);
     arena.execute([&] {
       tbb::task_group group;
-      for (int j = 0; j < n_jobs; ++j) group.run([&] { worker(runner, summary); });
+      for (const Slot& slot : slots) group.run([&] { worker(runner, slot, utilization, summary); });
       group.wait();
     });
   }

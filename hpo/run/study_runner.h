@@ -12,6 +12,8 @@
 #include <string>
 
 #include "hpo/config/study_config.h"
+#include "hpo/gpu/slot_plan.h"
+#include "hpo/gpu/utilization_sampler.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trial_runner.h"
@@ -45,15 +47,19 @@ class StudyRunner {
               Sampler& sampler, Pruner& pruner, Progress& progress, const StopFlag& stop,
               std::string program);
 
-  // Blocks until `n_trials` trials have ended or a stop was requested.
-  RunSummary run(int n_trials, int n_jobs, FailureLimit limit = {});
+  // Blocks until `n_trials` trials have ended or a stop was requested. One
+  // worker per slot: worker j runs its trials with slots[j]'s env (GPU,
+  // threads), so a finished trial's slot is refilled by the next at once.
+  // With `utilization`, trials on a GPU get its mean use stored ("hpo:gpu").
+  RunSummary run(int n_trials, const std::vector<Slot>& slots, FailureLimit limit = {},
+                 UtilizationSampler* utilization = nullptr);
 
  private:
-  std::optional<TrialPlan> next_plan();  // needs mu_ held
-  std::optional<TrialPlan> take_orphan();
-  TrialPlan new_trial();
-  TrialPlan plan_for(const TrialRecord& trial);
-  void worker(TrialRunner& runner, RunSummary& summary);
+  std::optional<TrialPlan> next_plan(const Slot& slot);  // needs mu_ held
+  std::optional<TrialPlan> take_orphan(const Slot& slot);
+  TrialPlan new_trial(const Slot& slot);
+  TrialPlan plan_for(const TrialRecord& trial, const Slot& slot);
+  void worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization, RunSummary& summary);
   bool should_prune(const TrialPlan& plan);
 
   Storage& storage_;

@@ -124,7 +124,8 @@ def test_resume_to_ten(p):
     expect("(continuing)" in out, out)
     # The progress line starts from the best of the earlier run.
     b = first_status["best"]
-    expect(f"best score {b['value']:.4g} (trial {b['number']})" in out.splitlines()[1], out)
+    first_started = next(line for line in out.splitlines() if line.startswith("trial "))
+    expect(f"best score {b['value']:.4g} (trial {b['number']})" in first_started, out)
     st = p.status()
     expect([t["number"] for t in st["trials"]] == list(range(10)), st)
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)

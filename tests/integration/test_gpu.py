@@ -229,7 +229,7 @@ def test_help(p):
 def test_run_four_at_once(p):
     p.study("batch_size: {type: categorical, choices: [256, 512]}\n", fixed="sleep: 1.0")
     p.run("run", "--study", "s", "-n", "8", "--n-jobs", "auto", "--gpu-profile", "rtx_4090",
-          GPU_PROFILE="rtx_4090")
+          GPU_PROFILE="rtx_4090", HPO_GPU_SAMPLE_PERIOD="0.2")
     runs = os.path.join(p.dir, "runs", "s")
     seen = [json.load(open(os.path.join(runs, d, "slot.json"))) for d in sorted(os.listdir(runs))]
     expect(len(seen) == 8, seen)
@@ -238,6 +238,11 @@ def test_run_four_at_once(p):
     expect(sorted(s["CUDA_VISIBLE_DEVICES"] for s in seen) == ["0"] * 4 + ["1"] * 4, seen)
     cores = len(os.sched_getaffinity(0))
     expect(all(s["OMP_NUM_THREADS"] == str(max(1, cores // 4)) for s in seen), seen)
+    # Utilization sampled from (fake) nvidia-smi is stored per trial and shown.
+    st = json.loads(p.run("status", "--study", "s", "--json").stdout)
+    measured = [t for t in st["trials"] if "gpu" in t]
+    expect(measured and all(t["gpu"]["gpu"] in (0, 1) and t["gpu"]["samples"] > 0 for t in measured), st)
+    expect("gpu util/mem" in p.run("status", "--study", "s").stdout, "no GPU column in hpo status")
 
 
 def main():
