@@ -67,7 +67,10 @@ struct StudyConfig {
   TrainerConfig trainer;
   std::vector<std::pair<std::string, std::string>> env;  // set for every trial, in file order
   std::string storage = "sqlite:///hpo.db";
-  std::string runs_dir = "runs";  // trial directories: <runs_dir>/<study>/trial_<number>
+  std::string runs_dir = "runs";
+  // Seconds between heartbeats of running trials; a trial owned by another
+  // host is taken over once its heartbeat is 4 intervals old.
+  double heartbeat_interval_s = 30;  // trial directories: <runs_dir>/<study>/trial_<number>
 };
 
 }  // namespace hpo

@@ -21,7 +21,8 @@ namespace {
 
 const std::vector<std::string> kStudyKeys = {
     "name",    "description", "search_space", "objective", "sampler", "pruner", "n_trials",
-    "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir", "on_oom"};
+    "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir", "on_oom",
+    "heartbeat_interval"};
 const std::vector<std::string> kSamplers = {"random", "tpe"};
 const std::vector<std::string> kPruners = {"none", "median", "percentile", "successive_halving", "hyperband"};
 
@@ -269,6 +270,10 @@ StudyConfig load_study_file(const std::string& path) {
   if (auto env = root.find("env")) study.env = parse_env(*env);
   if (auto storage = root.find("storage")) study.storage = non_empty_string(*storage);
   if (auto runs_dir = root.find("runs_dir")) study.runs_dir = non_empty_string(*runs_dir);
+  if (auto heartbeat = root.find("heartbeat_interval")) {
+    study.heartbeat_interval_s = heartbeat->as_double();
+    if (!(study.heartbeat_interval_s > 0)) heartbeat->fail("expected a number of seconds > 0");
+  }
   // The search space last: the study file's own errors come first.
   study.space = load_search_space(resolve_search_space(root.require("search_space"), study_dir));
   if (auto fixed = root.find("fixed")) merge_fixed(*fixed, study.space);

@@ -5,6 +5,7 @@
 #include <tbb/task_group.h>
 
 #include <condition_variable>
+#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -39,15 +40,21 @@ std::string trial_dir_name(int number) {
   return buf;
 }
 
-// Redraws the progress line once a second while trials run; stops and
-// joins on destruction, also when a worker's exception unwinds past it.
-class Ticker {
+// Calls `fn` every `period` while trials run (progress redraws, heartbeats);
+// stops and joins on destruction, also when a worker's exception unwinds
+// past it.
+class Periodic {
  public:
-  explicit Ticker(Progress& progress) : thread_([this, &progress] {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!cv_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) progress.tick();
-  }) {}
-  ~Ticker() {
+  Periodic(std::chrono::milliseconds period, std::function<void()> fn)
+      : thread_([this, period, fn = std::move(fn)] {
+          std::unique_lock<std::mutex> lock(mu_);
+          while (!cv_.wait_for(lock, period, [this] { return done_; })) {
+            lock.unlock();
+            fn();
+            lock.lock();
+          }
+        }) {}
+  ~Periodic() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       done_ = true;
@@ -179,6 +186,38 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
   return decision.prune;
 }
 
+// A RUNNING trial is an orphan when its owner is certainly dead: on this
+// host, its process is gone; on another, its heartbeat stopped 4 intervals
+// ago. A live owner on this host is never robbed, however late its beat.
+void StudyRunner::find_orphans() {
+  const auto stale_ids = storage_.stale_trials(study_.id, 4 * config_.heartbeat_interval_s);
+  const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
+  const std::string here = current_owner().host;
+  for (auto& t : storage_.trials(study_.id)) {
+    if (t.state != TrialState::kRunning) continue;
+    const auto owner_attr = t.system_attrs.find(kOwnerAttr);
+    if (owner_attr == t.system_attrs.end()) continue;  // not hpo's (an Optuna worker's, say)
+    const Owner owner = Owner::from_json(owner_attr->second);
+    const bool dead = owner.host == here ? owner_is_dead(owner) : stale.count(t.id) > 0;
+    if (dead) orphans_.push_back(std::move(t));
+  }
+}
+
+void StudyRunner::beat() {
+  std::vector<int64_t> ids;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ids.assign(running_.begin(), running_.end());
+  }
+  for (int64_t id : ids) {
+    try {
+      storage_.record_heartbeat(id);
+    } catch (const StorageError&) {
+      // A missed beat is retried next period; the trial itself goes on.
+    }
+  }
+}
+
 void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
                          RunSummary& summary) {
   while (true) {
@@ -195,11 +234,13 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
         return;
       }
       resumed = orphans_.size() < orphans_before;
+      if (plan) running_.insert(plan->trial_id);
     }
     if (!plan) return;
     progress_.trial_started(plan->number, (resumed ? "(resumed) " : "") + plan->summary);
     TrialResult result;
     try {
+      storage_.record_heartbeat(plan->trial_id);
       const bool measure = utilization && slot.gpu;
       const int measurement = measure ? utilization->start(*slot.gpu) : -1;
       result = runner.run(*plan);
@@ -215,12 +256,14 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       // A storage or file-system error: stop handing out trials, let the
       // other workers finish theirs, then report it.
       std::lock_guard<std::mutex> lock(mu_);
+      running_.erase(plan->trial_id);
       budget_ = 0;
       if (!error_) error_ = std::current_exception();
       return;
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
+      running_.erase(plan->trial_id);
       if (resumed) ++summary.resumed;
       if (result.interrupted) ++summary.interrupted;
       else if (result.state == TrialState::kComplete) ++summary.completed;
@@ -246,13 +289,7 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
   const int n_jobs = static_cast<int>(slots.size());
   budget_ = n_trials;
   limit_ = limit;
-  for (auto& t : storage_.trials(study_.id)) {
-    if (t.state != TrialState::kRunning) continue;
-    const auto owner = t.system_attrs.find(kOwnerAttr);
-    if (owner != t.system_attrs.end() && owner_is_dead(Owner::from_json(owner->second))) {
-      orphans_.push_back(std::move(t));
-    }
-  }
+  find_orphans();
   if (!orphans_.empty()) {
     progress_.note("found " + std::to_string(orphans_.size()) +
                    " trial(s) left RUNNING by a run that died; running them again first");
@@ -268,7 +305,9 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
   tbb::task_arena arena(n_jobs, 1);
 
   {
-    Ticker ticker(progress_);
+    Periodic ticker(std::chrono::seconds(1), [this] { progress_.tick(); });
+    Periodic heartbeat(std::chrono::milliseconds(static_cast<int64_t>(config_.heartbeat_interval_s * 1000)),
+                       [this] { beat(); });
     arena.execute([&] {
       tbb::task_group group;
       for (const Slot& slot : slots) group.run([&] { worker(runner, slot, utilization, summary); });

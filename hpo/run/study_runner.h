@@ -6,6 +6,7 @@
 #define HPO_RUN_STUDY_RUNNER_H_
 
 #include <deque>
+#include <set>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -61,6 +62,8 @@ class StudyRunner {
   TrialPlan plan_for(const TrialRecord& trial, const Slot& slot);
   void worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization, RunSummary& summary);
   bool should_prune(const TrialPlan& plan);
+  void find_orphans();
+  void beat();  // heartbeats for every trial in running_
 
   Storage& storage_;
   const StudyConfig& config_;
@@ -75,6 +78,7 @@ class StudyRunner {
   std::mutex mu_;  // guards everything below, and the sampler and the pruner
   int budget_ = 0;  // trials still to launch
   std::deque<TrialRecord> orphans_;
+  std::set<int64_t> running_;  // trials this process runs now: they get heartbeats
   std::exception_ptr error_;  // the first error a worker hit
   FailureLimit limit_;
 };

@@ -357,6 +357,30 @@ bool SqliteStorage::compare_and_set_trial_system_attr(int64_t trial_id, const st
   });
 }
 
+void SqliteStorage::record_heartbeat(int64_t trial_id) {
+  write("record_heartbeat", [&] {
+    // CURRENT_TIMESTAMP is what Optuna's func.now() gives on SQLite (UTC).
+    Statement(*db_,
+              "INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES (?, CURRENT_TIMESTAMP) "
+              "ON CONFLICT (trial_id) DO UPDATE SET heartbeat = CURRENT_TIMESTAMP")
+        .bind(1, trial_id)
+        .run();
+  });
+}
+
+std::vector<int64_t> SqliteStorage::stale_trials(int64_t study_id, double grace_s) {
+  return read("stale_trials", [&] {
+    Statement st(*db_,
+                 "SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = t.trial_id "
+                 "WHERE t.study_id = ? AND t.state = 'RUNNING' "
+                 "AND (julianday(CURRENT_TIMESTAMP) - julianday(h.heartbeat)) * 86400.0 > ?");
+    st.bind(1, study_id).bind(2, grace_s);
+    std::vector<int64_t> ids;
+    while (st.step()) ids.push_back(st.int64(0));
+    return ids;
+  });
+}
+
 bool SqliteStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
   return write("finish_trial", [&] {
     check_outcome(outcome);

@@ -52,6 +52,8 @@ class SqliteStorage : public Storage {
                                          const nlohmann::json& expected,
                                          const nlohmann::json& desired) override;
   bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) override;
+  void record_heartbeat(int64_t trial_id) override;
+  std::vector<int64_t> stale_trials(int64_t study_id, double grace_s) override;
 
   std::optional<TrialRecord> trial(int64_t trial_id) override;
   std::vector<TrialRecord> trials(int64_t study_id) override;

@@ -110,6 +110,13 @@ class Storage {
                                                  const nlohmann::json& expected,
                                                  const nlohmann::json& desired) = 0;
 
+  // Marks the trial's owner as alive now (Optuna's trial_heartbeats, on the
+  // database's clock, so hosts with skewed clocks still agree).
+  virtual void record_heartbeat(int64_t trial_id) = 0;
+  // RUNNING trials of the study whose last heartbeat is older than
+  // `grace_s` seconds. Trials that never had a heartbeat are not listed.
+  virtual std::vector<int64_t> stale_trials(int64_t study_id, double grace_s) = 0;
+
   // Ends a RUNNING trial with its state, value and attributes in one
   // transaction. Returns false (and changes nothing) if the trial is not RUNNING.
   virtual bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) = 0;

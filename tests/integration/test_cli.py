@@ -455,6 +455,49 @@ def test_second_ctrl_c_kills(p):
            "trainer survived")
 
 
+def kill_during_trial(p, number, sleep="1.0"):
+    """Starts `hpo run -n 3`, kills it -9 while trial `number` runs."""
+    p.study(fixed=f"sleep: {sleep}")
+    proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "3"], cwd=p.dir,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            rows = sqlite3.connect(p.db()).execute("select number, state from trials").fetchall()
+        except sqlite3.OperationalError:
+            rows = []
+        if (number, "RUNNING") in rows:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
+def test_other_host_heartbeat(p):
+    # A trial owned by a process on another host: left alone while its
+    # heartbeat is fresh, taken over once it is older than 4 intervals.
+    kill_during_trial(p, 1)
+    con = sqlite3.connect(p.db())
+    owner = json.loads(con.execute("select value_json from trial_system_attributes where key='hpo:owner' "
+                                   "and trial_id=(select trial_id from trials where number=1)").fetchone()[0])
+    owner["host"] = "elsewhere-" + owner["host"]
+    con.execute("update trial_system_attributes set value_json=? where key='hpo:owner' and "
+                "trial_id=(select trial_id from trials where number=1)", (json.dumps(owner),))
+    con.execute("update trial_heartbeats set heartbeat=CURRENT_TIMESTAMP")
+    con.commit()
+    p.study(fixed="sleep: 0.0")
+    out = p.run("run", "--study", "s", "-n", "1").stdout
+    expect("left RUNNING" not in out, out)
+    expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE", "RUNNING", "COMPLETE"], p.status())
+    con.execute("update trial_heartbeats set heartbeat=datetime('now', '-1000 seconds') where "
+                "trial_id=(select trial_id from trials where number=1)")
+    con.commit()
+    con.close()
+    out = p.run("run", "--study", "s", "-n", "1").stdout
+    expect("1 trial(s) left RUNNING by a run that died" in out, out)
+    expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 3, p.status())
+
+
 def test_bad_input_leaves_db_untouched(p):
     p.study()
     p.run("run", "--study", "s", "-n", "2")

@@ -519,3 +519,47 @@ TEST_CASE("threads opening a new file at once all see one schema and one study")
 
 }  // namespace
 }  // namespace hpo
+
+namespace hpo {
+namespace {
+
+TEST_CASE("heartbeats: only RUNNING trials whose beat is older than the grace are stale") {
+  const std::string path = "/tmp/hpo_heartbeat_test_" + std::to_string(::getpid()) + ".db";
+  std::remove(path.c_str());
+  {
+    SqliteStorage storage(path);
+    const auto study = storage.get_or_create_study("s", Direction::kMaximize);
+    const auto a = storage.create_trial(study.id, {});
+    const auto b = storage.create_trial(study.id, {});
+    const auto c = storage.create_trial(study.id, {});  // never beats: not judged by heartbeat
+    storage.record_heartbeat(a.id);
+    storage.record_heartbeat(b.id);
+    CHECK(storage.stale_trials(study.id, 60).empty());
+    // Age a's beat by two minutes, as the database's clock sees it.
+    {
+      SqliteDb db(path);
+      Statement(db, "UPDATE trial_heartbeats SET heartbeat = datetime('now', '-120 seconds') WHERE trial_id = ?")
+          .bind(1, a.id)
+          .run();
+    }
+    CHECK(storage.stale_trials(study.id, 60) == std::vector<int64_t>{a.id});
+    CHECK(storage.stale_trials(study.id, 300).empty());
+    storage.record_heartbeat(a.id);  // a beat renews it
+    CHECK(storage.stale_trials(study.id, 60).empty());
+    TrialOutcome fail;
+    fail.state = TrialState::kFail;
+    {
+      SqliteDb db(path);
+      Statement(db, "UPDATE trial_heartbeats SET heartbeat = datetime('now', '-120 seconds')").run();
+    }
+    storage.finish_trial(b.id, fail);  // finished trials are never stale
+    CHECK(storage.stale_trials(study.id, 60) == std::vector<int64_t>{a.id});
+    (void)c;
+  }
+  std::remove(path.c_str());
+  std::remove((path + "-wal").c_str());
+  std::remove((path + "-shm").c_str());
+}
+
+}  // namespace
+}  // namespace hpo
