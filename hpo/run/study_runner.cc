@@ -123,7 +123,10 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
     // Compare-and-set: of several runs that find the same orphan, one wins.
     if (storage_.compare_and_set_trial_system_attr(orphan.id, kOwnerAttr,
                                                    orphan.system_attrs[kOwnerAttr], owner_)) {
-      return plan_for(orphan, slot);
+      TrialPlan plan = plan_for(orphan, slot);
+      // Run again after its owner died: a trainer that checkpoints resumes.
+      plan.env.emplace_back("HPO_RESUME", "1");
+      return plan;
     }
   }
   return std::nullopt;

@@ -113,8 +113,14 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
   const fs::path dir(plan.trial_dir);
   fs::create_directories(dir);
   write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
-  // Each attempt (a trial run again, an OOM retry) starts a fresh report channel.
+  // Each attempt (a trial run again, an OOM retry) starts a fresh report
+  // channel; the previous attempt's logs are kept beside the new ones.
   fs::remove(dir / kReportFile);
+  for (const std::string log : {kStdoutFile, kStderrFile}) {
+    const std::string stem = log.substr(0, log.rfind('.'));  // "stdout"
+    std::error_code ec;  // nothing to keep is fine
+    fs::rename(dir / log, dir / (stem + ".prev.log"), ec);
+  }
 
   LaunchSpec spec;
   spec.argv = plan.argv;

@@ -10,7 +10,8 @@ mode = config.get("mode", "ok")
 with open(os.path.join(trial_dir, "seen.json"), "w") as f:
     json.dump({"argv": sys.argv, "env": {k: v for k, v in os.environ.items()
                if k.startswith(("HPO_", "NUM_WORKERS", "OMP_", "FAKE_"))},
-               "start": time.time(), "pid": os.getpid()}, f)
+               "start": time.time(), "pid": os.getpid(),
+               "resume": os.environ.get("HPO_RESUME")}, f)
 
 def on_sigterm(signum, frame):
     # What a real trainer does: checkpoint, then exit with the "stopped" code.
@@ -30,6 +31,13 @@ if mode == "oom" and config["batch_size"] > config["oom_above"]:
                      "  what():  CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.1 GiB total)\n")
     sys.stderr.flush()
     os.abort()
+if mode == "spam":
+    line = "x" * 1023 + "\n"
+    for _ in range(30 * 1024):  # 30 MiB on each of stdout and stderr
+        sys.stdout.write(line)
+        sys.stderr.write(line)
+    if config.get("crash_after_spam"):
+        sys.exit(4)
 if mode == "fail":
     print("something went wrong in epoch 0", file=sys.stderr)
     sys.exit(3)

@@ -272,6 +272,20 @@ def test_report_faults(p):
                (mode, st["trials"][0], r.stdout))
 
 
+def test_huge_log_output(p):
+    p.study(fixed="mode: spam")
+    p.run("run", "--study", "s", "-n", "1")
+    t = p.status()["trials"][0]
+    expect(t["state"] == "COMPLETE", t)
+    expect(os.path.getsize(os.path.join(t["trial_dir"], "stdout.log")) == 30 * 1024 * 1024, "log truncated")
+    # A failing trainer's huge stderr: only a bounded tail is stored.
+    p.study(name="spamfail", fixed="mode: spam, crash_after_spam: 1")
+    p.run("run", "--study", "spamfail", "-n", "1", check=False)
+    tail = sqlite3.connect(p.db()).execute(
+        "select value_json from trial_system_attributes where key='hpo:stderr_tail'").fetchone()[0]
+    expect(len(json.loads(tail)) <= 4096, len(tail))
+
+
 def test_hanging_trainer(p):
     for mode in ("hang", "hang_hard"):
         p.study(name=mode, fixed=f"mode: {mode}", timeout=1, grace=1)
@@ -373,6 +387,9 @@ def test_dead_run_is_resumed(p):
     expect(numbers == [0, 1, 2], f"trial count not exact: {numbers}")
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
     expect(st["trials"][1]["params"] == before[1]["params"], "the resumed trial changed its params")
+    trial_dir = st["trials"][1]["trial_dir"]
+    expect(json.load(open(os.path.join(trial_dir, "seen.json")))["resume"] == "1", "no HPO_RESUME for the rerun")
+    expect(os.path.exists(os.path.join(trial_dir, "stdout.prev.log")), "the first attempt's log was lost")
 
 
 def test_concurrent_processes(p):
