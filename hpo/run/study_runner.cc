@@ -132,12 +132,25 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
   return std::nullopt;
 }
 
+// Tells the sampler what changed in the database since the last ask: new
+// trials (other processes' too) and those unfinished then. Finished trials
+// never change, so a long study is not re-read whole for every trial.
+void StudyRunner::sync_sampler() {
+  const std::vector<int64_t> unfinished(unfinished_.begin(), unfinished_.end());
+  for (const auto& t : storage_.trials_changed(study_.id, last_seen_id_, unfinished)) {
+    sampler_.tell(view_of(t));
+    if (t.id > last_seen_id_) {
+      last_seen_id_ = t.id;
+      ++known_trials_;
+    }
+    if (is_finished(t.state)) unfinished_.erase(t.id);
+    else unfinished_.insert(t.id);
+  }
+}
+
 TrialPlan StudyRunner::new_trial(const Slot& slot) {
-  // Tell the sampler everything the database knows, including trials other
-  // processes are running, then ask.
-  const auto trials = storage_.trials(study_.id);
-  for (const auto& t : trials) sampler_.tell(view_of(t));
-  const ParamValues values = sampler_.ask(config_.space.params, static_cast<int>(trials.size()));
+  sync_sampler();
+  const ParamValues values = sampler_.ask(config_.space.params, known_trials_);
   NewTrial fresh;
   for (const auto& spec : config_.space.params) {
     fresh.params.push_back({spec.name, spec.distribution, values.at(spec.name)});

@@ -64,6 +64,7 @@ class StudyRunner {
   bool should_prune(const TrialPlan& plan);
   void find_orphans();
   void beat();  // heartbeats for every trial in running_
+  void sync_sampler();  // needs mu_ held
 
   Storage& storage_;
   const StudyConfig& config_;
@@ -79,6 +80,11 @@ class StudyRunner {
   int budget_ = 0;  // trials still to launch
   std::deque<TrialRecord> orphans_;
   std::set<int64_t> running_;  // trials this process runs now: they get heartbeats
+  // What the sampler has been told: trials up to last_seen_id_ (ids grow
+  // with creation), of which unfinished_ may still change.
+  int64_t last_seen_id_ = 0;
+  int known_trials_ = 0;
+  std::set<int64_t> unfinished_;
   std::exception_ptr error_;  // the first error a worker hit
   FailureLimit limit_;
 };

@@ -399,7 +399,7 @@ bool SqliteStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) 
 
 std::optional<TrialRecord> SqliteStorage::trial(int64_t trial_id) {
   return read("trial", [&]() -> std::optional<TrialRecord> {
-    auto trials = read_trials(*db_, TrialScope::kTrial, trial_id);
+    auto trials = read_trials(*db_, TrialScope::trial(trial_id));
     if (trials.empty()) return std::nullopt;
     return std::move(trials.front());
   });
@@ -408,7 +408,16 @@ std::optional<TrialRecord> SqliteStorage::trial(int64_t trial_id) {
 std::vector<TrialRecord> SqliteStorage::trials(int64_t study_id) {
   return read("trials", [&] {
     require_study(*db_, study_id);
-    return read_trials(*db_, TrialScope::kStudy, study_id);
+    return read_trials(*db_, TrialScope::study(study_id));
+  });
+}
+
+std::vector<TrialRecord> SqliteStorage::trials_changed(int64_t study_id, int64_t after_trial_id,
+                                                       const std::vector<int64_t>& also) {
+  return read("trials_changed", [&] {
+    require_study(*db_, study_id);
+    TrialScope scope{TrialScope::Kind::kStudyChanged, study_id, after_trial_id, json(also).dump()};
+    return read_trials(*db_, scope);
   });
 }
 

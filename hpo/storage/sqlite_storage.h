@@ -57,6 +57,8 @@ class SqliteStorage : public Storage {
 
   std::optional<TrialRecord> trial(int64_t trial_id) override;
   std::vector<TrialRecord> trials(int64_t study_id) override;
+  std::vector<TrialRecord> trials_changed(int64_t study_id, int64_t after_trial_id,
+                                          const std::vector<int64_t>& also) override;
 
  private:
   // Runs `body` in a transaction under the connection mutex; see retrying().

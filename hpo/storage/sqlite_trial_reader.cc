@@ -16,23 +16,36 @@ namespace {
 using TrialIndex = std::unordered_map<int64_t, TrialRecord*>;
 
 // The WHERE conditions selecting the scope's rows: in `trials` itself and in
-// the tables keyed by trial_id. Both bind the scope's id as ?1.
-std::string trials_where(TrialScope scope) {
-  return scope == TrialScope::kStudy ? "study_id = ?1" : "trial_id = ?1";
+// the tables keyed by trial_id. bind_scope() binds their parameters.
+std::string trials_where(const TrialScope& scope) {
+  switch (scope.kind) {
+    case TrialScope::Kind::kStudy: return "study_id = ?1";
+    case TrialScope::Kind::kTrial: return "trial_id = ?1";
+    case TrialScope::Kind::kStudyChanged:
+      return "study_id = ?1 AND (trial_id > ?2 OR trial_id IN (SELECT value FROM json_each(?3)))";
+  }
+  return "0";
 }
 
-std::string children_where(TrialScope scope) {
-  return scope == TrialScope::kStudy
-             ? "trial_id IN (SELECT trial_id FROM trials WHERE study_id = ?1)"
-             : "trial_id = ?1";
+std::string children_where(const TrialScope& scope) {
+  return scope.kind == TrialScope::Kind::kTrial
+             ? "trial_id = ?1"
+             : "trial_id IN (SELECT trial_id FROM trials WHERE " + trials_where(scope) + ")";
 }
 
-std::vector<TrialRecord> read_trial_rows(SqliteDb& db, TrialScope scope, int64_t id) {
+void bind_scope(Statement& st, const TrialScope& scope) {
+  st.bind(1, scope.id);
+  if (scope.kind == TrialScope::Kind::kStudyChanged) {
+    st.bind(2, scope.after_id).bind(3, scope.also_ids_json.empty() ? "[]" : scope.also_ids_json);
+  }
+}
+
+std::vector<TrialRecord> read_trial_rows(SqliteDb& db, const TrialScope& scope) {
   Statement st(db,
                "SELECT trial_id, number, state, datetime_start, datetime_complete FROM trials "
                "WHERE " +
                    trials_where(scope) + " ORDER BY number, trial_id");
-  st.bind(1, id);
+  bind_scope(st, scope);
   std::vector<TrialRecord> trials;
   while (st.step()) {
     TrialRecord t;
@@ -46,12 +59,12 @@ std::vector<TrialRecord> read_trial_rows(SqliteDb& db, TrialScope scope, int64_t
   return trials;
 }
 
-void read_params(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& index) {
+void read_params(SqliteDb& db, const TrialScope& scope, const TrialIndex& index) {
   Statement st(db,
                "SELECT trial_id, param_name, param_value, distribution_json FROM trial_params "
                "WHERE " +
                    children_where(scope) + " ORDER BY param_id");
-  st.bind(1, id);
+  bind_scope(st, scope);
   // Every trial of a study usually repeats the same few distributions.
   std::map<std::string, Distribution> decoded;
   while (st.step()) {
@@ -64,24 +77,24 @@ void read_params(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& i
   }
 }
 
-void read_values(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& index) {
+void read_values(SqliteDb& db, const TrialScope& scope, const TrialIndex& index) {
   Statement st(db,
                "SELECT trial_id, value, value_type FROM trial_values "
                "WHERE objective = 0 AND " +
                    children_where(scope));
-  st.bind(1, id);
+  bind_scope(st, scope);
   while (st.step()) {
     const auto it = index.find(st.int64(0));
     if (it != index.end()) it->second->value = decode_value(st.optional_real(1), st.text(2));
   }
 }
 
-void read_intermediate(SqliteDb& db, TrialScope scope, int64_t id, const TrialIndex& index) {
+void read_intermediate(SqliteDb& db, const TrialScope& scope, const TrialIndex& index) {
   Statement st(db,
                "SELECT trial_id, step, intermediate_value, intermediate_value_type "
                "FROM trial_intermediate_values WHERE " +
                    children_where(scope));
-  st.bind(1, id);
+  bind_scope(st, scope);
   while (st.step()) {
     const auto it = index.find(st.int64(0));
     if (it == index.end()) continue;
@@ -90,11 +103,11 @@ void read_intermediate(SqliteDb& db, TrialScope scope, int64_t id, const TrialIn
   }
 }
 
-void read_attrs(SqliteDb& db, const char* table, TrialScope scope, int64_t id,
+void read_attrs(SqliteDb& db, const char* table, const TrialScope& scope,
                 const TrialIndex& index, Attrs TrialRecord::*attrs) {
   Statement st(db, std::string("SELECT trial_id, \"key\", value_json FROM ") + table + " WHERE " +
                        children_where(scope));
-  st.bind(1, id);
+  bind_scope(st, scope);
   while (st.step()) {
     const auto it = index.find(st.int64(0));
     if (it != index.end()) (it->second->*attrs)[st.text(1)] = from_python_json(st.text(2));
@@ -103,15 +116,15 @@ void read_attrs(SqliteDb& db, const char* table, TrialScope scope, int64_t id,
 
 }  // namespace
 
-std::vector<TrialRecord> read_trials(SqliteDb& db, TrialScope scope, int64_t id) {
-  std::vector<TrialRecord> trials = read_trial_rows(db, scope, id);
+std::vector<TrialRecord> read_trials(SqliteDb& db, const TrialScope& scope) {
+  std::vector<TrialRecord> trials = read_trial_rows(db, scope);
   TrialIndex index;
   for (auto& t : trials) index[t.id] = &t;
-  read_params(db, scope, id, index);
-  read_values(db, scope, id, index);
-  read_intermediate(db, scope, id, index);
-  read_attrs(db, "trial_user_attributes", scope, id, index, &TrialRecord::user_attrs);
-  read_attrs(db, "trial_system_attributes", scope, id, index, &TrialRecord::system_attrs);
+  read_params(db, scope, index);
+  read_values(db, scope, index);
+  read_intermediate(db, scope, index);
+  read_attrs(db, "trial_user_attributes", scope, index, &TrialRecord::user_attrs);
+  read_attrs(db, "trial_system_attributes", scope, index, &TrialRecord::system_attrs);
   return trials;
 }
 

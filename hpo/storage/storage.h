@@ -124,6 +124,11 @@ class Storage {
   virtual std::optional<TrialRecord> trial(int64_t trial_id) = 0;
   // All trials of a study, ordered by number.
   virtual std::vector<TrialRecord> trials(int64_t study_id) = 0;
+  // The study's trials created after trial id `after_trial_id`, and the
+  // trials `also` (say, those running when the caller last looked): what
+  // may have changed since, so that a long study is not re-read whole.
+  virtual std::vector<TrialRecord> trials_changed(int64_t study_id, int64_t after_trial_id,
+                                                  const std::vector<int64_t>& also) = 0;
 };
 
 }  // namespace hpo

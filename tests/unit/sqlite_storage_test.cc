@@ -563,3 +563,35 @@ TEST_CASE("heartbeats: only RUNNING trials whose beat is older than the grace ar
 
 }  // namespace
 }  // namespace hpo
+
+namespace hpo {
+namespace {
+
+TEST_CASE("trials_changed returns new trials and the ones asked about, nothing else") {
+  const std::string path = "/tmp/hpo_changed_test_" + std::to_string(::getpid()) + ".db";
+  std::remove(path.c_str());
+  {
+    SqliteStorage storage(path);
+    const auto s = storage.get_or_create_study("s", Direction::kMaximize);
+    const auto other = storage.get_or_create_study("other", Direction::kMaximize);
+    const auto a = storage.create_trial(s.id, {});
+    const auto b = storage.create_trial(s.id, {});
+    storage.create_trial(other.id, {});  // another study's trial is never returned
+    const auto c = storage.create_trial(s.id, {});
+    auto ids = [](const std::vector<TrialRecord>& ts) {
+      std::vector<int64_t> out;
+      for (const auto& t : ts) out.push_back(t.id);
+      return out;
+    };
+    CHECK(ids(storage.trials_changed(s.id, 0, {})) == std::vector<int64_t>{a.id, b.id, c.id});
+    CHECK(ids(storage.trials_changed(s.id, b.id, {})) == std::vector<int64_t>{c.id});
+    CHECK(ids(storage.trials_changed(s.id, c.id, {a.id})) == std::vector<int64_t>{a.id});
+    CHECK(storage.trials_changed(s.id, c.id, {}).empty());
+  }
+  std::remove(path.c_str());
+  std::remove((path + "-wal").c_str());
+  std::remove((path + "-shm").c_str());
+}
+
+}  // namespace
+}  // namespace hpo
