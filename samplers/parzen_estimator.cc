@@ -1,8 +1,9 @@
 #include "samplers/parzen_estimator.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <numeric>
 #include <unordered_map>
 
@@ -40,21 +41,38 @@ double log_sum_exp(const Eigen::ArrayXd& terms) {
   return top + std::log((terms - top).max(-600.0).exp().sum());
 }
 
-// (mu, index) pairs sorted. On a grid there are few distinct values, and
-// bucketing them is much faster than sorting thousands of ties.
-std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayXd& mus, bool grid) {
-  std::vector<std::pair<double, Eigen::Index>> order;
-  order.reserve(static_cast<size_t>(mus.size()));
-  if (grid) {
-    std::map<double, std::vector<Eigen::Index>> buckets;
-    for (Eigen::Index i = 0; i < mus.size(); ++i) buckets[mus(i)].push_back(i);
-    for (const auto& [mu, indices] : buckets) {
-      for (auto i : indices) order.emplace_back(mu, i);
-    }
+// Where a grid kernel's mean lies, in half steps from the first grid point:
+// observations are on the grid (even slots), the prior may sit between two
+// points (an odd slot). -1 when the grid is too fine to bucket cheaply.
+Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space, int& n_slots) {
+  const double first = space.low + 0.5 * space.q;
+  const double n_points = std::round((space.high - space.low) / space.q);
+  if (space.q == 0 || n_points > 4.0 * static_cast<double>(mus.size()) + 64) return {};
+  n_slots = 2 * static_cast<int>(n_points) - 1;
+  Eigen::ArrayXi slot(mus.size());
+  for (Eigen::Index i = 0; i < mus.size(); ++i) {
+    // floor(v + 0.5), not lround: this loop runs over every kernel.
+    slot(i) = std::clamp(static_cast<int>(std::floor(2 * (mus(i) - first) / space.q + 0.5)), 0, n_slots - 1);
+  }
+  return slot;
+}
+
+// (mu, index) pairs sorted, ties by index. On a grid there are few distinct
+// values: counting them is much faster than sorting thousands of ties.
+std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayXd& mus,
+                                                             const KernelDim& space) {
+  std::vector<std::pair<double, Eigen::Index>> order(static_cast<size_t>(mus.size()));
+  int n_slots = 0;
+  const Eigen::ArrayXi slot = half_step_slots(mus, space, n_slots);
+  if (slot.size() == 0) {
+    for (Eigen::Index i = 0; i < mus.size(); ++i) order[static_cast<size_t>(i)] = {mus(i), i};
+    std::sort(order.begin(), order.end());
     return order;
   }
-  for (Eigen::Index i = 0; i < mus.size(); ++i) order.emplace_back(mus(i), i);
-  std::sort(order.begin(), order.end());
+  std::vector<size_t> start(static_cast<size_t>(n_slots) + 1, 0);
+  for (Eigen::Index i = 0; i < mus.size(); ++i) ++start[static_cast<size_t>(slot(i)) + 1];
+  for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
+  for (Eigen::Index i = 0; i < mus.size(); ++i) order[start[static_cast<size_t>(slot(i))]++] = {mus(i), i};
   return order;
 }
 
@@ -113,7 +131,7 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   // domain's ends counting as neighbours.
   // Sorted with the kernel's index as tie-break: ties are common on grids,
   // and the index keeps the result independent of the sort algorithm.
-  const auto order = sorted_by_value(mus, dim.space.q > 0);
+  const auto order = sorted_by_value(mus, dim.space);
   Eigen::ArrayXd sorted(n + 2);
   sorted(0) = low;
   for (Eigen::Index i = 0; i < n; ++i) sorted(i + 1) = order[static_cast<size_t>(i)].first;
@@ -151,22 +169,47 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const {
     }
     return;
   }
-  std::unordered_map<MuSigma, int, MuSigmaHash> groups;
+  group_kernels(dim);
+}
+
+void ParzenEstimator::group_kernels(Dim& dim) const {
+  // Kernels with the same (mu, sigma) form a group. A grid's kernels share
+  // few means, and each mean few bandwidths: chain the groups per mean.
+  const Eigen::Index n = dim.mu.size();
+  int n_slots = 0;
+  const Eigen::ArrayXi slot = half_step_slots(dim.mu, dim.space, n_slots);
+  std::vector<int> head(static_cast<size_t>(std::max(n_slots, 1)), -1), next;
+  std::unordered_map<MuSigma, int, MuSigmaHash> hashed;  // for grids too fine to chain
+  std::vector<double> mus, sigmas;
   dim.group.resize(n);
   for (Eigen::Index k = 0; k < n; ++k) {
-    const auto [it, fresh] =
-        groups.emplace(MuSigma{dim.mu(k), dim.sigma(k)}, static_cast<int>(groups.size()));
-    dim.group(k) = it->second;
+    const double mu = dim.mu(k), sigma = dim.sigma(k);
+    int g = -1;
+    if (slot.size() == 0) {
+      g = hashed.emplace(MuSigma{mu, sigma}, static_cast<int>(mus.size())).first->second;
+    } else {
+      int& first = head[static_cast<size_t>(slot(k))];
+      for (g = first; g >= 0 && !(mus[static_cast<size_t>(g)] == mu && sigmas[static_cast<size_t>(g)] == sigma);) {
+        g = next[static_cast<size_t>(g)];
+      }
+      if (g < 0) {
+        next.push_back(first);
+        first = static_cast<int>(mus.size());
+        g = first;
+      }
+    }
+    if (g == static_cast<int>(mus.size())) {
+      mus.push_back(mu);
+      sigmas.push_back(sigma);
+    }
+    dim.group(k) = g;
   }
-  const auto n_groups = static_cast<Eigen::Index>(groups.size());
-  dim.group_mu.resize(n_groups);
-  dim.group_sigma.resize(n_groups);
-  dim.group_log_mass.resize(n_groups);
-  for (const auto& [key, g] : groups) {
-    dim.group_mu(g) = key.mu;
-    dim.group_sigma(g) = key.sigma;
-    dim.group_log_mass(g) =
-        truncnorm::log_gauss_mass((low - key.mu) / key.sigma, (high - key.mu) / key.sigma);
+  dim.group_mu = Eigen::Map<const Eigen::ArrayXd>(mus.data(), static_cast<Eigen::Index>(mus.size()));
+  dim.group_sigma = Eigen::Map<const Eigen::ArrayXd>(sigmas.data(), static_cast<Eigen::Index>(sigmas.size()));
+  dim.group_log_mass.resize(dim.group_mu.size());
+  for (Eigen::Index g = 0; g < dim.group_mu.size(); ++g) {
+    const double mu = dim.group_mu(g), s = dim.group_sigma(g);
+    dim.group_log_mass(g) = truncnorm::log_gauss_mass((dim.space.low - mu) / s, (dim.space.high - mu) / s);
   }
 }
 
@@ -224,13 +267,22 @@ Eigen::ArrayXd ParzenEstimator::log_pdf(const Eigen::ArrayXXd& x) const {
     prepared.push_back(prepare(dims_[j], x.col(static_cast<Eigen::Index>(j))));
   }
   // One point at a time, so that its column of per-kernel log densities
-  // stays in cache while each dimension adds to it.
+  // stays in cache while each dimension adds to it. Points are independent:
+  // in parallel when there is enough work to pay for it.
   Eigen::ArrayXd out(x.rows());
-  Eigen::ArrayXd acc(n_kernels());
-  for (Eigen::Index c = 0; c < x.rows(); ++c) {
-    acc.head(acc.size()) = log_weights_;  // no resize: GCC 12 misreads one as use-after-free
-    for (const auto& p : prepared) add_log_pdf(p, x(c, p.column), c, acc);
-    out(c) = log_sum_exp(acc);
+  auto points = [&](const tbb::blocked_range<Eigen::Index>& range) {
+    Eigen::ArrayXd acc(n_kernels());
+    for (Eigen::Index c = range.begin(); c < range.end(); ++c) {
+      acc.head(acc.size()) = log_weights_;  // no resize: GCC 12 misreads one as use-after-free
+      for (const auto& p : prepared) add_log_pdf(p, x(c, p.column), c, acc);
+      out(c) = log_sum_exp(acc);
+    }
+  };
+  const tbb::blocked_range<Eigen::Index> all(0, x.rows());
+  if (n_kernels() * x.rows() < 100000) {
+    points(all);
+  } else {
+    tbb::parallel_for(all, points);
   }
   return out;
 }

@@ -79,6 +79,7 @@ class ParzenEstimator {
   };
 
   void fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const;
+  void group_kernels(Dim& dim) const;
   void fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const;
   Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;
   Prepared prepare(const Dim& dim, const Eigen::ArrayXd& x) const;
