@@ -47,7 +47,9 @@ class ParzenEstimator {
   Eigen::ArrayXXd sample(std::mt19937_64& rng, int n) const;
 
   // The log density of each row of `x` (log mass on grids and choices);
-  // grid values must lie on their grid.
+  // grid values must lie on their grid. Continuous kernels are weighted by
+  // their bandwidth, as in Optuna 3.1 (see fit_numeric), so over continuous
+  // dimensions this is a score proportional to no density.
   Eigen::ArrayXd log_pdf(const Eigen::ArrayXXd& x) const;
 
   int n_kernels() const { return static_cast<int>(log_weights_.size()); }
@@ -59,7 +61,7 @@ class ParzenEstimator {
     KernelDim space;
     // Numeric: one mean and bandwidth per kernel.
     Eigen::ArrayXd mu, sigma;
-    Eigen::ArrayXd log_norm;  // continuous: -log(sigma * sqrt(2 pi) * mass over support)
+    Eigen::ArrayXd log_norm;  // continuous: -log(sqrt(2 pi) * mass over support), see fit_numeric
     // Grids: kernels that share (mu, sigma) share their cell masses, and
     // there are few distinct ones, so the cell masses are computed per group.
     Eigen::ArrayXi group;

@@ -74,13 +74,14 @@ TEST_CASE("multivariate bandwidths follow Scott's rule") {
   CHECK(pe.sigmas(1)(8) == doctest::Approx(4.0));  // the prior spans the range
 }
 
-TEST_CASE("continuous density by hand: two truncated normals") {
+TEST_CASE("continuous kernels by hand: truncated normals weighted by their width") {
   // One observation at 0.3 and the prior, weight 1/2 each. Sorted mus 0.3,
-  // 0.5: both look inwards (0.2), clipped up to 1/3; the prior gets 1.
+  // 0.5: both look inwards (0.2), clipped up to 1/3; the prior gets 1. As in
+  // Optuna 3.1, each kernel is sigma times its truncated normal density.
   const ParzenEstimator pe({unit_interval()}, column({0.3}), Eigen::ArrayXd::Ones(1), ParzenOptions{});
   auto mass = [](double mu, double s) { return truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s); };
   for (double x : {0.0, 0.3, 0.77, 1.0}) {
-    const double by_hand = 0.5 * normal_pdf(x, 0.3, 1.0 / 3) / mass(0.3, 1.0 / 3) +
+    const double by_hand = 0.5 / 3 * normal_pdf(x, 0.3, 1.0 / 3) / mass(0.3, 1.0 / 3) +
                            0.5 * normal_pdf(x, 0.5, 1.0) / mass(0.5, 1.0);
     CHECK(std::exp(pe.log_pdf(column({x}))(0)) == doctest::Approx(by_hand).epsilon(1e-12));
   }
@@ -99,21 +100,32 @@ TEST_CASE("grid masses sum to one, by hand and jointly with a continuous dimensi
                        (truncnorm::ndtr(0.5) - truncnorm::ndtr(-0.5));
   CHECK(std::exp(prior_only.log_pdf(column({0}))(0)) == doctest::Approx(cell0).epsilon(1e-12));
 
-  // Jointly with [0, 1]: integrating out the continuous dimension by a
-  // midpoint sum gives back the grid's own marginal.
+  // Jointly with [0, 1] (multivariate: one bandwidth s for the
+  // observations, 1 for the prior): integrating out the continuous
+  // dimension by a midpoint sum leaves the grid's masses weighted by s.
   Eigen::ArrayXXd obs(3, 2);
   obs << 1, 0.2, 1, 0.8, 4, 0.5;
   ParzenOptions multi;
   multi.multivariate = true;
   const ParzenEstimator joint({grid, unit_interval()}, obs, Eigen::ArrayXd::Ones(3), multi);
-  double total = 0;
+  const ParzenEstimator grid_alone({grid}, column({1, 1, 4}), Eigen::ArrayXd::Ones(3), multi);
+  const double s = joint.sigmas(1)(0);
   const int n = 2000;
-  Eigen::ArrayXXd x(n * 5, 2);
   for (int g = 0; g < 5; ++g) {
-    for (int i = 0; i < n; ++i) x.row(g * n + i) << g, (i + 0.5) / n;
+    Eigen::ArrayXXd x(n, 2);
+    for (int i = 0; i < n; ++i) x.row(i) << g, (i + 0.5) / n;
+    const double marginal = joint.log_pdf(x).exp().sum() / n;
+    // Kernel k's grid mass at g, times 1/4 (weight) and s (or 1, the prior).
+    double by_hand = 0;
+    for (int k = 0; k < 4; ++k) {
+      const double mu = joint.mus(0)(k), sg = joint.sigmas(0)(k);
+      const double cell = (truncnorm::ndtr((g + 0.5 - mu) / sg) - truncnorm::ndtr((g - 0.5 - mu) / sg)) /
+                          (truncnorm::ndtr((4.5 - mu) / sg) - truncnorm::ndtr((-0.5 - mu) / sg));
+      by_hand += 0.25 * cell * (k < 3 ? s : 1.0);
+    }
+    CHECK(marginal == doctest::Approx(by_hand).epsilon(1e-6));
   }
-  total = joint.log_pdf(x).exp().sum() / n;
-  CHECK(total == doctest::Approx(1.0).epsilon(1e-6));
+  CHECK(grid_alone.n_kernels() == 4);
 }
 
 TEST_CASE("categorical kernels spread the prior weight, by hand") {
@@ -126,17 +138,16 @@ TEST_CASE("categorical kernels spread the prior weight, by hand") {
   CHECK(p(0) == doctest::Approx(5.0 / 9));
   CHECK(p(1) == doctest::Approx(2.0 / 9));
   CHECK(p(2) == doctest::Approx(2.0 / 9));
-  // The same through the general (multi-dimensional) path.
+  // The same through the general path, jointly with a second categorical.
   Eigen::ArrayXXd obs(2, 2);
-  obs << 0, 0.5, 0, 0.5;
-  const ParzenEstimator joint({cat, unit_interval()}, obs, Eigen::ArrayXd::Ones(2), ParzenOptions{});
-  Eigen::ArrayXXd x(3000, 2);
-  for (int i = 0; i < 1000; ++i) {
-    for (int c = 0; c < 3; ++c) x.row(c * 1000 + i) << c, (i + 0.5) / 1000;
-  }
-  const Eigen::ArrayXd dens = joint.log_pdf(x).exp();
-  CHECK(dens.head(1000).sum() / 1000 == doctest::Approx(5.0 / 9).epsilon(1e-6));
-  CHECK(dens.tail(1000).sum() / 1000 == doctest::Approx(2.0 / 9).epsilon(1e-6));
+  obs << 0, 1, 0, 1;
+  const ParzenEstimator joint({cat, KernelDim{true, 2, 0, 0, 0}}, obs, Eigen::ArrayXd::Ones(2), ParzenOptions{});
+  Eigen::ArrayXXd x(6, 2);
+  x << 0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2, 1;
+  const Eigen::ArrayXd joint_p = joint.log_pdf(x).exp();
+  CHECK(joint_p.sum() == doctest::Approx(1.0));
+  CHECK(joint_p(0) + joint_p(1) == doctest::Approx(5.0 / 9));
+  CHECK(joint_p(2) + joint_p(3) == doctest::Approx(2.0 / 9));
 }
 
 TEST_CASE("draws stay in the support and follow the weights") {
