@@ -87,6 +87,25 @@ TEST_CASE("continuous kernels by hand: truncated normals weighted by their width
   }
 }
 
+TEST_CASE("long mixtures, summed in float, agree with a double sum") {
+  std::mt19937_64 rng(3);
+  const int n = 3000;
+  Eigen::ArrayXXd obs(n, 1);
+  for (int i = 0; i < n; ++i) obs(i, 0) = uniform01(rng) * uniform01(rng);
+  const auto weights = default_weights(n);
+  const ParzenEstimator pe({unit_interval()}, obs, weights, ParzenOptions{});
+  const double total = weights.sum() + 1;
+  for (double x : {0.0, 0.01, 0.5, 0.999}) {
+    double sum = 0;
+    for (int k = 0; k <= n; ++k) {
+      const double mu = pe.mus(0)(k), s = pe.sigmas(0)(k);
+      const double mass = truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s);
+      sum += (k < n ? weights(k) : 1.0) / total * s * normal_pdf(x, mu, s) / mass;
+    }
+    CHECK(pe.log_pdf(column({x}))(0) == doctest::Approx(std::log(sum)).epsilon(1e-6));
+  }
+}
+
 TEST_CASE("grid masses sum to one, by hand and jointly with a continuous dimension") {
   // Integers 0..4: support [-0.5, 4.5], step 1.
   const KernelDim grid{false, 0, -0.5, 4.5, 1.0};
