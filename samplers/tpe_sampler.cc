@@ -82,9 +82,10 @@ Eigen::ArrayXXd TpeSampler::model_values(const SearchSpace& space, const Model& 
     auto it = trials[i]->params.begin();
     const auto end = trials[i]->params.end();
     for (const auto& [name, j] : names) {
-      while (it != end && it->first < *name) ++it;
+      int order = -1;
+      while (it != end && (order = it->first.compare(*name)) < 0) ++it;
       if (it == end) break;
-      if (it->first != *name) continue;
+      if (order != 0) continue;
       // A value outside today's distribution (the space changed) is no
       // observation of it.
       const auto& dist = space[static_cast<size_t>(j)].distribution;

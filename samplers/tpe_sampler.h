@@ -27,12 +27,17 @@ struct TpeOptions {
   bool group = false;
   int n_startup_trials = 10;   // random trials before TPE starts
   int n_ei_candidates = 24;    // draws from l(x) to choose from
-  double gamma = 0.1;          // "below" = ceil(gamma * finished trials), at most 25
+  // "below" = ceil(gamma * finished trials), at most 25: Optuna's default
+  // gamma function with the fraction as the knob.
+  double gamma = 0.1;
   bool consider_prior = true;  // a broad prior kernel in each estimator
   double prior_weight = 1.0;
   bool consider_magic_clip = true;   // bandwidths at least range / min(100, kernels + 1)
   bool consider_endpoints = false;   // outermost kernels also look at the domain's ends
-  bool constant_liar = true;   // RUNNING trials count as the worst observations
+  // RUNNING trials count as the worst observations ("above"), so parallel
+  // workers spread out. On by default: with one worker nothing is running
+  // when it asks, so this changes nothing there.
+  bool constant_liar = true;
   bool ordered_choices = true; // numeric categoricals are modelled as ordered
 };
 
