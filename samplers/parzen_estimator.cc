@@ -40,7 +40,7 @@ struct MuSigmaHash {
 double log_sum_exp(const Eigen::ArrayXd& terms) {
   const double top = terms.maxCoeff();
   if (!std::isfinite(top)) return top;
-  if (terms.size() < 1000) return top + std::log((terms - top).max(-600.0).exp().sum());
+  if (terms.size() < 256) return top + std::log((terms - top).max(-600.0).exp().sum());
   return top + std::log((terms - top).max(-80.0).cast<float>().exp().cast<double>().sum());
 }
 
