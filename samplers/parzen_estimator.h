@@ -1,0 +1,107 @@
+// A Parzen estimator: the weighted kernel mixture TPE fits to the good
+// trials ("below", l(x)) and to the rest ("above", g(x)). One kernel per
+// observation plus a broad prior kernel; every kernel is a product over the
+// dimensions of a truncated normal (continuous), a truncated normal's mass
+// over a grid cell (int, stepped and ordered parameters) or a categorical.
+//
+// Everything here is in "model space": log-values for log parameters,
+// ranks for ordered choices, indices for categoricals.
+#ifndef HPO_SAMPLERS_PARZEN_ESTIMATOR_H_
+#define HPO_SAMPLERS_PARZEN_ESTIMATOR_H_
+
+#include <Eigen/Core>
+#include <random>
+#include <vector>
+
+namespace hpo {
+
+// One dimension of an estimator's domain.
+struct KernelDim {
+  bool categorical = false;
+  int n_choices = 0;  // categorical only
+  double low = 0.0;   // numeric: the kernels' support; a grid's is widened by q/2
+  double high = 1.0;
+  double q = 0.0;     // numeric: the grid step; 0 for continuous
+};
+
+struct ParzenOptions {
+  bool consider_prior = true;
+  double prior_weight = 1.0;
+  bool consider_magic_clip = true;
+  bool consider_endpoints = false;
+  bool multivariate = false;  // Scott's rule bandwidths instead of neighbour gaps
+};
+
+// Optuna's weights for n observations in chronological order: 1 each,
+// except that when n >= 25 all but the newest 25 ramp up from 1/n.
+Eigen::ArrayXd default_weights(int n);
+
+class ParzenEstimator {
+ public:
+  // `obs` holds one row per observation and one column per dimension;
+  // `weights` one nonnegative weight per row.
+  ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
+                  const Eigen::ArrayXd& weights, const ParzenOptions& options);
+
+  // `n` draws, one per row. Grid values are not snapped to the grid.
+  Eigen::ArrayXXd sample(std::mt19937_64& rng, int n) const;
+
+  // The log density of each row of `x` (log mass on grids and choices);
+  // grid values must lie on their grid. Continuous kernels are weighted by
+  // their bandwidth, as in Optuna 3.1 (see fit_numeric), so over continuous
+  // dimensions this is a score proportional to no density.
+  Eigen::ArrayXd log_pdf(const Eigen::ArrayXXd& x) const;
+
+  int n_kernels() const { return static_cast<int>(log_weights_.size()); }
+  const Eigen::ArrayXd& mus(int dim) const { return dims_[dim].mu; }
+  const Eigen::ArrayXd& sigmas(int dim) const { return dims_[dim].sigma; }
+
+ private:
+  struct Dim {
+    KernelDim space;
+    // Numeric: one mean and bandwidth per kernel.
+    Eigen::ArrayXd mu, sigma;
+    Eigen::ArrayXd log_norm;  // continuous: -log(sqrt(2 pi) * mass over support), see fit_numeric
+    // Grids: kernels that share (mu, sigma) share their cell masses, and
+    // there are few distinct ones, so the cell masses are computed per group.
+    Eigen::ArrayXi group;
+    Eigen::ArrayXd group_mu, group_sigma, group_log_mass;
+    // Categorical: the observed choice per kernel, -1 for the prior.
+    Eigen::ArrayXi choice;
+    double log_hit = 0, log_miss = 0;  // an observation kernel's log mass at / off its choice
+  };
+
+  // What log_pdf needs of one dimension for a given set of points.
+  struct Prepared {
+    const Dim* dim = nullptr;
+    Eigen::Index column = 0;
+    Eigen::ArrayXd inv_sigma;     // continuous
+    Eigen::ArrayXXd table;        // grid: log cell mass by (mu, sigma) group and value
+    std::vector<int> value_of;    // grid: each point's column in `table`
+  };
+
+  void fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const;
+  void group_kernels(Dim& dim) const;
+  void fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const;
+  Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;
+  Prepared prepare(const Dim& dim, const Eigen::ArrayXd& x) const;
+  void add_log_pdf(const Prepared& p, double x, Eigen::Index point, Eigen::ArrayXd& acc) const;
+  void grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,
+                  std::vector<int>& value_of) const;
+  Eigen::ArrayXd discrete_log_pdf(const Dim& dim, const Eigen::ArrayXd& x) const;
+  double sample_dim(const Dim& dim, int kernel, std::mt19937_64& rng) const;
+
+  std::vector<Dim> dims_;
+  ParzenOptions options_;
+  int n_obs_ = 0;
+  bool has_prior_ = true;
+  Eigen::ArrayXd log_weights_;  // per kernel, normalized; the prior last
+  Eigen::ArrayXd cumulative_;   // running sum of the weights, for drawing kernels
+};
+
+// A uniform double in [0, 1) from 53 random bits.
+double uniform01(std::mt19937_64& rng);
+
+}  // namespace hpo
+
+#endif  // HPO_SAMPLERS_PARZEN_ESTIMATOR_H_

@@ -1,0 +1,33 @@
+// Which trials TPE learns from, and how it splits them into the good
+// ("below") and the rest ("above"), ranking them as Optuna does.
+#ifndef HPO_SAMPLERS_TPE_SPLIT_H_
+#define HPO_SAMPLERS_TPE_SPLIT_H_
+
+#include <map>
+#include <vector>
+
+#include "samplers/trial_view.h"
+
+namespace hpo {
+
+struct TpeSplit {
+  std::vector<const TrialView*> trials;  // those that count, by trial number
+  std::vector<int> below, above;         // indices into `trials`, ascending
+  int n_finished = 0;                    // COMPLETE and PRUNED trials in `trials`
+};
+
+// How many trials make up "below": ceil(gamma * n_finished), at most 25.
+int n_below(int n_finished, double gamma);
+
+// Complete trials rank by value. Pruned trials rank after all complete ones:
+// those stopped at a later step first, then by their last intermediate value
+// (NaN last); pruned trials that reported nothing come after those. With
+// `constant_liar`, RUNNING trials count too, as the worst of all, so that
+// parallel workers are pushed away from points already being tried.
+// FAIL and WAITING trials, and complete trials without a value, are ignored.
+TpeSplit split_trials(const std::map<int, TrialView>& history, Direction direction,
+                      bool constant_liar, double gamma);
+
+}  // namespace hpo
+
+#endif  // HPO_SAMPLERS_TPE_SPLIT_H_

@@ -1,0 +1,88 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "samplers/tpe_groups.h"
+#include "samplers/tpe_split.h"
+
+namespace hpo {
+namespace {
+
+TrialView trial(int number, TrialState state, std::optional<double> value = std::nullopt,
+                std::map<int, double> intermediate = {}) {
+  TrialView t;
+  t.number = number;
+  t.state = state;
+  t.value = value;
+  t.intermediate = std::move(intermediate);
+  return t;
+}
+
+std::map<int, TrialView> history(std::vector<TrialView> trials) {
+  std::map<int, TrialView> h;
+  for (auto& t : trials) h[t.number] = t;
+  return h;
+}
+
+TEST_CASE("gamma: ceil(0.1 n), at most 25, as in Optuna") {
+  CHECK(n_below(10, 0.1) == 1);
+  CHECK(n_below(11, 0.1) == 2);
+  CHECK(n_below(30, 0.1) == 3);
+  CHECK(n_below(31, 0.1) == 4);
+  CHECK(n_below(1000, 0.1) == 25);
+  CHECK(n_below(40, 0.25) == 10);
+}
+
+TEST_CASE("complete trials rank by value, in the study's direction") {
+  const auto h = history({trial(0, TrialState::kComplete, 3.0), trial(1, TrialState::kComplete, 1.0),
+                          trial(2, TrialState::kComplete, 2.0), trial(3, TrialState::kFail),
+                          trial(4, TrialState::kComplete)});
+  const auto min = split_trials(h, Direction::kMinimize, true, 0.5);
+  CHECK(min.trials.size() == 3);  // FAIL and the one without a value do not count
+  CHECK(min.n_finished == 3);
+  CHECK(min.below == std::vector<int>{1, 2});  // ceil(1.5) = 2, in trial order
+  CHECK(min.above == std::vector<int>{0});
+  const auto max = split_trials(h, Direction::kMaximize, true, 0.5);
+  CHECK(max.below == std::vector<int>{0, 2});
+}
+
+TEST_CASE("pruned trials rank after complete ones: later step first, then value") {
+  const auto h = history({
+      trial(0, TrialState::kPruned, std::nullopt, {{1, 0.1}, {5, 0.9}}),  // step 5, 0.9
+      trial(1, TrialState::kPruned, std::nullopt, {{2, 0.0}}),            // step 2
+      trial(2, TrialState::kPruned, std::nullopt, {{5, 0.5}}),            // step 5, 0.5
+      trial(3, TrialState::kPruned),                                      // nothing reported
+      trial(4, TrialState::kComplete, 100.0),
+      trial(5, TrialState::kPruned, std::nullopt, {{5, NAN}}),            // step 5, NaN
+      trial(6, TrialState::kRunning),
+  });
+  // Expected rank: 4, 2, 0, 5, 1, 3, then the running one (liar).
+  const std::vector<std::vector<int>> below_by_size = {{4}, {2, 4}, {0, 2, 4}, {0, 2, 4, 5},
+                                                       {0, 1, 2, 4, 5}, {0, 1, 2, 3, 4, 5}};
+  for (int k = 1; k <= 6; ++k) {
+    const auto s = split_trials(h, Direction::kMinimize, true, k / 6.0);
+    CHECK(s.n_finished == 6);
+    CHECK(s.trials.size() == 7);
+    CHECK(s.below == below_by_size[static_cast<size_t>(k - 1)]);
+    CHECK(s.above.back() == 6);  // the running trial is always above
+  }
+}
+
+TEST_CASE("without the constant liar, running trials are left out") {
+  const auto h = history({trial(0, TrialState::kComplete, 1.0), trial(1, TrialState::kRunning)});
+  CHECK(split_trials(h, Direction::kMinimize, false, 0.1).trials.size() == 1);
+  CHECK(split_trials(h, Direction::kMinimize, true, 0.1).trials.size() == 2);
+}
+
+TEST_CASE("group decomposition: parameters that always occur together") {
+  // a, b always together; c sometimes; d never with c.
+  const Presence present = {{true, true, true, false}, {true, true, false, true}, {true, true, false, false}};
+  CHECK(decompose_groups(4, present) == ParamGroups{{0, 1}, {2}, {3}});
+  CHECK(decompose_groups(3, {{true, true, true}}) == ParamGroups{{0, 1, 2}});
+  CHECK(decompose_groups(2, {}) == ParamGroups{{0, 1}});
+  CHECK(intersection_groups(4, present) == ParamGroups{{0, 1}, {2}, {3}});
+  CHECK(intersection_groups(3, {{true, false, true}, {true, true, true}}) == ParamGroups{{0, 2}, {1}});
+}
+
+}  // namespace
+}  // namespace hpo
