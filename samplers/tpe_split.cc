@@ -35,6 +35,12 @@ std::optional<Rank> rank_of(const TrialView& t, double sign, bool constant_liar)
     case TrialState::kRunning:
       if (!constant_liar) return std::nullopt;
       return Rank{kInf, kInf};
+    case TrialState::kFail:
+      // An out-of-memory failure says the region is infeasible: rank it
+      // worst, so TPE's l(x)/g(x) steers away from it. Other failures
+      // teach nothing, as in Optuna.
+      if (!t.infeasible) return std::nullopt;
+      return Rank{kInf, kInf};
     default:
       return std::nullopt;
   }

@@ -68,6 +68,21 @@ TEST_CASE("pruned trials rank after complete ones: later step first, then value"
   }
 }
 
+TEST_CASE("out-of-memory failures rank worst; other failures are left out") {
+  auto oom = trial(2, TrialState::kFail);
+  oom.infeasible = true;
+  const auto h = history({trial(0, TrialState::kComplete, 5.0), trial(1, TrialState::kComplete, 1.0), oom,
+                          trial(3, TrialState::kFail)});
+  const auto s = split_trials(h, Direction::kMaximize, false, 1.0 / 3);
+  CHECK(s.trials.size() == 3);  // the plain FAIL teaches nothing
+  CHECK(s.n_finished == 3);
+  CHECK(s.below == std::vector<int>{0});    // the best COMPLETE one
+  CHECK(s.above == std::vector<int>{1, 2});  // the OOM is among the worst
+  // Even below a COMPLETE trial with the worst possible value.
+  const auto h2 = history({trial(0, TrialState::kComplete, -1e300), oom});
+  CHECK(split_trials(h2, Direction::kMaximize, false, 0.5).below == std::vector<int>{0});
+}
+
 TEST_CASE("without the constant liar, running trials are left out") {
   const auto h = history({trial(0, TrialState::kComplete, 1.0), trial(1, TrialState::kRunning)});
   CHECK(split_trials(h, Direction::kMinimize, false, 0.1).trials.size() == 1);
