@@ -55,6 +55,7 @@ const std::map<std::string, Setter>& setters() {
       {"epochs", set(&TrainerConfig::epochs, "an integer")},
       {"patience", set(&TrainerConfig::patience, "an integer")},
       {"max_train_samples", set(&TrainerConfig::max_train_samples, "an integer")},
+      {"max_valid_samples", set(&TrainerConfig::max_valid_samples, "an integer")},
       {"eval_batch_size", set(&TrainerConfig::eval_batch_size, "an integer")},
       {"seed", set(&TrainerConfig::seed, "a non-negative integer")},
       {"data", set_string(&TrainerConfig::data)},
@@ -119,6 +120,7 @@ void validate(const TrainerConfig& c, const std::string& source) {
   require(c.epochs >= 1, source, "epochs", "must be >= 1");
   require(c.patience >= 1, source, "patience", "must be >= 1");
   require(c.max_train_samples >= 0, source, "max_train_samples", "must be >= 0");
+  require(c.max_valid_samples >= 0, source, "max_valid_samples", "must be >= 0");
   require(c.eval_batch_size >= 1, source, "eval_batch_size", "must be >= 1");
   require(c.horizon >= 1, source, "horizon", "must be >= 1");
   require(c.train_frac > 0 && c.valid_frac > 0 && c.train_frac + c.valid_frac < 1, source, "train_frac",

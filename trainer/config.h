@@ -26,7 +26,8 @@ struct TrainerConfig {
   double grad_clip = 1.0;      // max global grad norm; 0 disables
   int epochs = 5;
   int patience = 3;            // early stop after this many epochs without a better val RankIC
-  int64_t max_train_samples = 65536;  // per epoch, a fresh random subset; 0 = all
+  int64_t max_train_samples = 32768;  // per epoch, a fresh random subset; 0 = all
+  int64_t max_valid_samples = 32768;  // validate on every k-th valid date to stay under this; 0 = all
   int eval_batch_size = 4096;
   uint64_t seed = 0;
   // Data.
