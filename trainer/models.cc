@@ -1,13 +1,28 @@
 #include "trainer/models.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hpo::trainer {
 
 namespace F = torch::nn::functional;
 
-WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel, int64_t dilation)
-    : dilation_(dilation), left_pad_((kernel - 1) * dilation) {
+std::vector<BlockPlan> plan_blocks(int64_t layers, int64_t kernel, int64_t lookback) {
+  std::vector<BlockPlan> plans(static_cast<size_t>(layers));
+  int64_t out_count = 1;  // the head reads the last step only
+  for (int64_t b = layers - 1; b >= 0; --b) {
+    const int64_t dilation = int64_t(1) << b;
+    const int64_t available = (lookback - 1) / dilation + 1;  // steps >= 0 spaced by the dilation
+    BlockPlan& p = plans[size_t(b)];
+    p.out_count = out_count;
+    p.out_stride = b == layers - 1 ? 1 : 2;
+    p.mid_count = std::min((out_count - 1) * p.out_stride + kernel, available);
+    out_count = std::min(p.mid_count + kernel - 1, available);  // what this block reads
+  }
+  return plans;
+}
+
+WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel) : kernel_(kernel) {
   // Conv1d's default initialization for v and the bias; g starts at ||v|| so
   // the initial weight equals v, as torch.nn.utils.weight_norm does.
   const double bound = 1.0 / std::sqrt(double(in * kernel));
@@ -16,38 +31,45 @@ WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kern
   bias_ = register_parameter("bias", torch::empty({out}).uniform_(-bound, bound));
 }
 
-torch::Tensor WeightNormConv1dImpl::forward(const torch::Tensor& x) {
+torch::Tensor WeightNormConv1dImpl::forward(const torch::Tensor& x, int64_t count, int64_t stride) {
   torch::Tensor weight = v_ * (g_ / v_.norm(2, {1, 2}, /*keepdim=*/true));
-  torch::Tensor padded = left_pad_ > 0 ? F::pad(x, F::PadFuncOptions({left_pad_, 0})) : x;
-  return F::conv1d(padded, weight, F::Conv1dFuncOptions().bias(bias_).dilation(dilation_));
+  const int64_t need = (count - 1) * stride + kernel_, have = x.size(2);
+  torch::Tensor input = need > have ? F::pad(x, F::PadFuncOptions({need - have, 0})) : x.narrow(2, have - need, need);
+  return F::conv1d(input, weight, F::Conv1dFuncOptions().bias(bias_).stride(stride));
 }
 
-TemporalBlockImpl::TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, int64_t dilation, double dropout) {
-  conv1_ = register_module("conv1", WeightNormConv1d(in, out, kernel, dilation));
-  conv2_ = register_module("conv2", WeightNormConv1d(out, out, kernel, dilation));
+TemporalBlockImpl::TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout) {
+  conv1_ = register_module("conv1", WeightNormConv1d(in, out, kernel));
+  conv2_ = register_module("conv2", WeightNormConv1d(out, out, kernel));
   drop1_ = register_module("drop1", torch::nn::Dropout(dropout));
   drop2_ = register_module("drop2", torch::nn::Dropout(dropout));
   if (in != out) downsample_ = register_module("downsample", torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, 1)));
 }
 
-torch::Tensor TemporalBlockImpl::forward(const torch::Tensor& x) {
-  torch::Tensor y = drop1_(torch::relu(conv1_(x)));
-  y = drop2_(torch::relu(conv2_(y)));
-  return torch::relu(y + (downsample_ ? downsample_(x) : x));
+torch::Tensor TemporalBlockImpl::forward(const torch::Tensor& x, const BlockPlan& plan) {
+  torch::Tensor y = drop1_(torch::relu(conv1_(x, plan.mid_count, 1)));
+  y = drop2_(torch::relu(conv2_(y, plan.out_count, plan.out_stride)));
+  // The residual at the output steps: the last input step and every
+  // out_stride-th one before it.
+  const int64_t n = x.size(2);
+  torch::Tensor skip = x.slice(2, n - 1 - (plan.out_count - 1) * plan.out_stride, n, plan.out_stride);
+  return torch::relu(y + (downsample_ ? downsample_(skip) : skip));
 }
 
-Tcn::Tcn(int64_t features, const TrainerConfig& config) {
-  blocks_ = register_module("blocks", torch::nn::Sequential());
+Tcn::Tcn(int64_t features, const TrainerConfig& config) : kernel_(config.kernel_size) {
   int64_t in = features;
   for (int i = 0; i < config.layers; ++i) {
-    blocks_->push_back(TemporalBlock(in, config.hidden_size, config.kernel_size, int64_t(1) << i, config.dropout));
+    blocks_.push_back(register_module("block" + std::to_string(i),
+                                      TemporalBlock(in, config.hidden_size, config.kernel_size, config.dropout)));
     in = config.hidden_size;
   }
   head_ = register_module("head", torch::nn::Linear(config.hidden_size, 1));
 }
 
 torch::Tensor Tcn::forward(const torch::Tensor& x) {
-  torch::Tensor h = blocks_->forward(x);  // [batch, hidden, lookback]
+  const std::vector<BlockPlan> plans = plan_blocks(int64_t(blocks_.size()), kernel_, x.size(2));
+  torch::Tensor h = x;  // [batch, features, lookback]
+  for (size_t b = 0; b < blocks_.size(); ++b) h = blocks_[b]->forward(h, plans[b]);
   return head_(h.select(2, h.size(2) - 1)).squeeze(1);
 }
 

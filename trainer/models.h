@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <torch/torch.h>
 
@@ -15,17 +16,37 @@ class ReturnModel : public torch::nn::Module {
   virtual torch::Tensor forward(const torch::Tensor& x) = 0;
 };
 
-// A causal, dilated Conv1d with weight normalization (w = g * v / ||v||,
-// Salimans & Kingma 2016), written out because LibTorch has no weight_norm.
-// Causal: the input is padded on the left only, so output t sees inputs <= t.
+// Only the last time step of the top block reaches the head, so the TCN
+// computes only the time steps that feed it. A dilated layer's inputs are then
+// an arithmetic progression of time steps spaced by its dilation; stored
+// compactly (only those steps, ending at the last one), its dilated
+// convolution becomes a plain one, with stride 2 where the layer above needs
+// every other step. This is the same function as the full-sequence TCN
+// (tests/trainer/models_test.cc checks), with less than half the work.
+struct BlockPlan {
+  int64_t out_count;  // time steps this block outputs (the last ones, spaced by 2 * dilation)
+  int64_t out_stride;  // spacing of those steps in units of the dilation: 2, or 1 for the top block
+  int64_t mid_count;  // time steps of the first convolution's output (spaced by the dilation)
+};
+
+// The plans of `layers` blocks (dilations 1, 2, 4, ...) over a window of
+// `lookback` steps, bottom block first.
+std::vector<BlockPlan> plan_blocks(int64_t layers, int64_t kernel, int64_t lookback);
+
+// A causal Conv1d with weight normalization (w = g * v / ||v||, Salimans &
+// Kingma 2016), written out because LibTorch has no weight_norm. It reads a
+// compact input (see above) and outputs `count` steps ending at the last
+// input step, `stride` input steps apart; missing steps on the left are the
+// causal zero padding.
 class WeightNormConv1dImpl : public torch::nn::Module {
  public:
-  WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel, int64_t dilation);
-  torch::Tensor forward(const torch::Tensor& x);
+  WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel);
+  torch::Tensor forward(const torch::Tensor& x, int64_t count, int64_t stride);
+  int64_t kernel() const { return kernel_; }
 
  private:
   torch::Tensor v_, g_, bias_;
-  int64_t dilation_, left_pad_;
+  int64_t kernel_;
 };
 TORCH_MODULE(WeightNormConv1d);
 
@@ -33,8 +54,8 @@ TORCH_MODULE(WeightNormConv1d);
 // convolution when the width changes).
 class TemporalBlockImpl : public torch::nn::Module {
  public:
-  TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, int64_t dilation, double dropout);
-  torch::Tensor forward(const torch::Tensor& x);
+  TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout);
+  torch::Tensor forward(const torch::Tensor& x, const BlockPlan& plan);
 
  private:
   WeightNormConv1d conv1_{nullptr}, conv2_{nullptr};
@@ -51,8 +72,9 @@ class Tcn : public ReturnModel {
   torch::Tensor forward(const torch::Tensor& x) override;
 
  private:
-  torch::nn::Sequential blocks_{nullptr};
+  std::vector<TemporalBlock> blocks_;
   torch::nn::Linear head_{nullptr};
+  int64_t kernel_;
 };
 
 // The baseline: the flattened window through `layers` hidden layers.

@@ -1,8 +1,9 @@
-#include <doctest/doctest.h>
-
 #include "trainer/batcher.h"
 #include "trainer/dataset.h"
 #include "trainer/synthetic.h"
+
+// After the torch headers: glog (pulled in by LibTorch) defines its own CHECK.
+#include <doctest/doctest.h>
 
 namespace hpo::trainer {
 namespace {

@@ -1,5 +1,3 @@
-#include <doctest/doctest.h>
-
 #include <csignal>
 #include <filesystem>
 #include <sstream>
@@ -8,6 +6,9 @@
 #include "trainer/error.h"
 #include "trainer/stop.h"
 #include "trainer/trainer.h"
+
+// After the torch headers: glog (pulled in by LibTorch) defines its own CHECK.
+#include <doctest/doctest.h>
 
 namespace hpo::trainer {
 namespace {
