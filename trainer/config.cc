@@ -104,6 +104,41 @@ std::vector<std::string> config_keys() {
   return keys;
 }
 
+std::string config_help() {
+  const TrainerConfig d;
+  std::string out = "Config keys (all optional; default in brackets):\n";
+  auto line = [&](const char* key, const std::string& value, const char* meaning) {
+    out += fmt::format("  {:<18} [{}] {}\n", key, value, meaning);
+  };
+  line("model", d.model, "tcn | mlp");
+  line("hidden_size", std::to_string(d.hidden_size), "channels (TCN) / units (MLP)");
+  line("layers", std::to_string(d.layers), "TCN residual blocks (dilations 1, 2, 4, ...) / MLP hidden layers");
+  line("kernel_size", std::to_string(d.kernel_size), "TCN kernel");
+  line("dropout", fmt::format("{}", d.dropout), "dropout rate");
+  line("lookback", std::to_string(d.lookback), "days of features per sample");
+  line("batch_size", std::to_string(d.batch_size), "samples per batch");
+  line("grad_accum", std::to_string(d.grad_accum), "batches per optimizer step (loss divided by it)");
+  line("lr", fmt::format("{}", d.lr), "AdamW peak learning rate");
+  line("weight_decay", fmt::format("{}", d.weight_decay), "AdamW weight decay");
+  line("warmup_epochs", fmt::format("{}", d.warmup_epochs), "linear warm-up (may be fractional), then cosine decay");
+  line("grad_clip", fmt::format("{}", d.grad_clip), "max global gradient norm; 0 = off");
+  line("epochs", std::to_string(d.epochs), "epochs");
+  line("patience", std::to_string(d.patience), "early stop after this many epochs without a better val RankIC");
+  line("max_train_samples", std::to_string(d.max_train_samples), "training samples per epoch (random subset); 0 = all");
+  line("max_valid_samples", std::to_string(d.max_valid_samples), "validate on every k-th date to stay under; 0 = all");
+  line("eval_batch_size", std::to_string(d.eval_batch_size), "batch size for validation and test");
+  line("seed", std::to_string(d.seed), "initialization, dropout and shuffling");
+  line("data", "synthetic", "CSV panel path; empty = the built-in synthetic panel");
+  line("horizon", std::to_string(d.horizon), "label: log return from close t to close t + horizon");
+  line("train_frac", fmt::format("{}", d.train_frac), "share of days for training");
+  line("valid_frac", fmt::format("{}", d.valid_frac), "share of days for validation (test: the rest)");
+  line("synthetic_tickers", std::to_string(d.synthetic_tickers), "synthetic panel size");
+  line("synthetic_days", std::to_string(d.synthetic_days), "synthetic panel size");
+  line("synthetic_seed", std::to_string(d.synthetic_seed), "synthetic panel seed");
+  line("device", d.device, "auto | cpu | cuda");
+  return out;
+}
+
 void validate(const TrainerConfig& c, const std::string& source) {
   require(c.model == "tcn" || c.model == "mlp", source, "model", "must be \"tcn\" or \"mlp\"");
   require(c.hidden_size >= 1, source, "hidden_size", "must be >= 1");

@@ -49,7 +49,10 @@ TrainerConfig load_config(const std::string& path);
 // naming `source` (the file).
 void validate(const TrainerConfig& config, const std::string& source);
 
-// The keys load_config accepts, for --help.
+// The keys load_config accepts.
 std::vector<std::string> config_keys();
+
+// Every key with its default and meaning, for --help.
+std::string config_help();
 
 }  // namespace hpo::trainer

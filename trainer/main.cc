@@ -98,7 +98,7 @@ int export_features(const std::string& dir, const TrainerConfig& config) {
 
 int run(int argc, char** argv) {
   CLI::App app{"hpo-trainer: a LibTorch trainer for stock-return models (TCN or MLP)"};
-  app.footer(kHelpFooter);
+  app.footer(std::string(kHelpFooter) + "\n" + config_help());
   std::string config_path, out_dir, report_path, make_data_path, export_dir;
   bool resume = false;
   SyntheticSpec spec;

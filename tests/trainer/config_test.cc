@@ -75,3 +75,17 @@ TEST_CASE("runtime settings from the environment") {
 
 }  // namespace
 }  // namespace hpo::trainer
+
+namespace hpo::trainer {
+namespace {
+
+TEST_CASE("config: --help documents every key") {
+  const std::string help = config_help();
+  for (const std::string& key : config_keys()) {
+    CAPTURE(key);
+    CHECK(help.find("  " + key + " ") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace hpo::trainer
