@@ -7,6 +7,17 @@ namespace hpo::trainer {
 
 namespace F = torch::nn::functional;
 
+DenseImpl::DenseImpl(int64_t in, int64_t out) {
+  const double bound = 1.0 / std::sqrt(double(in));
+  weight_ = register_parameter("weight", torch::empty({out, in}).uniform_(-bound, bound));
+  bias_ = register_parameter("bias", torch::empty({out}).uniform_(-bound, bound));
+}
+
+torch::Tensor DenseImpl::forward(const torch::Tensor& x) {
+  if (x.is_cuda()) return torch::linear(x, weight_, bias_);
+  return F::conv1d(x.unsqueeze(2), weight_.unsqueeze(2), F::Conv1dFuncOptions().bias(bias_)).squeeze(2);
+}
+
 std::vector<BlockPlan> plan_blocks(int64_t layers, int64_t kernel, int64_t lookback) {
   std::vector<BlockPlan> plans(static_cast<size_t>(layers));
   int64_t out_count = 1;  // the head reads the last step only
@@ -63,7 +74,7 @@ Tcn::Tcn(int64_t features, const TrainerConfig& config) : kernel_(config.kernel_
                                       TemporalBlock(in, config.hidden_size, config.kernel_size, config.dropout)));
     in = config.hidden_size;
   }
-  head_ = register_module("head", torch::nn::Linear(config.hidden_size, 1));
+  head_ = register_module("head", Dense(config.hidden_size, 1));
 }
 
 torch::Tensor Tcn::forward(const torch::Tensor& x) {
@@ -77,12 +88,12 @@ Mlp::Mlp(int64_t features, const TrainerConfig& config) {
   net_ = register_module("net", torch::nn::Sequential());
   int64_t in = features * config.lookback;
   for (int i = 0; i < config.layers; ++i) {
-    net_->push_back(torch::nn::Linear(in, config.hidden_size));
+    net_->push_back(Dense(in, config.hidden_size));
     net_->push_back(torch::nn::ReLU());
     net_->push_back(torch::nn::Dropout(config.dropout));
     in = config.hidden_size;
   }
-  net_->push_back(torch::nn::Linear(in, 1));
+  net_->push_back(Dense(in, 1));
 }
 
 torch::Tensor Mlp::forward(const torch::Tensor& x) { return net_->forward(x.flatten(1)).squeeze(1); }

@@ -69,6 +69,13 @@ TEST_CASE("models: block plans for a 20-step window") {
   CHECK(plans[0].mid_count == 20);
 }
 
+TEST_CASE("models: Dense is a linear layer") {
+  Dense dense(7, 3);
+  torch::Tensor x = torch::randn({5, 7});
+  auto p = dense->named_parameters();
+  CHECK(torch::allclose(dense(x), torch::linear(x, p["weight"], p["bias"]), 1e-5, 1e-6));
+}
+
 TEST_CASE("models: the MLP takes the flattened window") {
   TrainerConfig config;
   config.model = "mlp";
