@@ -2,6 +2,8 @@
 
 #include <sys/resource.h>
 
+#include <cstdlib>
+
 #include <ATen/autocast_mode.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
@@ -71,6 +73,12 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
                       : s.amp_dtype == "fp16" ? "bf16 autocast (fp16 needs a GradScaler, which LibTorch lacks)"
                                               : "bf16 autocast")
       << "\n";
+  // Read by CUDA and LibTorch themselves; logged so the trial log shows them.
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "TORCH_CUDNN_V8_API_ENABLED"}) {
+    const char* value = std::getenv(name);
+    log << "setting " << name << "=" << (value ? value : "unset") << " -> passed to CUDA/LibTorch"
+        << (setup.cuda ? "" : " (no effect on CPU)") << "\n";
+  }
   return setup;
 }
 
