@@ -18,12 +18,16 @@ namespace {
 
 using testing::TempDir;
 
-const char* kTinyConfig =
-    "{\"synthetic_tickers\": 30, \"synthetic_days\": 220, \"lookback\": 5, \"hidden_size\": 8, \"layers\": 2,"
-    " \"batch_size\": 64, \"max_train_samples\": 512, \"epochs\": 40, \"patience\": 100}";
+std::string tiny_config(int epochs) {
+  return "{\"synthetic_tickers\": 30, \"synthetic_days\": 220, \"lookback\": 5, \"hidden_size\": 8, \"layers\": 2,"
+         " \"batch_size\": 64, \"max_train_samples\": 512, \"patience\": 100, \"epochs\": " +
+         std::to_string(epochs) + "}";
+}
 
-// Starts the trainer with `args`, stdout and stderr to `log`.
-pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
+// Starts the trainer with `args`, stdout and stderr to `log`, and `env` set
+// on top of the test's environment (without HPO_REPORT_FILE).
+pid_t spawn(const std::vector<std::string>& args, const std::string& log,
+            const std::vector<std::pair<std::string, std::string>>& env = {}) {
   pid_t pid = fork();
   if (pid == 0) {
     int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -35,6 +39,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     unsetenv("HPO_REPORT_FILE");
+    for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
     execv(bin.c_str(), argv.data());
     _exit(127);
   }
@@ -68,7 +73,7 @@ TEST_CASE("cli: a bad data file exits 2 naming the line") {
 
 TEST_CASE("cli: SIGTERM exits 75 with a usable checkpoint; --resume finishes") {
   TempDir dir;
-  std::string config = dir.write("config.json", kTinyConfig);
+  std::string config = dir.write("config.json", tiny_config(40));
   std::string report = dir.file("report.jsonl");
   std::vector<std::string> args = {"--config", config, "--out", dir.file("trial"), "--report", report};
   pid_t pid = spawn(args, dir.file("log"));
@@ -88,6 +93,18 @@ TEST_CASE("cli: SIGTERM exits 75 with a usable checkpoint; --resume finishes") {
   std::string text = testing::read_file(report);
   CHECK(text.rfind("{\"metrics\"") == text.rfind('\n', text.size() - 2) + 1);  // the final line is last
   CHECK(text.find("\"type\":\"final\"") != std::string::npos);
+}
+
+TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
+  TempDir dir;
+  std::string config = dir.write("config.json", tiny_config(1));
+  std::vector<std::pair<std::string, std::string>> env = {{"HPO_CONFIG", config},
+                                                          {"HPO_REPORT_FILE", dir.file("hpo.jsonl")},
+                                                          {"HPO_TRIAL_DIR", dir.file("trial")}};
+  CHECK(wait_exit(spawn({"--report", dir.file("ignored.jsonl")}, dir.file("log"), env)) == 0);
+  CHECK(testing::read_file(dir.file("hpo.jsonl")).find("\"type\":\"final\"") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("ignored.jsonl")));
+  CHECK(std::filesystem::exists(dir.file("trial/checkpoint.pt")));
 }
 
 TEST_CASE("cli: --make-data writes the panel and prints the oracle") {
