@@ -114,40 +114,61 @@ class Loop {
     return samples;
   }
 
-  std::pair<torch::Tensor, torch::Tensor> to_device(const Batch& b) const {
+  using DeviceBatch = std::pair<torch::Tensor, torch::Tensor>;  // x, y on the training device
+
+  DeviceBatch to_device(const Batch& b) const {
     if (!device_.cuda) return {b.x, b.y};
     // From pinned memory these copies are asynchronous.
     return {b.x.to(device_.device, /*non_blocking=*/true), b.y.to(device_.device, /*non_blocking=*/true)};
   }
 
-  // Returns false when a stop was requested (after writing a checkpoint).
+  // One epoch: train, validate, report, checkpoint. Returns false when a stop
+  // was requested (after writing the checkpoint).
   bool run_epoch() {
     const auto epoch_start = Clock::now();
+    PassStats pass;
+    if (!train_pass(&pass)) return false;
+    const Scores val = evaluate(data_.valid);
+    report_epoch(val, pass, seconds_since(epoch_start));
+    update_best(val);
+    ++state_.epoch;
+    state_.batch = 0;
+    state_.epoch_loss_sum = 0;
+    state_.epoch_loss_count = 0;
+    save();
+    if (stop_requested()) {
+      log_ << fmt::format("stop requested: checkpoint after epoch {}, exiting {}\n", state_.epoch - 1, kExitStopped);
+      return false;
+    }
+    return true;
+  }
+
+  struct PassStats {
+    int64_t trained = 0;
+    double seconds = 0, wait_seconds = 0;
+  };
+
+  // The training batches of the current epoch, from state_.batch on. Returns
+  // false when a stop was requested mid-epoch (after writing the checkpoint).
+  bool train_pass(PassStats* stats) {
     model_->train();
     Batcher& b = batcher();
     b.start(epoch_samples(state_.epoch), config_.batch_size, state_.batch);
     b.reset_wait();
     torch::Tensor loss_sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device_.device));
-    int64_t trained = 0, batches = 0;
-    const auto train_start = Clock::now();
+    int64_t batches = 0;
+    const auto start = Clock::now();
     // Double buffer: batch k+1's copy is queued before batch k's compute.
     std::optional<Batch> current = b.next();
-    std::optional<std::pair<torch::Tensor, torch::Tensor>> on_device;
+    std::optional<DeviceBatch> on_device;
     if (current) on_device = to_device(*current);
     while (current) {
       std::optional<Batch> following = b.next();
-      std::optional<std::pair<torch::Tensor, torch::Tensor>> following_on_device;
+      std::optional<DeviceBatch> following_on_device;
       if (following) following_on_device = to_device(*following);
 
-      auto [x, y] = *on_device;
-      torch::Tensor loss;
-      {
-        AutocastScope autocast(device_.amp, device_.amp_dtype);
-        loss = torch::mse_loss(model_->forward(x).to(torch::kFloat32), y);
-      }
-      (loss / double(config_.grad_accum)).backward();
-      loss_sum += loss.detach().to(torch::kFloat64);
-      trained += x.size(0);
+      loss_sum += train_batch(on_device->first, on_device->second);
+      stats->trained += on_device->first.size(0);
       ++batches;
       const int64_t done = int64_t(current->index) + 1;
       if (done % config_.grad_accum == 0 || done == batches_per_epoch_) {
@@ -166,49 +187,58 @@ class Loop {
       on_device = std::move(following_on_device);
     }
     synchronize(device_);
-    const double train_seconds = seconds_since(train_start);
+    stats->seconds = seconds_since(start);
+    stats->wait_seconds = b.wait_seconds();
     add_epoch_loss(loss_sum, batches);
-    const double train_loss = state_.epoch_loss_sum / double(std::max<int64_t>(1, state_.epoch_loss_count));
+    return true;
+  }
 
-    const Scores val = evaluate(data_.valid);
+  // Forward and backward of one batch; returns its loss (on the device, so
+  // nothing waits for the GPU here).
+  torch::Tensor train_batch(const torch::Tensor& x, const torch::Tensor& y) {
+    torch::Tensor loss;
+    {
+      AutocastScope autocast(device_.amp, device_.amp_dtype);
+      loss = torch::mse_loss(model_->forward(x).to(torch::kFloat32), y);
+    }
+    (loss / double(config_.grad_accum)).backward();
+    return loss.detach().to(torch::kFloat64);
+  }
+
+  void report_epoch(const Scores& val, const PassStats& pass, double epoch_seconds) {
+    const double train_loss = state_.epoch_loss_sum / double(std::max<int64_t>(1, state_.epoch_loss_count));
+    const double seconds = std::max(pass.seconds, 1e-9);
     Metrics m;
     add_scores(&m, "val_", pack(val));
     m["train_loss"] = train_loss;
-    m["samples_per_s"] = double(trained) / std::max(train_seconds, 1e-9);
-    m["data_wait_frac"] = b.wait_seconds() / std::max(train_seconds, 1e-9);
-    m["epoch_time_s"] = seconds_since(epoch_start);
+    m["samples_per_s"] = double(pass.trained) / seconds;
+    m["data_wait_frac"] = pass.wait_seconds / seconds;
+    m["epoch_time_s"] = epoch_seconds;
     m["peak_mem_mb"] = peak_memory_mb(device_);
     m["lr"] = optimizer_lr();
     report_.epoch(int(state_.epoch), m);
-    total_trained_ += double(trained);
-    total_train_seconds_ += train_seconds;
-    total_wait_seconds_ += b.wait_seconds();
+    total_trained_ += double(pass.trained);
+    total_train_seconds_ += pass.seconds;
+    total_wait_seconds_ += pass.wait_seconds;
     log_ << fmt::format(
         "epoch {}: train_loss {:.4f} val_loss {:.4f} val_rank_ic {:.4f} val_ic {:.4f} val_sharpe {:.2f} | {:.0f} "
         "samples/s, data wait {:.1f}%, {:.1f}s\n",
         state_.epoch, train_loss, val.loss, val.rank_ic, val.ic, val.sharpe, m["samples_per_s"],
-        100 * m["data_wait_frac"], m["epoch_time_s"]);
+        100 * m["data_wait_frac"], epoch_seconds);
+  }
 
-    if (val.rank_ic > state_.best_val_rank_ic) {
-      state_.best_val_rank_ic = val.rank_ic;
-      state_.best_epoch = state_.epoch;
-      state_.best_val = pack(val);
-      state_.best_weights.clear();
-      for (const torch::Tensor& t : model_state(*model_)) state_.best_weights.push_back(t.detach().to(torch::kCPU).clone());
-      state_.bad_epochs = 0;
-    } else {
+  // Early stopping bookkeeping; the best epoch's weights are kept on the CPU.
+  void update_best(const Scores& val) {
+    if (!(val.rank_ic > state_.best_val_rank_ic)) {
       ++state_.bad_epochs;
+      return;
     }
-    ++state_.epoch;
-    state_.batch = 0;
-    state_.epoch_loss_sum = 0;
-    state_.epoch_loss_count = 0;
-    save();
-    if (stop_requested()) {
-      log_ << fmt::format("stop requested: checkpoint after epoch {}, exiting {}\n", state_.epoch - 1, kExitStopped);
-      return false;
-    }
-    return true;
+    state_.best_val_rank_ic = val.rank_ic;
+    state_.best_epoch = state_.epoch;
+    state_.best_val = pack(val);
+    state_.best_weights.clear();
+    for (const torch::Tensor& t : model_state(*model_)) state_.best_weights.push_back(t.detach().to(torch::kCPU).clone());
+    state_.bad_epochs = 0;
   }
 
   void add_epoch_loss(const torch::Tensor& loss_sum, int64_t batches) {
