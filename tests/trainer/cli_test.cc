@@ -1,0 +1,118 @@
+// Runs the hpo-trainer binary as hpo does: exit codes and SIGTERM.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include "tests/trainer/test_util.h"
+
+namespace hpo::trainer {
+namespace {
+
+using testing::TempDir;
+
+std::string tiny_config(int epochs) {
+  return "{\"synthetic_tickers\": 30, \"synthetic_days\": 220, \"lookback\": 5, \"hidden_size\": 8, \"layers\": 2,"
+         " \"batch_size\": 64, \"max_train_samples\": 512, \"patience\": 100, \"epochs\": " +
+         std::to_string(epochs) + "}";
+}
+
+// Starts the trainer with `args`, stdout and stderr to `log`, and `env` set
+// on top of the test's environment (without HPO_REPORT_FILE).
+pid_t spawn(const std::vector<std::string>& args, const std::string& log,
+            const std::vector<std::pair<std::string, std::string>>& env = {}) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv;
+    std::string bin = HPO_TRAINER_BIN;
+    argv.push_back(bin.data());
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    unsetenv("HPO_REPORT_FILE");
+    for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int wait_exit(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run(const std::vector<std::string>& args, const std::string& log) { return wait_exit(spawn(args, log)); }
+
+TEST_CASE("cli: a bad config exits 2 naming the file and key") {
+  TempDir dir;
+  std::string config = dir.write("config.json", "{\"hiden_size\": 8}");
+  CHECK(run({"--config", config, "--out", dir.file("trial")}, dir.file("log")) == 2);
+  std::string log = testing::read_file(dir.file("log"));
+  CHECK(log.find(config + ": unknown key 'hiden_size' (did you mean 'hidden_size'?)") != std::string::npos);
+}
+
+TEST_CASE("cli: a bad data file exits 2 naming the line") {
+  TempDir dir;
+  std::string data = dir.write("p.csv", "date,ticker,open,high,low,close,volume\n2020-01-02,A,1,1,1,x,1\n");
+  std::string config = dir.write("config.json", "{\"data\": \"" + data + "\"}");
+  CHECK(run({"--config", config}, dir.file("log")) == 2);
+  CHECK(testing::read_file(dir.file("log")).find(data + ":2: unparsable number 'x' in column 'close'") !=
+        std::string::npos);
+}
+
+TEST_CASE("cli: SIGTERM exits 75 with a usable checkpoint; --resume finishes") {
+  TempDir dir;
+  std::string config = dir.write("config.json", tiny_config(40));
+  std::string report = dir.file("report.jsonl");
+  std::vector<std::string> args = {"--config", config, "--out", dir.file("trial"), "--report", report};
+  pid_t pid = spawn(args, dir.file("log"));
+  // Wait for the first epoch line, then stop it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (testing::read_file(report).find("\"epoch\"") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(pid, SIGTERM);
+  CHECK(wait_exit(pid) == 75);
+  CHECK(std::filesystem::exists(dir.file("trial/checkpoint.pt")));
+  CHECK(testing::read_file(report).find("\"final\"") == std::string::npos);
+
+  args.push_back("--resume");
+  CHECK(run(args, dir.file("log2")) == 0);
+  CHECK(testing::read_file(dir.file("log2")).find("resumed from") != std::string::npos);
+  std::string text = testing::read_file(report);
+  CHECK(text.rfind("{\"metrics\"") == text.rfind('\n', text.size() - 2) + 1);  // the final line is last
+  CHECK(text.find("\"type\":\"final\"") != std::string::npos);
+}
+
+TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
+  TempDir dir;
+  std::string config = dir.write("config.json", tiny_config(1));
+  std::vector<std::pair<std::string, std::string>> env = {{"HPO_CONFIG", config},
+                                                          {"HPO_REPORT_FILE", dir.file("hpo.jsonl")},
+                                                          {"HPO_TRIAL_DIR", dir.file("trial")}};
+  CHECK(wait_exit(spawn({"--report", dir.file("ignored.jsonl")}, dir.file("log"), env)) == 0);
+  CHECK(testing::read_file(dir.file("hpo.jsonl")).find("\"type\":\"final\"") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("ignored.jsonl")));
+  CHECK(std::filesystem::exists(dir.file("trial/checkpoint.pt")));
+}
+
+TEST_CASE("cli: --make-data writes the panel and prints the oracle") {
+  TempDir dir;
+  CHECK(run({"--make-data", dir.file("p.csv"), "--tickers", "20", "--days", "200"}, dir.file("log")) == 0);
+  CHECK(testing::read_file(dir.file("log")).find("oracle (true expected return") != std::string::npos);
+  CHECK(testing::read_file(dir.file("p.csv")).rfind("date,ticker,open,high,low,close,volume\n", 0) == 0);
+}
+
+}  // namespace
+}  // namespace hpo::trainer

@@ -1,0 +1,91 @@
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "tests/trainer/test_util.h"
+#include "trainer/config.h"
+#include "trainer/error.h"
+#include "trainer/runtime_settings.h"
+
+namespace hpo::trainer {
+namespace {
+
+using testing::TempDir;
+
+std::string error_of(const std::string& text) {
+  return testing::usage_error("config.json", text, [](const std::string& path) { load_config(path); });
+}
+
+TEST_CASE("config: JSON written by hpo") {
+  TempDir dir;
+  TrainerConfig c = load_config(dir.write(
+      "config.json",
+      R"({"batch_size": 1024, "hidden_size": 32, "grad_accum": 2, "lr": 0.0003, "dropout": 0.25,)"
+      R"( "layers": 4, "model": "mlp", "epochs": 7, "data": null})"));
+  CHECK(c.batch_size == 1024);
+  CHECK(c.hidden_size == 32);
+  CHECK(c.grad_accum == 2);
+  CHECK(c.lr == doctest::Approx(3e-4));
+  CHECK(c.dropout == doctest::Approx(0.25));
+  CHECK(c.layers == 4);
+  CHECK(c.model == "mlp");
+  CHECK(c.epochs == 7);
+  CHECK(c.data.empty());
+  CHECK(c.kernel_size == 3);  // defaults for the rest
+}
+
+TEST_CASE("config: YAML exported configs") {
+  TempDir dir;
+  TrainerConfig c = load_config(dir.write("c.yaml", "lr: 1e-3\nlookback: 10\nseed: 5\ndata: /tmp/panel.csv\n"));
+  CHECK(c.lr == doctest::Approx(1e-3));
+  CHECK(c.lookback == 10);
+  CHECK(c.seed == 5);
+  CHECK(c.data == "/tmp/panel.csv");
+}
+
+TEST_CASE("config: unknown keys, wrong types and bad values name the file and key") {
+  CHECK(error_of(R"({"batchsize": 512})") == ": unknown key 'batchsize' (did you mean 'batch_size'?)");
+  CHECK(error_of(R"({"colour": 1})") == ": unknown key 'colour'");
+  CHECK(error_of(R"({"batch_size": "big"})") == ": key 'batch_size': expected an integer, got 'big'");
+  CHECK(error_of(R"({"batch_size": 1.5})") == ": key 'batch_size': expected an integer, got '1.5'");
+  CHECK(error_of(R"({"lr": [1, 2]})") == ": key 'lr': expected a number");
+  CHECK(error_of(R"({"model": "rnn"})") == ": key 'model': must be \"tcn\" or \"mlp\"");
+  CHECK(error_of(R"({"dropout": 1.5})") == ": key 'dropout': must be in [0, 1)");
+  CHECK(error_of("[1, 2]") == ": expected a flat object of key: value");
+  CHECK(error_of("{\"lr\": ").find("invalid JSON/YAML") != std::string::npos);
+}
+
+TEST_CASE("runtime settings from the environment") {
+  std::map<std::string, std::string> env = {{"NUM_WORKERS", "3"}, {"PIN_MEMORY", "false"},
+                                            {"AMP_DTYPE", "bfloat16"}, {"OMP_NUM_THREADS", "2"}};
+  auto lookup = [&](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  RuntimeSettings s = read_runtime_settings(lookup);
+  CHECK(s.num_workers == 3);
+  CHECK_FALSE(s.pin_memory);
+  CHECK(s.amp_dtype == "bf16");
+  CHECK(s.omp_threads == 2);
+  CHECK(s.tf32);  // default
+  env["TF32"] = "maybe";
+  CHECK_THROWS_WITH_AS(read_runtime_settings(lookup), "environment: TF32='maybe' is not a boolean (use 1/0, true/false)",
+                       UsageError);
+}
+
+}  // namespace
+}  // namespace hpo::trainer
+
+namespace hpo::trainer {
+namespace {
+
+TEST_CASE("config: --help documents every key") {
+  const std::string help = config_help();
+  for (const std::string& key : config_keys()) {
+    CAPTURE(key);
+    CHECK(help.find("  " + key + " ") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace hpo::trainer

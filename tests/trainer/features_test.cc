@@ -1,0 +1,115 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "trainer/features.h"
+#include "trainer/splits.h"
+
+namespace hpo::trainer {
+namespace {
+
+// Three tickers over 80 days. A's daily return alternates +1% / -2%, B's is
+// the opposite, C's is 0, so the cross-sectional order of one-day returns
+// flips every day: a feature or label shifted by one day would flip sign.
+// C has no row on day 70.
+double daily_return(int ticker, size_t t) {
+  if (t == 0 || ticker == 2) return 0.0;
+  double a = t % 2 == 0 ? 0.01 : -0.02;
+  return ticker == 0 ? a : -a;
+}
+
+Panel hand_made_panel() {
+  Panel p;
+  for (int d = 0; d < 80; ++d) p.dates.push_back("d" + std::to_string(100 + d));
+  p.tickers = {"A", "B", "C"};
+  p.allocate();
+  for (size_t i = 0; i < 3; ++i) {
+    double log_close = std::log(100.0);
+    for (size_t t = 0; t < 80; ++t) {
+      log_close += daily_return(int(i), t);
+      if (i == 2 && t == 70) continue;
+      size_t c = p.index(i, t);
+      p.close[c] = std::exp(log_close);
+      p.open[c] = p.close[c];
+      p.high[c] = p.close[c] * 1.01;
+      p.low[c] = p.close[c] * 0.99;
+      p.volume[c] = 1000;
+    }
+  }
+  return p;
+}
+
+size_t feature_index(const FeatureSet& fs, const std::string& name) {
+  for (size_t f = 0; f < fs.names.size(); ++f)
+    if (fs.names[f] == name) return f;
+  FAIL("no feature " << name);
+  return 0;
+}
+
+float feature(const FeatureSet& fs, size_t ticker, size_t day, const std::string& name) {
+  return fs.row(ticker, day)[feature_index(fs, name)];
+}
+
+TEST_CASE("features: one-day return is aligned to its date") {
+  FeatureSet fs = compute_features(hand_made_panel(), 2);
+  const float z = float(std::sqrt(1.5));  // z-scores of (+x, -x, 0): +-sqrt(3/2), 0
+  for (size_t t = 61; t < 70; ++t) {
+    float sign = t % 2 == 0 ? 1.0f : -1.0f;  // A's return on day t is + on even days
+    CHECK(feature(fs, 0, t, "ret_1") == doctest::Approx(sign * z));
+    CHECK(feature(fs, 1, t, "ret_1") == doctest::Approx(-sign * z));
+    CHECK(feature(fs, 2, t, "ret_1") == doctest::Approx(0.0f));
+  }
+}
+
+TEST_CASE("features: label is the forward return over the horizon") {
+  FeatureSet fs = compute_features(hand_made_panel(), 2);
+  for (size_t t = 60; t < 66; ++t) {
+    double expected = daily_return(0, t + 1) + daily_return(0, t + 2);
+    CHECK(fs.label[fs.cell(0, t)] == doctest::Approx(expected).epsilon(1e-5));
+    // The target is the label z-scored across tickers on the same date.
+    float sign = expected > 0 ? 1.0f : -1.0f;
+    CHECK(fs.target[fs.cell(0, t)] == doctest::Approx(sign * std::sqrt(1.5f)));
+  }
+  // With horizon 1 the label alternates with the day, so alignment shows.
+  FeatureSet one = compute_features(hand_made_panel(), 1);
+  for (size_t t = 60; t < 66; ++t)
+    CHECK(one.label[one.cell(0, t)] == doctest::Approx(daily_return(0, t + 1)).epsilon(1e-5));
+  // The last `horizon` days have no label.
+  CHECK(std::isnan(fs.label[fs.cell(0, 78)]));
+  CHECK(std::isnan(fs.label[fs.cell(0, 79)]));
+  CHECK_FALSE(std::isnan(fs.label[fs.cell(0, 77)]));
+}
+
+TEST_CASE("features: a missing day blanks its features and the labels that need it") {
+  FeatureSet fs = compute_features(hand_made_panel(), 2);
+  for (size_t f = 0; f < fs.num_features; ++f) CHECK(fs.row(2, 70)[f] == 0.0f);
+  // ret_5 of C reads the close of day 70 on days 70..75 (and is then the
+  // cross-sectional mean, 0); from day 76 its window is whole again.
+  CHECK(std::isnan(fs.label[fs.cell(2, 68)]));  // needs the close of day 70
+  CHECK(std::isnan(fs.label[fs.cell(2, 70)]));
+  CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 67)]));
+  std::vector<Sample> samples = samples_in(fs, DayRange{60, 78});
+  for (const Sample& s : samples) CHECK_FALSE((s.ticker == 2 && (s.day == 68 || s.day == 70)));
+  CHECK(samples.size() == 3 * 18 - 2);
+}
+
+TEST_CASE("features: the longest window needs 60 days of history") {
+  FeatureSet fs = compute_features(hand_made_panel(), 1);
+  CHECK(fs.first_full_day == kLongestWindow);
+  // ret_60 is missing (0 after normalization) for every ticker before day 60.
+  for (size_t i = 0; i < 3; ++i) CHECK(feature(fs, i, 59, "ret_60") == 0.0f);
+  CHECK(feature(fs, 0, 61, "ret_60") != 0.0f);
+}
+
+TEST_CASE("features: cross-sectional normalization") {
+  std::vector<float> v = {1, 2, 3, std::numeric_limits<float>::quiet_NaN()};  // 4 tickers, 1 day
+  normalize_cross_section(&v, 4, 1, 1, 0, -9.0f);
+  CHECK(v[0] == doctest::Approx(-std::sqrt(1.5)));
+  CHECK(v[1] == doctest::Approx(0.0));
+  CHECK(v[2] == doctest::Approx(std::sqrt(1.5)));
+  CHECK(v[3] == -9.0f);
+}
+
+}  // namespace
+}  // namespace hpo::trainer

@@ -1,0 +1,56 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "trainer/metrics.h"
+
+namespace hpo::trainer {
+namespace {
+
+// Two days of five names, worked by hand:
+//   day 1: pred 1..5, label .1 .3 .2 .5 .4 -> ranks 1 3 2 5 4,
+//          Spearman 1 - 6*4/(5*24) = 0.8; label is rank/10 so Pearson 0.8;
+//          top 20% (pred 5) earns .4, bottom (pred 1) .1: long-short 0.3.
+//   day 2: pred 5..1, label .1 .. .5 -> Spearman -1, Pearson -1,
+//          long-short .1 - .5 = -0.4.
+TEST_CASE("metrics: RankIC, IC, ICIR and Sharpe against hand-computed values") {
+  std::vector<float> pred = {1, 2, 3, 4, 5, 5, 4, 3, 2, 1};
+  std::vector<float> label = {.1f, .3f, .2f, .5f, .4f, .1f, .2f, .3f, .4f, .5f};
+  std::vector<float> target(10, 0.0f);
+  std::vector<uint32_t> day = {7, 7, 7, 7, 7, 9, 9, 9, 9, 9};
+  Scores s = score(pred, label, target, day);
+  CHECK(s.days == 2);
+  CHECK(s.rank_ic == doctest::Approx((0.8 - 1.0) / 2));
+  CHECK(s.ic == doctest::Approx((0.8 - 1.0) / 2));
+  // std (ddof 1) of {0.8, -1} is 1.8 / sqrt(2).
+  CHECK(s.rank_icir == doctest::Approx(-0.1 / (1.8 / std::sqrt(2.0))));
+  // Long-short returns {0.3, -0.4}: mean -0.05, std 0.7 / sqrt(2).
+  CHECK(s.long_short == doctest::Approx(-0.05));
+  CHECK(s.sharpe == doctest::Approx(-0.05 / (0.7 / std::sqrt(2.0)) * std::sqrt(252.0)));
+  // MSE against the target: mean of pred^2 = (1+4+9+16+25)*2/10.
+  CHECK(s.loss == doctest::Approx(11.0));
+}
+
+TEST_CASE("metrics: top and bottom 20% of ten names are two each") {
+  std::vector<float> pred = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  std::vector<float> label = {1, 2, 0, 0, 0, 0, 0, 0, 5, 7};
+  std::vector<uint32_t> day(10, 0);
+  Scores s = score(pred, label, std::vector<float>(10, 0.0f), day);
+  CHECK(s.long_short == doctest::Approx((5 + 7) / 2.0 - (1 + 2) / 2.0));
+  CHECK(s.sharpe == 0.0);  // one day: no std
+}
+
+TEST_CASE("metrics: Spearman uses average ranks for ties; constants score 0") {
+  CHECK(spearman({1, 2, 2, 3}, {1, 2, 3, 4}) == doctest::Approx(pearson({1, 2.5, 2.5, 4}, {1, 2, 3, 4})));
+  CHECK(spearman({1, 1, 1}, {1, 2, 3}) == 0.0);
+  CHECK(pearson({1, 2, 3}, {3, 2, 1}) == doctest::Approx(-1.0));
+}
+
+TEST_CASE("metrics: days with fewer than five names are skipped") {
+  Scores s = score({1, 2, 3}, {1, 2, 3}, {0, 0, 0}, {1, 1, 1});
+  CHECK(s.days == 0);
+  CHECK(s.rank_ic == 0.0);
+}
+
+}  // namespace
+}  // namespace hpo::trainer

@@ -1,0 +1,33 @@
+// Helpers shared by the trainer tests: temporary directories and files.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace hpo::trainer::testing {
+
+// A fresh directory under the system temp dir, removed on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  // Writes `text` to path()/name and returns the full path.
+  std::string write(const std::string& name, const std::string& text) const;
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_file(const std::string& path);
+
+// Writes `text` to a temporary file named `name`, calls `load` on its path
+// and returns the UsageError message with the path prefix cut off (or "no
+// error"). Fails the test if the message does not start with the path.
+std::string usage_error(const std::string& name, const std::string& text,
+                        const std::function<void(const std::string&)>& load);
+
+}  // namespace hpo::trainer::testing

@@ -1,0 +1,58 @@
+// The trial's hyperparameters: a flat JSON or YAML object (yaml-cpp reads
+// both). Every key is optional; unknown keys and wrong types are errors that
+// name the file and the key.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hpo::trainer {
+
+struct TrainerConfig {
+  // Model.
+  std::string model = "tcn";  // "tcn" | "mlp"
+  int hidden_size = 64;
+  int layers = 3;        // TCN residual blocks / MLP hidden layers
+  int kernel_size = 3;   // TCN only
+  double dropout = 0.1;
+  int lookback = 20;     // days of features per sample
+  // Optimization.
+  int batch_size = 512;
+  int grad_accum = 1;    // optimizer step every k batches, loss divided by k
+  double lr = 1e-3;
+  double weight_decay = 1e-4;
+  double warmup_epochs = 0.5;  // linear warm-up, then cosine decay to 0
+  double grad_clip = 1.0;      // max global grad norm; 0 disables
+  int epochs = 5;
+  int patience = 3;            // early stop after this many epochs without a better val RankIC
+  int64_t max_train_samples = 32768;  // per epoch, a fresh random subset; 0 = all
+  int64_t max_valid_samples = 32768;  // validate on every k-th valid date to stay under this; 0 = all
+  int eval_batch_size = 4096;
+  uint64_t seed = 0;
+  // Data.
+  std::string data;      // CSV path; empty = the built-in synthetic panel
+  int horizon = 1;       // label = log(close[t + horizon] / close[t])
+  double train_frac = 0.6;
+  double valid_frac = 0.2;
+  int synthetic_tickers = 500;
+  int synthetic_days = 1500;
+  uint64_t synthetic_seed = 7;
+  // Runtime.
+  std::string device = "auto";  // "auto" | "cpu" | "cuda"
+};
+
+// Reads and validates a config file; throws UsageError.
+TrainerConfig load_config(const std::string& path);
+
+// Checks ranges (positive sizes, fractions in range, ...); throws UsageError
+// naming `source` (the file).
+void validate(const TrainerConfig& config, const std::string& source);
+
+// The keys load_config accepts.
+std::vector<std::string> config_keys();
+
+// Every key with its default and meaning, for --help.
+std::string config_help();
+
+}  // namespace hpo::trainer

@@ -1,0 +1,39 @@
+// The data a trial trains on: features, labels and the three sample lists,
+// built from the CSV named in the config or from the synthetic panel.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trainer/config.h"
+#include "trainer/features.h"
+#include "trainer/metrics.h"
+#include "trainer/panel.h"
+#include "trainer/splits.h"
+
+namespace hpo::trainer {
+
+struct Dataset {
+  FeatureSet features;
+  Splits splits;
+  std::vector<Sample> train, valid, test;
+  // Synthetic panel only: the true expected return (tickers x days).
+  std::vector<float> oracle;
+  std::string source;  // for the log
+};
+
+// Builds features, splits and samples from `panel`; `first_day` leaves room
+// for the longest feature window and the lookback.
+Dataset make_dataset(const Panel& panel, const TrainerConfig& config);
+
+// Reads config.data, or generates the synthetic panel when it is empty.
+Dataset load_dataset(const TrainerConfig& config);
+
+// Scores `pred` (one value per sample, in order) on `samples`.
+Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, const std::vector<float>& pred);
+
+// The oracle's scores on `samples` (the synthetic panel's true expected return).
+Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples);
+
+}  // namespace hpo::trainer

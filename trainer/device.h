@@ -1,0 +1,55 @@
+// Applying the runtime settings to LibTorch, and the pieces of the training
+// step that differ between CPU and CUDA (autocast, clipping).
+//
+// CUDA-only code compiles against both Debian's LibTorch 1.13 (CPU) and the
+// LibTorch of torch 2.x wheels; version differences are guarded on
+// TORCH_VERSION_MAJOR/MINOR.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "trainer/runtime_settings.h"
+
+namespace hpo::trainer {
+
+struct DeviceSetup {
+  torch::Device device = torch::kCPU;
+  bool cuda = false;
+  bool amp = false;  // bf16 autocast on CUDA
+  torch::ScalarType amp_dtype = torch::kBFloat16;
+  bool pin_memory = false;
+};
+
+// Picks the device ("auto" | "cpu" | "cuda"), applies threads, cuDNN, TF32 and
+// AMP settings, and logs each one as it was applied.
+DeviceSetup apply_runtime_settings(const RuntimeSettings& settings, const std::string& device, std::ostream& log);
+
+// Autocast for the forward pass while alive (a no-op when disabled).
+class AutocastScope {
+ public:
+  AutocastScope(bool enabled, torch::ScalarType dtype);
+  ~AutocastScope();
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+
+ private:
+  bool enabled_;
+  bool was_enabled_ = false;
+};
+
+// Scales gradients so their global L2 norm is at most max_norm. Everything
+// stays on the device: no .item(), so no CPU-GPU sync per step.
+void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm);
+
+// The peak resident memory of the process (and of the CUDA allocator, when on
+// CUDA), in MiB.
+double peak_memory_mb(const DeviceSetup& setup);
+
+// Waits for queued device work (timing on CUDA); a no-op on CPU.
+void synchronize(const DeviceSetup& setup);
+
+}  // namespace hpo::trainer

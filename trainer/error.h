@@ -1,0 +1,21 @@
+// Errors and exit codes of hpo-trainer (the trainer protocol).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace hpo::trainer {
+
+// Exit codes the orchestrator relies on.
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;     // bad usage, config or data; message on stderr
+constexpr int kExitStopped = 75;  // SIGTERM: checkpoint written, resumable (EX_TEMPFAIL)
+
+// Bad usage, config or data. The message names the file and the key or line,
+// so the user can fix the input; main() turns it into exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace hpo::trainer

@@ -1,0 +1,168 @@
+#include "trainer/features.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace hpo::trainer {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One ticker's series on the dense date grid (NaN on missing days).
+struct Series {
+  std::vector<double> open, high, low, close, volume, ret;  // ret[t] = log(c[t] / c[t-1])
+};
+
+Series series_of(const Panel& p, size_t ticker) {
+  Series s;
+  size_t n = p.num_days(), base = p.index(ticker, 0);
+  auto slice = [&](const std::vector<double>& f) { return std::vector<double>(f.begin() + base, f.begin() + base + n); };
+  s.open = slice(p.open);
+  s.high = slice(p.high);
+  s.low = slice(p.low);
+  s.close = slice(p.close);
+  s.volume = slice(p.volume);
+  s.ret.assign(n, kNaN);
+  for (size_t t = 1; t < n; ++t) s.ret[t] = std::log(s.close[t] / s.close[t - 1]);
+  return s;
+}
+
+// Rolling statistics over x[t-w+1 .. t]; NaN when the window is short or
+// holds a missing value (NaN propagates through the sums).
+double window_mean(const std::vector<double>& x, size_t t, size_t w) {
+  if (t + 1 < w) return kNaN;
+  double sum = 0;
+  for (size_t k = t + 1 - w; k <= t; ++k) sum += x[k];
+  return sum / double(w);
+}
+
+double window_std(const std::vector<double>& x, size_t t, size_t w) {
+  double mean = window_mean(x, t, w);
+  if (std::isnan(mean)) return kNaN;
+  double ss = 0;
+  for (size_t k = t + 1 - w; k <= t; ++k) ss += (x[k] - mean) * (x[k] - mean);
+  return std::sqrt(ss / double(w));
+}
+
+double window_extreme(const std::vector<double>& x, size_t t, size_t w, bool max) {
+  if (t + 1 < w) return kNaN;
+  double best = x[t];
+  for (size_t k = t + 1 - w; k <= t; ++k) {
+    if (std::isnan(x[k])) return kNaN;
+    best = max ? std::max(best, x[k]) : std::min(best, x[k]);
+  }
+  return best;
+}
+
+double lagged(const std::vector<double>& x, size_t t, size_t lag) { return t >= lag ? x[t - lag] : kNaN; }
+
+struct Feature {
+  const char* name;
+  std::function<double(const Series&, size_t)> at;
+};
+
+std::vector<Feature> feature_list() {
+  auto ret = [](size_t w) { return [w](const Series& s, size_t t) { return std::log(s.close[t] / lagged(s.close, t, w)); }; };
+  auto vol = [](size_t w) { return [w](const Series& s, size_t t) { return window_std(s.ret, t, w); }; };
+  auto ma = [](size_t w) { return [w](const Series& s, size_t t) { return std::log(s.close[t] / window_mean(s.close, t, w)); }; };
+  auto vma = [](size_t w) {
+    return [w](const Series& s, size_t t) { return std::log((s.volume[t] + 1) / (window_mean(s.volume, t, w) + 1)); };
+  };
+  return {
+      {"ret_1", ret(1)},
+      {"ret_5", ret(5)},
+      {"ret_10", ret(10)},
+      {"ret_20", ret(20)},
+      {"ret_60", ret(60)},
+      {"std_5", vol(5)},
+      {"std_20", vol(20)},
+      {"std_60", vol(60)},
+      {"range_1", [](const Series& s, size_t t) { return std::log(s.high[t] / s.low[t]); }},
+      {"range_5",
+       [](const Series& s, size_t t) {
+         if (t < 4) return kNaN;
+         double sum = 0;
+         for (size_t k = t - 4; k <= t; ++k) sum += std::log(s.high[k] / s.low[k]);
+         return sum / 5;
+       }},
+      {"kmid", [](const Series& s, size_t t) { return std::log(s.close[t] / s.open[t]); }},
+      {"ksft",
+       [](const Series& s, size_t t) {
+         double span = s.high[t] - s.low[t];
+         return span > 0 ? (2 * s.close[t] - s.high[t] - s.low[t]) / span : 0.0 * span;
+       }},
+      {"ma_5", ma(5)},
+      {"ma_20", ma(20)},
+      {"max_20", [](const Series& s, size_t t) { return std::log(s.close[t] / window_extreme(s.high, t, 20, true)); }},
+      {"min_20", [](const Series& s, size_t t) { return std::log(s.close[t] / window_extreme(s.low, t, 20, false)); }},
+      {"vma_5", vma(5)},
+      {"vma_20", vma(20)},
+      {"vstd_20",
+       [](const Series& s, size_t t) {
+         if (t < 19) return kNaN;
+         std::vector<double> logv(20);
+         for (size_t k = 0; k < 20; ++k) logv[k] = std::log(s.volume[t - 19 + k] + 1);
+         return window_std(logv, 19, 20);
+       }},
+  };
+}
+
+}  // namespace
+
+void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride, size_t offset,
+                             float missing) {
+  auto at = [&](size_t ticker, size_t day) -> float& { return (*values)[(ticker * days + day) * stride + offset]; };
+  for (size_t d = 0; d < days; ++d) {
+    double sum = 0, ss = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < tickers; ++i)
+      if (std::isfinite(at(i, d))) sum += at(i, d), ++n;
+    double mean = n ? sum / double(n) : 0;
+    for (size_t i = 0; i < tickers; ++i)
+      if (std::isfinite(at(i, d))) ss += (at(i, d) - mean) * (at(i, d) - mean);
+    double sd = n > 1 ? std::sqrt(ss / double(n)) : 0;
+    for (size_t i = 0; i < tickers; ++i) {
+      float& v = at(i, d);
+      if (!std::isfinite(v) || sd <= 0)
+        v = std::isfinite(v) ? 0.0f : missing;
+      else
+        v = float(std::clamp((v - mean) / sd, -5.0, 5.0));
+    }
+  }
+}
+
+FeatureSet compute_features(const Panel& panel, int horizon) {
+  const std::vector<Feature> features = feature_list();
+  FeatureSet fs;
+  fs.num_tickers = panel.num_tickers();
+  fs.num_days = panel.num_days();
+  fs.num_features = features.size();
+  fs.first_full_day = kLongestWindow;
+  for (const Feature& f : features) fs.names.push_back(f.name);
+  fs.values.assign(fs.num_tickers * fs.num_days * fs.num_features, 0.0f);
+  fs.label.assign(fs.num_tickers * fs.num_days, std::numeric_limits<float>::quiet_NaN());
+
+  const size_t h = size_t(std::max(horizon, 1));
+  for (size_t i = 0; i < fs.num_tickers; ++i) {
+    Series s = series_of(panel, i);
+    for (size_t t = 0; t < fs.num_days; ++t) {
+      if (std::isnan(s.close[t])) {
+        for (size_t f = 0; f < fs.num_features; ++f) fs.values[fs.cell(i, t) * fs.num_features + f] = float(kNaN);
+        continue;
+      }
+      for (size_t f = 0; f < fs.num_features; ++f)
+        fs.values[fs.cell(i, t) * fs.num_features + f] = float(features[f].at(s, t));
+      if (t + h < fs.num_days) fs.label[fs.cell(i, t)] = float(std::log(s.close[t + h] / s.close[t]));
+    }
+  }
+  for (size_t f = 0; f < fs.num_features; ++f)
+    normalize_cross_section(&fs.values, fs.num_tickers, fs.num_days, fs.num_features, f, 0.0f);
+  fs.target = fs.label;
+  normalize_cross_section(&fs.target, fs.num_tickers, fs.num_days, 1, 0, std::numeric_limits<float>::quiet_NaN());
+  return fs;
+}
+
+}  // namespace hpo::trainer

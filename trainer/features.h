@@ -1,0 +1,44 @@
+// Alpha158-style features and the forward-return label, computed from a
+// Panel. The feature list and formulas are documented in trainer/FEATURES.md.
+//
+// Every feature of (ticker, day t) uses only that ticker's rows on days <= t;
+// the label of (ticker, t) uses the closes of days t and t + horizon. Each
+// feature is then normalized across tickers on each date, so nothing mixes
+// dates either.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "trainer/panel.h"
+
+namespace hpo::trainer {
+
+struct FeatureSet {
+  size_t num_tickers = 0, num_days = 0, num_features = 0;
+  std::vector<std::string> names;  // one per feature
+  // tickers x days x features, ticker-major, so the lookback window of one
+  // sample is a single contiguous block. Normalized, missing -> 0.
+  std::vector<float> values;
+  // tickers x days: the raw forward log return (NaN when unknown) and the
+  // training target (that return z-scored across tickers on its date).
+  std::vector<float> label, target;
+  // Days before this one lack the history of the longest window.
+  size_t first_full_day = 0;
+
+  size_t cell(size_t ticker, size_t day) const { return ticker * num_days + day; }
+  const float* row(size_t ticker, size_t day) const { return &values[cell(ticker, day) * num_features]; }
+};
+
+// The longest lookback any feature uses, in days.
+constexpr size_t kLongestWindow = 60;
+
+FeatureSet compute_features(const Panel& panel, int horizon);
+
+// Z-scores each date's finite values across tickers (in a tickers x days
+// array), clips to +-5 and writes `missing` where a value is not finite.
+void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride, size_t offset,
+                             float missing);
+
+}  // namespace hpo::trainer

@@ -1,0 +1,154 @@
+// hpo-trainer: trains a return-prediction model for one hpo trial and reports
+// through the trainer protocol. See kHelpFooter (and --help) for the contract.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "trainer/config.h"
+#include "trainer/dataset.h"
+#include "trainer/error.h"
+#include "trainer/runtime_settings.h"
+#include "trainer/stop.h"
+#include "trainer/synthetic.h"
+#include "trainer/trainer.h"
+
+namespace hpo::trainer {
+namespace {
+
+const char* kHelpFooter = R"(
+Trainer protocol (how hpo runs this program):
+  hpo-trainer --config CONFIG --out TRIAL_DIR [--resume]
+  CONFIG is a flat JSON or YAML object (see keys below); HPO_CONFIG is used
+  when --config is absent. An unknown key or a wrong type exits 2 naming the
+  file and the key.
+  Reports: JSON lines appended to $HPO_REPORT_FILE (else --report FILE, else
+  none), flushed per line:
+    {"type": "epoch", "step": E, "metrics": {"val_rank_ic", "val_ic",
+      "val_sharpe", "val_rank_icir", "val_loss", "train_loss", "samples_per_s",
+      "epoch_time_s", "data_wait_frac", "peak_mem_mb", "lr"}}
+    {"type": "final", "metrics": {"val_rank_ic" (best epoch, the objective),
+      "val_sharpe", "val_ic", "val_rank_icir", "val_loss", "test_rank_ic",
+      "test_ic", "test_sharpe", "test_rank_icir", "test_loss", "best_epoch",
+      "samples_per_s", "data_wait_frac", "peak_mem_mb", and on the synthetic
+      panel "oracle_val_rank_ic", "oracle_val_sharpe", "oracle_test_rank_ic"}}
+  TRIAL_DIR/checkpoint.pt is written (atomically) after every epoch; --resume
+  continues from it.
+  Exit codes: 0 done (final line written); 2 bad usage, config or data;
+  75 stopped by SIGTERM (or SIGINT) after finishing the current optimizer step
+  and writing a checkpoint -- rerun with --resume; anything else: a crash.
+
+Environment (the study's env settings): NUM_WORKERS (batch-builder threads,
+default 1), PREFETCH_FACTOR (2), PIN_MEMORY (1), PIN_MEMORY_DEVICE,
+PERSISTENT_WORKERS (1), CUDNN_BENCHMARK (1), TF32 (1), AMP_DTYPE (bf16|fp16|off,
+CUDA only; default bf16), OMP_NUM_THREADS (intra-op threads). Each is logged
+at start-up as applied.
+
+Data: `data` names a CSV with columns date,ticker,open,high,low,close,volume
+(ISO dates). Without it the built-in synthetic panel is generated in memory.
+  hpo-trainer --make-data FILE [--tickers 500] [--days 1500] [--seed 7]
+writes that panel as CSV and prints the oracle's validation RankIC and Sharpe.
+Features: trainer/FEATURES.md.
+)";
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+int make_data(const std::string& path, const SyntheticSpec& spec, const TrainerConfig& config) {
+  SyntheticPanel synthetic = make_synthetic_panel(spec);
+  write_panel_csv(synthetic.panel, path);
+  Dataset d = make_dataset(synthetic.panel, config);
+  d.oracle = std::move(synthetic.expected_return);
+  const Scores val = oracle_scores(d, d.valid), test = oracle_scores(d, d.test);
+  std::cout << fmt::format("wrote {} ({} tickers x {} days, seed {}, signal {})\n", path, spec.tickers, spec.days,
+                           spec.seed, spec.signal);
+  std::cout << fmt::format("oracle (true expected return, horizon {}): val_rank_ic {:.4f} val_sharpe {:.2f} "
+                           "test_rank_ic {:.4f} test_sharpe {:.2f}\n",
+                           config.horizon, val.rank_ic, val.sharpe, test.rank_ic, test.sharpe);
+  return kExitOk;
+}
+
+// Writes the normalized features, targets and training samples as raw
+// little-endian arrays, so tools/bench_trainer_torch.py trains on exactly
+// the data hpo-trainer sees.
+int export_features(const std::string& dir, const TrainerConfig& config) {
+  Dataset d = load_dataset(config);
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const void* data, size_t bytes) {
+    std::ofstream out(std::filesystem::path(dir) / name, std::ios::binary);
+    out.write(static_cast<const char*>(data), std::streamsize(bytes));
+    if (!out) throw UsageError(fmt::format("{}/{}: write failed", dir, name));
+  };
+  const FeatureSet& fs = d.features;
+  write("features.f32", fs.values.data(), fs.values.size() * sizeof(float));
+  write("target.f32", fs.target.data(), fs.target.size() * sizeof(float));
+  write("train.u32", d.train.data(), d.train.size() * sizeof(Sample));
+  nlohmann::json meta = {{"tickers", fs.num_tickers}, {"days", fs.num_days},   {"features", fs.num_features},
+                         {"lookback", config.lookback}, {"train_samples", d.train.size()}};
+  std::ofstream(std::filesystem::path(dir) / "meta.json") << meta.dump(2) << "\n";
+  std::cout << fmt::format("exported {} train samples of {} features to {}\n", d.train.size(), fs.num_features, dir);
+  return kExitOk;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"hpo-trainer: a LibTorch trainer for stock-return models (TCN or MLP)"};
+  app.footer(std::string(kHelpFooter) + "\n" + config_help());
+  std::string config_path, out_dir, report_path, make_data_path, export_dir;
+  bool resume = false;
+  SyntheticSpec spec;
+  app.add_option("--config", config_path, "Trial config (JSON or YAML); default $HPO_CONFIG");
+  app.add_option("--out", out_dir, "Trial directory for checkpoint.pt; default $HPO_TRIAL_DIR");
+  app.add_flag("--resume", resume, "Continue from OUT/checkpoint.pt if it exists");
+  app.add_option("--report", report_path, "Report file when $HPO_REPORT_FILE is unset");
+  app.add_option("--make-data", make_data_path, "Write the synthetic panel to this CSV and print the oracle's scores");
+  app.add_option("--tickers", spec.tickers, "--make-data: tickers")->check(CLI::Range(5, 100000));
+  app.add_option("--days", spec.days, "--make-data: days")->check(CLI::Range(100, 100000));
+  app.add_option("--seed", spec.seed, "--make-data: seed");
+  app.add_option("--signal", spec.signal, "--make-data: planted signal strength (about the oracle IC)");
+  app.add_option("--export-features", export_dir, "Benchmark aid: write the config's features as raw arrays to DIR");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  if (config_path.empty()) config_path = env_or("HPO_CONFIG", "");
+  if (out_dir.empty()) out_dir = env_or("HPO_TRIAL_DIR", "");
+  TrainerConfig config = config_path.empty() ? TrainerConfig{} : load_config(config_path);
+  if (!make_data_path.empty()) return make_data(make_data_path, spec, config);
+  if (!export_dir.empty()) return export_features(export_dir, config);
+
+  const RuntimeSettings settings = read_runtime_settings([](const char* name) { return std::getenv(name); });
+  TrainOptions options;
+  options.out_dir = out_dir;
+  options.resume = resume;
+  options.report_path = env_or("HPO_REPORT_FILE", report_path);
+  if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
+  std::cerr << fmt::format("hpo-trainer: trial {} of study {}, config {}\n", env_or("HPO_TRIAL_NUMBER", "-"),
+                           env_or("HPO_STUDY_NAME", "-"), config_path.empty() ? "(defaults)" : config_path);
+  install_stop_handler();
+  const Dataset data = load_dataset(config);
+  return train(config, settings, data, options).exit_code;
+}
+
+}  // namespace
+}  // namespace hpo::trainer
+
+int main(int argc, char** argv) {
+  try {
+    return hpo::trainer::run(argc, argv);
+  } catch (const hpo::trainer::UsageError& e) {
+    std::cerr << "hpo-trainer: error: " << e.what() << "\n";
+    return hpo::trainer::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "hpo-trainer: crashed: " << e.what() << "\n";
+    return 1;
+  }
+}

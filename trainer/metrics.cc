@@ -1,0 +1,96 @@
+#include "trainer/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace hpo::trainer {
+
+namespace {
+
+// Ranks 1..n with ties sharing their average rank.
+std::vector<double> ranks(const std::vector<double>& x) {
+  std::vector<size_t> order(x.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b]; });
+  std::vector<double> r(x.size());
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j + 1 < order.size() && x[order[j + 1]] == x[order[i]]) ++j;
+    double avg = (double(i) + double(j)) / 2 + 1;
+    for (size_t k = i; k <= j; ++k) r[order[k]] = avg;
+    i = j + 1;
+  }
+  return r;
+}
+
+double mean(const std::vector<double>& x) { return x.empty() ? 0 : std::accumulate(x.begin(), x.end(), 0.0) / double(x.size()); }
+
+double sample_std(const std::vector<double>& x) {
+  if (x.size() < 2) return 0;
+  double m = mean(x), ss = 0;
+  for (double v : x) ss += (v - m) * (v - m);
+  return std::sqrt(ss / double(x.size() - 1));
+}
+
+// Mean label of the top 20% by prediction minus the bottom 20%.
+double long_short(const std::vector<double>& pred, const std::vector<double>& label) {
+  std::vector<size_t> order(pred.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pred[a] > pred[b]; });
+  size_t k = std::max<size_t>(1, pred.size() / 5);
+  double top = 0, bottom = 0;
+  for (size_t i = 0; i < k; ++i) {
+    top += label[order[i]];
+    bottom += label[order[order.size() - 1 - i]];
+  }
+  return (top - bottom) / double(k);
+}
+
+double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
+
+}  // namespace
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+  double mx = mean(x), my = mean(y), sxy = 0, sxx = 0, syy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+    syy += (y[i] - my) * (y[i] - my);
+  }
+  return ratio(sxy, std::sqrt(sxx * syy));
+}
+
+double spearman(const std::vector<double>& x, const std::vector<double>& y) { return pearson(ranks(x), ranks(y)); }
+
+Scores score(const std::vector<float>& pred, const std::vector<float>& label, const std::vector<float>& target,
+             const std::vector<uint32_t>& day) {
+  Scores s;
+  std::map<uint32_t, std::pair<std::vector<double>, std::vector<double>>> by_day;
+  double sq = 0;
+  for (size_t k = 0; k < pred.size(); ++k) {
+    sq += double(pred[k] - target[k]) * double(pred[k] - target[k]);
+    auto& [p, l] = by_day[day[k]];
+    p.push_back(pred[k]);
+    l.push_back(label[k]);
+  }
+  s.loss = pred.empty() ? 0 : sq / double(pred.size());
+  std::vector<double> ics, rank_ics, returns;
+  for (const auto& [d, pl] : by_day) {
+    const auto& [p, l] = pl;
+    if (p.size() < 5) continue;
+    ics.push_back(pearson(p, l));
+    rank_ics.push_back(spearman(p, l));
+    returns.push_back(long_short(p, l));
+  }
+  s.days = int(ics.size());
+  s.ic = mean(ics);
+  s.rank_ic = mean(rank_ics);
+  s.rank_icir = ratio(s.rank_ic, sample_std(rank_ics));
+  s.long_short = mean(returns);
+  s.sharpe = ratio(s.long_short, sample_std(returns)) * std::sqrt(252.0);
+  return s;
+}
+
+}  // namespace hpo::trainer

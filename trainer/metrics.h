@@ -1,0 +1,32 @@
+// Cross-sectional scores of a prediction, computed day by day.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace hpo::trainer {
+
+struct Scores {
+  double loss = 0;       // MSE of prediction against the normalized target
+  double ic = 0;         // mean daily Pearson correlation with the label
+  double rank_ic = 0;    // mean daily Spearman correlation (average ranks on ties)
+  double rank_icir = 0;  // mean / std (ddof 1) of the daily RankIC
+  double sharpe = 0;     // annualized (sqrt 252) Sharpe of the daily long-short return
+  double long_short = 0; // mean daily long-short return
+  int days = 0;          // days that were scored
+};
+
+// `day[k]` groups the samples; `label` is the raw forward return used for the
+// correlations and the portfolio, `target` the normalized label of the loss.
+// Each day, the long-short return is the mean label of the top 20% by
+// prediction minus that of the bottom 20% (at least one name each). Days with
+// fewer than 5 samples are skipped; a day with a constant prediction or label
+// counts as correlation 0.
+Scores score(const std::vector<float>& pred, const std::vector<float>& label, const std::vector<float>& target,
+             const std::vector<uint32_t>& day);
+
+// Spearman rank correlation of two equally long vectors (0 if either is constant).
+double spearman(const std::vector<double>& x, const std::vector<double>& y);
+double pearson(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace hpo::trainer

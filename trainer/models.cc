@@ -1,0 +1,106 @@
+#include "trainer/models.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hpo::trainer {
+
+namespace F = torch::nn::functional;
+
+DenseImpl::DenseImpl(int64_t in, int64_t out) {
+  const double bound = 1.0 / std::sqrt(double(in));
+  weight_ = register_parameter("weight", torch::empty({out, in}).uniform_(-bound, bound));
+  bias_ = register_parameter("bias", torch::empty({out}).uniform_(-bound, bound));
+}
+
+torch::Tensor DenseImpl::forward(const torch::Tensor& x) {
+  if (x.is_cuda()) return torch::linear(x, weight_, bias_);
+  return F::conv1d(x.unsqueeze(2), weight_.unsqueeze(2), F::Conv1dFuncOptions().bias(bias_)).squeeze(2);
+}
+
+std::vector<BlockPlan> plan_blocks(int64_t layers, int64_t kernel, int64_t lookback) {
+  std::vector<BlockPlan> plans(static_cast<size_t>(layers));
+  int64_t out_count = 1;  // the head reads the last step only
+  for (int64_t b = layers - 1; b >= 0; --b) {
+    const int64_t dilation = int64_t(1) << b;
+    const int64_t available = (lookback - 1) / dilation + 1;  // steps >= 0 spaced by the dilation
+    BlockPlan& p = plans[size_t(b)];
+    p.out_count = out_count;
+    p.out_stride = b == layers - 1 ? 1 : 2;
+    p.mid_count = std::min((out_count - 1) * p.out_stride + kernel, available);
+    out_count = std::min(p.mid_count + kernel - 1, available);  // what this block reads
+  }
+  return plans;
+}
+
+WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel) : kernel_(kernel) {
+  // Conv1d's default initialization for v and the bias; g starts at ||v|| so
+  // the initial weight equals v, as torch.nn.utils.weight_norm does.
+  const double bound = 1.0 / std::sqrt(double(in * kernel));
+  v_ = register_parameter("v", torch::empty({out, in, kernel}).uniform_(-bound, bound));
+  g_ = register_parameter("g", v_.detach().norm(2, {1, 2}, /*keepdim=*/true).clone());
+  bias_ = register_parameter("bias", torch::empty({out}).uniform_(-bound, bound));
+}
+
+torch::Tensor WeightNormConv1dImpl::forward(const torch::Tensor& x, int64_t count, int64_t stride) {
+  torch::Tensor weight = v_ * (g_ / v_.norm(2, {1, 2}, /*keepdim=*/true));
+  const int64_t need = (count - 1) * stride + kernel_, have = x.size(2);
+  torch::Tensor input = need > have ? F::pad(x, F::PadFuncOptions({need - have, 0})) : x.narrow(2, have - need, need);
+  return F::conv1d(input, weight, F::Conv1dFuncOptions().bias(bias_).stride(stride));
+}
+
+TemporalBlockImpl::TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout) {
+  conv1_ = register_module("conv1", WeightNormConv1d(in, out, kernel));
+  conv2_ = register_module("conv2", WeightNormConv1d(out, out, kernel));
+  drop1_ = register_module("drop1", torch::nn::Dropout(dropout));
+  drop2_ = register_module("drop2", torch::nn::Dropout(dropout));
+  if (in != out) downsample_ = register_module("downsample", torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, 1)));
+}
+
+torch::Tensor TemporalBlockImpl::forward(const torch::Tensor& x, const BlockPlan& plan) {
+  torch::Tensor y = drop1_(torch::relu(conv1_(x, plan.mid_count, 1)));
+  y = drop2_(torch::relu(conv2_(y, plan.out_count, plan.out_stride)));
+  // The residual at the output steps: the last input step and every
+  // out_stride-th one before it.
+  const int64_t n = x.size(2);
+  torch::Tensor skip = x.slice(2, n - 1 - (plan.out_count - 1) * plan.out_stride, n, plan.out_stride);
+  return torch::relu(y + (downsample_ ? downsample_(skip) : skip));
+}
+
+Tcn::Tcn(int64_t features, const TrainerConfig& config) : kernel_(config.kernel_size) {
+  int64_t in = features;
+  for (int i = 0; i < config.layers; ++i) {
+    blocks_.push_back(register_module("block" + std::to_string(i),
+                                      TemporalBlock(in, config.hidden_size, config.kernel_size, config.dropout)));
+    in = config.hidden_size;
+  }
+  head_ = register_module("head", Dense(config.hidden_size, 1));
+}
+
+torch::Tensor Tcn::forward(const torch::Tensor& x) {
+  const std::vector<BlockPlan> plans = plan_blocks(int64_t(blocks_.size()), kernel_, x.size(2));
+  torch::Tensor h = x;  // [batch, features, lookback]
+  for (size_t b = 0; b < blocks_.size(); ++b) h = blocks_[b]->forward(h, plans[b]);
+  return head_(h.select(2, h.size(2) - 1)).squeeze(1);
+}
+
+Mlp::Mlp(int64_t features, const TrainerConfig& config) {
+  net_ = register_module("net", torch::nn::Sequential());
+  int64_t in = features * config.lookback;
+  for (int i = 0; i < config.layers; ++i) {
+    net_->push_back(Dense(in, config.hidden_size));
+    net_->push_back(torch::nn::ReLU());
+    net_->push_back(torch::nn::Dropout(config.dropout));
+    in = config.hidden_size;
+  }
+  net_->push_back(Dense(in, 1));
+}
+
+torch::Tensor Mlp::forward(const torch::Tensor& x) { return net_->forward(x.flatten(1)).squeeze(1); }
+
+std::shared_ptr<ReturnModel> make_model(int64_t features, const TrainerConfig& config) {
+  if (config.model == "mlp") return std::make_shared<Mlp>(features, config);
+  return std::make_shared<Tcn>(features, config);
+}
+
+}  // namespace hpo::trainer

@@ -1,0 +1,106 @@
+// Return-prediction models. Both take a batch of lookback windows shaped
+// [batch, features, lookback] and return one score per sample, [batch].
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "trainer/config.h"
+
+namespace hpo::trainer {
+
+class ReturnModel : public torch::nn::Module {
+ public:
+  virtual torch::Tensor forward(const torch::Tensor& x) = 0;
+};
+
+// A fully connected layer, y = x W^T + b, initialized like torch::nn::Linear.
+// On CPU it runs as a 1x1 convolution: Debian's LibTorch does matmul with the
+// generic reference BLAS, while its oneDNN convolution is about 5x faster for
+// these shapes.
+class DenseImpl : public torch::nn::Module {
+ public:
+  DenseImpl(int64_t in, int64_t out);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  torch::Tensor weight_, bias_;
+};
+TORCH_MODULE(Dense);
+
+// Only the last time step of the top block reaches the head, so the TCN
+// computes only the time steps that feed it. A dilated layer's inputs are then
+// an arithmetic progression of time steps spaced by its dilation; stored
+// compactly (only those steps, ending at the last one), its dilated
+// convolution becomes a plain one, with stride 2 where the layer above needs
+// every other step. This is the same function as the full-sequence TCN
+// (tests/trainer/models_test.cc checks), with less than half the work.
+struct BlockPlan {
+  int64_t out_count;  // time steps this block outputs (the last ones, spaced by 2 * dilation)
+  int64_t out_stride;  // spacing of those steps in units of the dilation: 2, or 1 for the top block
+  int64_t mid_count;  // time steps of the first convolution's output (spaced by the dilation)
+};
+
+// The plans of `layers` blocks (dilations 1, 2, 4, ...) over a window of
+// `lookback` steps, bottom block first.
+std::vector<BlockPlan> plan_blocks(int64_t layers, int64_t kernel, int64_t lookback);
+
+// A causal Conv1d with weight normalization (w = g * v / ||v||, Salimans &
+// Kingma 2016), written out because LibTorch has no weight_norm. It reads a
+// compact input (see above) and outputs `count` steps ending at the last
+// input step, `stride` input steps apart; missing steps on the left are the
+// causal zero padding.
+class WeightNormConv1dImpl : public torch::nn::Module {
+ public:
+  WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel);
+  torch::Tensor forward(const torch::Tensor& x, int64_t count, int64_t stride);
+  int64_t kernel() const { return kernel_; }
+
+ private:
+  torch::Tensor v_, g_, bias_;
+  int64_t kernel_;
+};
+TORCH_MODULE(WeightNormConv1d);
+
+// Two causal convolutions with ReLU and dropout, plus a residual path (a 1x1
+// convolution when the width changes).
+class TemporalBlockImpl : public torch::nn::Module {
+ public:
+  TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout);
+  torch::Tensor forward(const torch::Tensor& x, const BlockPlan& plan);
+
+ private:
+  WeightNormConv1d conv1_{nullptr}, conv2_{nullptr};
+  torch::nn::Dropout drop1_{nullptr}, drop2_{nullptr};
+  torch::nn::Conv1d downsample_{nullptr};
+};
+TORCH_MODULE(TemporalBlock);
+
+// A stack of temporal blocks with dilations 1, 2, 4, ...; the last time step
+// of the top block goes through a linear head.
+class Tcn : public ReturnModel {
+ public:
+  Tcn(int64_t features, const TrainerConfig& config);
+  torch::Tensor forward(const torch::Tensor& x) override;
+
+ private:
+  std::vector<TemporalBlock> blocks_;
+  Dense head_{nullptr};
+  int64_t kernel_;
+};
+
+// The baseline: the flattened window through `layers` hidden layers.
+class Mlp : public ReturnModel {
+ public:
+  Mlp(int64_t features, const TrainerConfig& config);
+  torch::Tensor forward(const torch::Tensor& x) override;
+
+ private:
+  torch::nn::Sequential net_{nullptr};
+};
+
+std::shared_ptr<ReturnModel> make_model(int64_t features, const TrainerConfig& config);
+
+}  // namespace hpo::trainer

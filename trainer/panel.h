@@ -1,0 +1,36 @@
+// A daily OHLCV panel: every (ticker, date) on a dense grid, NaN where a
+// ticker has no row that day.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace hpo::trainer {
+
+struct Panel {
+  std::vector<std::string> dates;    // ascending (ISO dates sort as strings)
+  std::vector<std::string> tickers;  // ascending
+  // Each field holds tickers x days values, ticker-major: index(ticker, day).
+  std::vector<double> open, high, low, close, volume;
+
+  size_t num_days() const { return dates.size(); }
+  size_t num_tickers() const { return tickers.size(); }
+  size_t index(size_t ticker, size_t day) const { return ticker * dates.size() + day; }
+  bool present(size_t ticker, size_t day) const { return !std::isnan(close[index(ticker, day)]); }
+
+  // Sizes the fields for the current dates and tickers, all missing.
+  void allocate();
+};
+
+// Reads `date,ticker,open,high,low,close,volume` (any column order, extra
+// columns ignored, rows in any order). Throws UsageError naming the file and
+// line for a missing column, an unparsable number, a non-positive price, a
+// negative volume or a duplicate (date, ticker).
+Panel read_panel_csv(const std::string& path);
+
+// Writes the present rows, sorted by date then ticker.
+void write_panel_csv(const Panel& panel, const std::string& path);
+
+}  // namespace hpo::trainer

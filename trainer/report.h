@@ -1,0 +1,32 @@
+// The trainer protocol's report: JSON lines appended to HPO_REPORT_FILE (or
+// --report), flushed after each line so the orchestrator can tail it.
+#pragma once
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+namespace hpo::trainer {
+
+using Metrics = std::map<std::string, double>;
+
+class ReportWriter {
+ public:
+  // An empty path disables reporting.
+  explicit ReportWriter(const std::string& path);
+  ~ReportWriter();
+  ReportWriter(const ReportWriter&) = delete;
+  ReportWriter& operator=(const ReportWriter&) = delete;
+
+  // {"type": "epoch", "step": N, "metrics": {...}}
+  void epoch(int step, const Metrics& metrics);
+  // {"type": "final", "metrics": {...}}
+  void final(const Metrics& metrics);
+
+ private:
+  void write_line(const std::string& line);
+  std::FILE* file_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace hpo::trainer

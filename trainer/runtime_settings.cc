@@ -1,0 +1,62 @@
+#include "trainer/runtime_settings.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "trainer/error.h"
+
+namespace hpo::trainer {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+void read_bool(const EnvLookup& getenv, const char* name, bool* out) {
+  const char* v = getenv(name);
+  if (!v || !*v) return;
+  std::string s = lower(v);
+  if (s == "1" || s == "true" || s == "yes" || s == "on") *out = true;
+  else if (s == "0" || s == "false" || s == "no" || s == "off") *out = false;
+  else throw UsageError(fmt::format("environment: {}='{}' is not a boolean (use 1/0, true/false)", name, v));
+}
+
+void read_int(const EnvLookup& getenv, const char* name, int min, int* out) {
+  const char* v = getenv(name);
+  if (!v || !*v) return;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < min || n > 4096)
+    throw UsageError(fmt::format("environment: {}='{}' is not an integer >= {}", name, v, min));
+  *out = int(n);
+}
+
+}  // namespace
+
+RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
+  RuntimeSettings s;
+  read_int(getenv, "NUM_WORKERS", 0, &s.num_workers);
+  read_int(getenv, "PREFETCH_FACTOR", 1, &s.prefetch_factor);
+  read_bool(getenv, "PIN_MEMORY", &s.pin_memory);
+  if (const char* v = getenv("PIN_MEMORY_DEVICE")) s.pin_memory_device = v;
+  read_bool(getenv, "PERSISTENT_WORKERS", &s.persistent_workers);
+  read_bool(getenv, "CUDNN_BENCHMARK", &s.cudnn_benchmark);
+  read_bool(getenv, "TF32", &s.tf32);
+  if (const char* v = getenv("AMP_DTYPE"); v && *v) {
+    s.amp_dtype = lower(v);
+    if (s.amp_dtype == "bfloat16") s.amp_dtype = "bf16";
+    if (s.amp_dtype == "float16" || s.amp_dtype == "half") s.amp_dtype = "fp16";
+    if (s.amp_dtype == "none" || s.amp_dtype == "0" || s.amp_dtype == "false") s.amp_dtype = "off";
+    if (s.amp_dtype != "bf16" && s.amp_dtype != "fp16" && s.amp_dtype != "off")
+      throw UsageError(fmt::format("environment: AMP_DTYPE='{}' must be bf16, fp16 or off", v));
+  }
+  read_int(getenv, "OMP_NUM_THREADS", 1, &s.omp_threads);
+  return s;
+}
+
+}  // namespace hpo::trainer

@@ -1,0 +1,28 @@
+// The machine settings the orchestrator passes in the environment (a study's
+// `env:`), parsed and validated. Applying them needs LibTorch; see device.h.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace hpo::trainer {
+
+struct RuntimeSettings {
+  int num_workers = 1;          // NUM_WORKERS: batch-building threads (0 = build on the training thread)
+  int prefetch_factor = 2;      // PREFETCH_FACTOR: batches in flight per worker
+  bool pin_memory = true;       // PIN_MEMORY: page-locked host batches (CUDA only)
+  std::string pin_memory_device;  // PIN_MEMORY_DEVICE: logged only
+  bool persistent_workers = true;  // PERSISTENT_WORKERS: keep workers between passes
+  bool cudnn_benchmark = true;  // CUDNN_BENCHMARK
+  bool tf32 = true;             // TF32: TF32 matmuls and convolutions (CUDA only)
+  std::string amp_dtype = "bf16";  // AMP_DTYPE: bf16 | fp16 | off (CUDA only)
+  int omp_threads = 0;          // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
+};
+
+using EnvLookup = std::function<const char*(const char*)>;
+
+// Reads the settings through `getenv` (injectable for tests); throws
+// UsageError naming the variable on a bad value.
+RuntimeSettings read_runtime_settings(const EnvLookup& getenv);
+
+}  // namespace hpo::trainer

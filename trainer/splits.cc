@@ -1,0 +1,41 @@
+#include "trainer/splits.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "trainer/error.h"
+
+namespace hpo::trainer {
+
+Splits make_splits(size_t num_days, size_t first_day, int horizon, double train_frac, double valid_frac) {
+  const size_t gap = size_t(std::max(horizon, 1));
+  // The last `gap` days have no label; two gaps separate the three blocks.
+  const size_t reserved = first_day + 3 * gap;
+  if (num_days <= reserved + 3)
+    throw UsageError(fmt::format("data: {} days are too few for a warm-up of {} days and horizon {}", num_days,
+                                 first_day, horizon));
+  const double usable = double(num_days - reserved);
+  Splits s;
+  s.train.begin = first_day;
+  s.train.end = s.train.begin + size_t(std::floor(usable * train_frac));
+  s.valid.begin = s.train.end + gap;
+  s.valid.end = s.valid.begin + size_t(std::floor(usable * valid_frac));
+  s.test.begin = s.valid.end + gap;
+  s.test.end = num_days - gap;
+  if (s.train.size() == 0 || s.valid.size() == 0 || s.test.size() == 0)
+    throw UsageError(fmt::format("data: a split is empty with {} days (train {}, valid {}, test {})", num_days,
+                                 s.train.size(), s.valid.size(), s.test.size()));
+  return s;
+}
+
+std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range) {
+  std::vector<Sample> out;
+  for (size_t i = 0; i < fs.num_tickers; ++i)
+    for (size_t t = range.begin; t < range.end && t < fs.num_days; ++t)
+      if (std::isfinite(fs.target[fs.cell(i, t)])) out.push_back({uint32_t(i), uint32_t(t)});
+  return out;
+}
+
+}  // namespace hpo::trainer

@@ -1,0 +1,40 @@
+// Time-ordered train / valid / test splits with no look-ahead.
+//
+// Each split is a block of consecutive sample dates. A sample dated t has a
+// label that reads the close of day t + horizon, so the next block starts
+// `horizon` days after the last sample date of the previous one: no label of
+// an earlier split sees a price from a later split's sample dates. Features
+// only look backwards, so they never cross forward into a later split.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "trainer/features.h"
+
+namespace hpo::trainer {
+
+struct DayRange {
+  size_t begin = 0, end = 0;  // sample dates [begin, end)
+  size_t size() const { return end > begin ? end - begin : 0; }
+};
+
+struct Splits {
+  DayRange train, valid, test;
+};
+
+// Splits the days after the warm-up (`first_day`) by the fractions, leaving a
+// gap of `horizon` days between blocks. Throws UsageError when a block would
+// be empty.
+Splits make_splits(size_t num_days, size_t first_day, int horizon, double train_frac, double valid_frac);
+
+// One sample: the ticker and its date (the last day of its lookback window).
+struct Sample {
+  uint32_t ticker, day;
+};
+
+// The samples dated in `range` whose label is known, ticker-major order.
+std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range);
+
+}  // namespace hpo::trainer

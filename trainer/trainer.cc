@@ -1,0 +1,351 @@
+#include "trainer/trainer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "trainer/batcher.h"
+#include "trainer/checkpoint.h"
+#include "trainer/device.h"
+#include "trainer/error.h"
+#include "trainer/models.h"
+#include "trainer/stop.h"
+
+namespace hpo::trainer {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The validation scores kept for the best epoch, in LoopState::best_val order.
+std::vector<double> pack(const Scores& s) { return {s.rank_ic, s.ic, s.sharpe, s.rank_icir, s.loss}; }
+
+void add_scores(Metrics* m, const std::string& prefix, const std::vector<double>& packed) {
+  static const char* kNames[] = {"rank_ic", "ic", "sharpe", "rank_icir", "loss"};
+  for (size_t i = 0; i < packed.size() && i < 5; ++i) (*m)[prefix + kNames[i]] = packed[i];
+}
+
+class Loop {
+ public:
+  Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data, const TrainOptions& options)
+      : config_(config), settings_(settings), data_(data), options_(options),
+        log_(options.log ? *options.log : std::cerr), report_(options.report_path) {}
+
+  TrainResult run() {
+    setup();
+    while (state_.epoch < config_.epochs && state_.bad_epochs < config_.patience) {
+      if (!run_epoch()) return {kExitStopped, {}};
+    }
+    return {kExitOk, finish()};
+  }
+
+ private:
+  std::string checkpoint_path() const {
+    return options_.out_dir.empty() ? "" : (std::filesystem::path(options_.out_dir) / "checkpoint.pt").string();
+  }
+
+  void setup() {
+    device_ = apply_runtime_settings(settings_, config_.device, log_);
+    torch::manual_seed(config_.seed);
+    model_ = make_model(int64_t(data_.features.num_features), config_);
+    const std::string path = checkpoint_path();
+    const bool resuming = options_.resume && !path.empty() && std::filesystem::exists(path);
+    if (resuming) {
+      state_ = load_checkpoint(path, *model_);
+      log_ << fmt::format("resumed from {}: epoch {}, batch {}, step {}\n", path, state_.epoch, state_.batch,
+                          state_.step);
+    }
+    model_->to(device_.device);
+    params_ = model_->parameters();
+    optimizer_ = std::make_unique<torch::optim::AdamW>(
+        params_, torch::optim::AdamWOptions(config_.lr).weight_decay(config_.weight_decay));
+    if (resuming) load_optimizer(path, *optimizer_, device_.device);
+
+    BatcherOptions bo;
+    bo.workers = settings_.num_workers;
+    bo.prefetch_factor = settings_.prefetch_factor;
+    bo.pin_memory = device_.pin_memory;
+    bo.threads = settings_.omp_threads;
+    batcher_options_ = bo;
+    batcher_ = std::make_unique<Batcher>(data_.features, config_.lookback, bo);
+
+    train_per_epoch_ = data_.train.size();
+    if (config_.max_train_samples > 0) train_per_epoch_ = std::min<size_t>(train_per_epoch_, config_.max_train_samples);
+    batches_per_epoch_ = int64_t((train_per_epoch_ + config_.batch_size - 1) / config_.batch_size);
+    steps_per_epoch_ = (batches_per_epoch_ + config_.grad_accum - 1) / config_.grad_accum;
+    total_steps_ = steps_per_epoch_ * config_.epochs;
+    warmup_steps_ = int64_t(std::llround(config_.warmup_epochs * double(steps_per_epoch_)));
+    log_ << fmt::format(
+        "data: {}; {} features; train {} samples (days {}..{}), valid {} ({}..{}), test {} ({}..{})\n", data_.source,
+        data_.features.num_features, data_.train.size(), data_.splits.train.begin, data_.splits.train.end - 1,
+        data_.valid.size(), data_.splits.valid.begin, data_.splits.valid.end - 1, data_.test.size(),
+        data_.splits.test.begin, data_.splits.test.end - 1);
+    log_ << fmt::format("model: {} with {} parameters; {} samples and {} optimizer steps per epoch\n", config_.model,
+                        count_parameters(), train_per_epoch_, steps_per_epoch_);
+  }
+
+  int64_t count_parameters() const {
+    int64_t n = 0;
+    for (const auto& p : params_) n += p.numel();
+    return n;
+  }
+
+  // A fresh pass over the batcher; without persistent workers, fresh threads.
+  Batcher& batcher() {
+    if (!settings_.persistent_workers)
+      batcher_ = std::make_unique<Batcher>(data_.features, config_.lookback, batcher_options_);
+    return *batcher_;
+  }
+
+  // This epoch's training samples: a shuffle that depends only on the seed
+  // and the epoch, so a resumed epoch sees the same order.
+  std::vector<Sample> epoch_samples(int64_t epoch) const {
+    std::vector<Sample> samples = data_.train;
+    std::mt19937_64 rng(config_.seed * 1000003ULL + uint64_t(epoch));
+    std::shuffle(samples.begin(), samples.end(), rng);
+    samples.resize(train_per_epoch_);
+    return samples;
+  }
+
+  using DeviceBatch = std::pair<torch::Tensor, torch::Tensor>;  // x, y on the training device
+
+  DeviceBatch to_device(const Batch& b) const {
+    if (!device_.cuda) return {b.x, b.y};
+    // From pinned memory these copies are asynchronous.
+    return {b.x.to(device_.device, /*non_blocking=*/true), b.y.to(device_.device, /*non_blocking=*/true)};
+  }
+
+  // One epoch: train, validate, report, checkpoint. Returns false when a stop
+  // was requested (after writing the checkpoint).
+  bool run_epoch() {
+    const auto epoch_start = Clock::now();
+    PassStats pass;
+    if (!train_pass(&pass)) return false;
+    const Scores val = evaluate(data_.valid);
+    report_epoch(val, pass, seconds_since(epoch_start));
+    update_best(val);
+    ++state_.epoch;
+    state_.batch = 0;
+    state_.epoch_loss_sum = 0;
+    state_.epoch_loss_count = 0;
+    save();
+    if (stop_requested()) {
+      log_ << fmt::format("stop requested: checkpoint after epoch {}, exiting {}\n", state_.epoch - 1, kExitStopped);
+      return false;
+    }
+    return true;
+  }
+
+  struct PassStats {
+    int64_t trained = 0;
+    double seconds = 0, wait_seconds = 0;
+  };
+
+  // The training batches of the current epoch, from state_.batch on. Returns
+  // false when a stop was requested mid-epoch (after writing the checkpoint).
+  bool train_pass(PassStats* stats) {
+    model_->train();
+    Batcher& b = batcher();
+    b.start(epoch_samples(state_.epoch), config_.batch_size, state_.batch);
+    b.reset_wait();
+    torch::Tensor loss_sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device_.device));
+    int64_t batches = 0;
+    const auto start = Clock::now();
+    // Double buffer: batch k+1's copy is queued before batch k's compute.
+    std::optional<Batch> current = b.next();
+    std::optional<DeviceBatch> on_device;
+    if (current) on_device = to_device(*current);
+    while (current) {
+      std::optional<Batch> following = b.next();
+      std::optional<DeviceBatch> following_on_device;
+      if (following) following_on_device = to_device(*following);
+
+      loss_sum += train_batch(on_device->first, on_device->second);
+      stats->trained += on_device->first.size(0);
+      ++batches;
+      const int64_t done = int64_t(current->index) + 1;
+      if (done % config_.grad_accum == 0 || done == batches_per_epoch_) {
+        optimizer_step();
+        if (options_.after_step) options_.after_step(state_.step);
+        if (stop_requested() && done < batches_per_epoch_) {
+          state_.batch = done;
+          add_epoch_loss(loss_sum, batches);
+          save();
+          log_ << fmt::format("stop requested: checkpoint at epoch {} batch {} (step {}), exiting {}\n", state_.epoch,
+                              done, state_.step, kExitStopped);
+          return false;
+        }
+      }
+      current = std::move(following);
+      on_device = std::move(following_on_device);
+    }
+    synchronize(device_);
+    stats->seconds = seconds_since(start);
+    stats->wait_seconds = b.wait_seconds();
+    add_epoch_loss(loss_sum, batches);
+    return true;
+  }
+
+  // Forward and backward of one batch; returns its loss (on the device, so
+  // nothing waits for the GPU here).
+  torch::Tensor train_batch(const torch::Tensor& x, const torch::Tensor& y) {
+    torch::Tensor loss;
+    {
+      AutocastScope autocast(device_.amp, device_.amp_dtype);
+      loss = torch::mse_loss(model_->forward(x).to(torch::kFloat32), y);
+    }
+    (loss / double(config_.grad_accum)).backward();
+    return loss.detach().to(torch::kFloat64);
+  }
+
+  void report_epoch(const Scores& val, const PassStats& pass, double epoch_seconds) {
+    const double train_loss = state_.epoch_loss_sum / double(std::max<int64_t>(1, state_.epoch_loss_count));
+    const double seconds = std::max(pass.seconds, 1e-9);
+    Metrics m;
+    add_scores(&m, "val_", pack(val));
+    m["train_loss"] = train_loss;
+    m["samples_per_s"] = double(pass.trained) / seconds;
+    m["data_wait_frac"] = pass.wait_seconds / seconds;
+    m["epoch_time_s"] = epoch_seconds;
+    m["peak_mem_mb"] = peak_memory_mb(device_);
+    m["lr"] = optimizer_lr();
+    report_.epoch(int(state_.epoch), m);
+    total_trained_ += double(pass.trained);
+    total_train_seconds_ += pass.seconds;
+    total_wait_seconds_ += pass.wait_seconds;
+    log_ << fmt::format(
+        "epoch {}: train_loss {:.4f} val_loss {:.4f} val_rank_ic {:.4f} val_ic {:.4f} val_sharpe {:.2f} | {:.0f} "
+        "samples/s, data wait {:.1f}%, {:.1f}s\n",
+        state_.epoch, train_loss, val.loss, val.rank_ic, val.ic, val.sharpe, m["samples_per_s"],
+        100 * m["data_wait_frac"], epoch_seconds);
+  }
+
+  // Early stopping bookkeeping; the best epoch's weights are kept on the CPU.
+  void update_best(const Scores& val) {
+    if (!(val.rank_ic > state_.best_val_rank_ic)) {
+      ++state_.bad_epochs;
+      return;
+    }
+    state_.best_val_rank_ic = val.rank_ic;
+    state_.best_epoch = state_.epoch;
+    state_.best_val = pack(val);
+    state_.best_weights.clear();
+    for (const torch::Tensor& t : model_state(*model_)) state_.best_weights.push_back(t.detach().to(torch::kCPU).clone());
+    state_.bad_epochs = 0;
+  }
+
+  void add_epoch_loss(const torch::Tensor& loss_sum, int64_t batches) {
+    state_.epoch_loss_sum += loss_sum.item<double>();
+    state_.epoch_loss_count += batches;
+  }
+
+  void optimizer_step() {
+    const double lr = learning_rate(config_.lr, state_.step, warmup_steps_, total_steps_);
+    for (auto& group : optimizer_->param_groups())
+      static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+    if (config_.grad_clip > 0) clip_grad_norm(params_, config_.grad_clip);
+    optimizer_->step();
+    optimizer_->zero_grad();
+    ++state_.step;
+  }
+
+  double optimizer_lr() {
+    return static_cast<torch::optim::AdamWOptions&>(optimizer_->param_groups().front().options()).lr();
+  }
+
+  void save() {
+    if (!checkpoint_path().empty()) save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_);
+  }
+
+  // Predicts `samples` in order, in inference mode, and scores them.
+  Scores evaluate(const std::vector<Sample>& samples) {
+    torch::NoGradGuard no_grad;
+    model_->eval();
+    Batcher& b = batcher();
+    b.start(samples, config_.eval_batch_size);
+    std::vector<float> pred;
+    pred.reserve(samples.size());
+    while (std::optional<Batch> batch = b.next()) {
+      auto [x, y] = to_device(*batch);
+      torch::Tensor out;
+      {
+        AutocastScope autocast(device_.amp, device_.amp_dtype);
+        out = model_->forward(x);
+      }
+      out = out.to(torch::kFloat32).to(torch::kCPU).contiguous();
+      pred.insert(pred.end(), out.data_ptr<float>(), out.data_ptr<float>() + out.numel());
+    }
+    model_->train();
+    return score_samples(data_.features, samples, pred);
+  }
+
+  Metrics finish() {
+    if (!state_.best_weights.empty()) {
+      torch::NoGradGuard no_grad;
+      std::vector<torch::Tensor> current = model_state(*model_);
+      for (size_t i = 0; i < current.size(); ++i) current[i].copy_(state_.best_weights[i]);
+    }
+    const Scores test = evaluate(data_.test);
+    Metrics m;
+    add_scores(&m, "val_", state_.best_val);
+    add_scores(&m, "test_", pack(test));
+    m["best_epoch"] = double(state_.best_epoch);
+    m["epochs_run"] = double(state_.epoch);
+    m["test_long_short"] = test.long_short;
+    m["samples_per_s"] = total_trained_ / std::max(total_train_seconds_, 1e-9);
+    m["data_wait_frac"] = total_wait_seconds_ / std::max(total_train_seconds_, 1e-9);
+    m["peak_mem_mb"] = peak_memory_mb(device_);
+    if (!data_.oracle.empty()) {
+      const Scores oracle_val = oracle_scores(data_, data_.valid);
+      m["oracle_val_rank_ic"] = oracle_val.rank_ic;
+      m["oracle_val_sharpe"] = oracle_val.sharpe;
+      m["oracle_test_rank_ic"] = oracle_scores(data_, data_.test).rank_ic;
+    }
+    report_.final(m);
+    log_ << fmt::format("final: best epoch {} val_rank_ic {:.4f}; test rank_ic {:.4f} ic {:.4f} sharpe {:.2f}\n",
+                        state_.best_epoch, m["val_rank_ic"], test.rank_ic, test.ic, test.sharpe);
+    return m;
+  }
+
+  const TrainerConfig& config_;
+  const RuntimeSettings& settings_;
+  const Dataset& data_;
+  const TrainOptions& options_;
+  std::ostream& log_;
+  ReportWriter report_;
+
+  DeviceSetup device_;
+  std::shared_ptr<ReturnModel> model_;
+  std::vector<torch::Tensor> params_;
+  std::unique_ptr<torch::optim::AdamW> optimizer_;
+  BatcherOptions batcher_options_;
+  std::unique_ptr<Batcher> batcher_;
+  LoopState state_;
+
+  size_t train_per_epoch_ = 0;
+  int64_t batches_per_epoch_ = 0, steps_per_epoch_ = 0, total_steps_ = 0, warmup_steps_ = 0;
+  double total_trained_ = 0, total_train_seconds_ = 0, total_wait_seconds_ = 0;
+};
+
+}  // namespace
+
+double learning_rate(double base, int64_t step, int64_t warmup, int64_t total) {
+  if (step < warmup) return base * double(step + 1) / double(warmup);
+  const double span = double(std::max<int64_t>(1, total - warmup));
+  const double progress = std::clamp(double(step - warmup) / span, 0.0, 1.0);
+  return base * 0.5 * (1.0 + std::cos(M_PI * progress));
+}
+
+TrainResult train(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
+                  const TrainOptions& options) {
+  return Loop(config, settings, data, options).run();
+}
+
+}  // namespace hpo::trainer

@@ -1,0 +1,39 @@
+// The training loop: AdamW with warm-up and cosine decay, gradient
+// accumulation and clipping, validation and a checkpoint every epoch, early
+// stopping, and a graceful stop on SIGTERM.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "trainer/config.h"
+#include "trainer/dataset.h"
+#include "trainer/report.h"
+#include "trainer/runtime_settings.h"
+
+namespace hpo::trainer {
+
+struct TrainOptions {
+  std::string out_dir;      // checkpoint.pt goes here; empty = no checkpoints
+  bool resume = false;      // continue from out_dir/checkpoint.pt if present
+  std::string report_path;  // JSON lines; empty = none
+  std::ostream* log = nullptr;  // human-readable progress; null = std::cerr
+  // Called after every optimizer step with the step count (tests use it to
+  // send SIGTERM at a known point).
+  std::function<void(int64_t)> after_step;
+};
+
+struct TrainResult {
+  int exit_code = 0;  // kExitOk, or kExitStopped after a SIGTERM checkpoint
+  Metrics final_metrics;
+};
+
+// The learning rate at optimizer step `step` of `total`: linear warm-up over
+// `warmup` steps, then cosine decay to 0.
+double learning_rate(double base, int64_t step, int64_t warmup, int64_t total);
+
+TrainResult train(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
+                  const TrainOptions& options);
+
+}  // namespace hpo::trainer
