@@ -36,6 +36,11 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
                               const std::string& reason, double seconds) {
   std::lock_guard<std::mutex> lock(mu_);
   --running_;
+  if (state == TrialState::kRunning) {  // stopped by the user: neither done nor failed
+    print_line("trial " + std::to_string(number) + " interrupted after " + format_duration(seconds) +
+               "; left RUNNING for the next run to resume");
+    return;
+  }
   ++done_;
   std::string line = "trial " + std::to_string(number) + " " + to_string(state);
   if (state == TrialState::kComplete && value) {

@@ -26,6 +26,15 @@ TEST_CASE("plain-line progress counts trials and tracks the best by direction") 
   CHECK(s.find('\r') == std::string::npos);
 }
 
+TEST_CASE("an interrupted trial is neither done nor failed") {
+  std::ostringstream out;
+  Progress p(out, false, 2, "m", Direction::kMaximize);
+  p.trial_started(0, "");
+  p.trial_finished(0, TrialState::kRunning, std::nullopt, "interrupted", 65);
+  CHECK(out.str().find("trial 0 interrupted after 1m05s; left RUNNING for the next run to resume | "
+                       "0/2 done, 0 running, 0 failed") != std::string::npos);
+}
+
 TEST_CASE("minimizing studies keep the smallest value") {
   std::ostringstream out;
   Progress p(out, false, 2, "loss", Direction::kMinimize);
