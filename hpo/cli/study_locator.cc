@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "hpo/config/config_error.h"
+#include "hpo/config/search_dirs.h"
 #include "hpo/config/study_file.h"
 #include "hpo/launch/process.h"
 
@@ -17,16 +18,7 @@ constexpr const char* kDefaultStorage = "sqlite:///hpo.db";
 }
 
 std::vector<std::string> study_search_dirs() {
-  std::vector<std::string> dirs;
-  if (const char* path = std::getenv("HPO_STUDY_PATH")) {
-    std::istringstream in(path);
-    for (std::string dir; std::getline(in, dir, ':');) {
-      if (!dir.empty()) dirs.push_back(dir);
-    }
-  }
-  dirs.push_back("studies");
-  dirs.push_back(std::string(HPO_SOURCE_DATA_DIR) + "/studies");
-  dirs.push_back(executable_dir() + "/../share/hpo/studies");
+  const auto dirs = search_dirs("HPO_STUDY_PATH", "studies", HPO_SOURCE_DATA_DIR, executable_dir());
   // The same directory reached twice (running from the source tree) is searched once.
   std::vector<std::string> unique;
   std::vector<fs::path> seen;

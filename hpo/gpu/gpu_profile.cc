@@ -10,6 +10,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
+#include "hpo/config/search_dirs.h"
 #include "hpo/config/yaml_node.h"
 #include "hpo/launch/process.h"
 #include "samplers/param_value.h"
@@ -189,17 +190,8 @@ std::vector<std::string> GpuProfileRegistry::names() const {
 }
 
 std::vector<std::string> gpu_profile_search_dirs() {
-  std::vector<std::string> dirs;
-  if (const char* path = std::getenv("HPO_GPU_PROFILE_PATH")) {
-    std::istringstream in(path);
-    for (std::string dir; std::getline(in, dir, ':');) {
-      if (!dir.empty()) dirs.push_back(dir);
-    }
-  }
-  dirs.push_back("gpu_profiles");
-  dirs.push_back(std::string(HPO_SOURCE_DATA_DIR) + "/gpu_profiles");
-  dirs.push_back(executable_dir() + "/../share/hpo/gpu_profiles");
-  return dirs;  // a directory listed twice is harmless: its names are already seen
+  // A directory listed twice is harmless: its names are already seen.
+  return search_dirs("HPO_GPU_PROFILE_PATH", "gpu_profiles", HPO_SOURCE_DATA_DIR, executable_dir());
 }
 
 }  // namespace hpo

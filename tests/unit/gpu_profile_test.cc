@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/unit/temp_dir.h"
+
 #include <stdlib.h>
 
 #include <filesystem>
@@ -20,30 +22,6 @@ std::string shipped_dir() {
   return (fs::path(__FILE__).parent_path() / ".." / ".." / "gpu_profiles").lexically_normal().string();
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "hpo_gpu_profile_test_XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string write(const std::string& relative, const std::string& text) const {
-    const fs::path file = path_ / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
 
 const char kValid[] = R"(description: test GPU
 match: [test gpu]
@@ -157,7 +135,7 @@ TEST_CASE("an unknown profile name lists the available ones") {
 }
 
 TEST_CASE("a user's directory comes first and a profile file works by path") {
-  TempDir dir;
+  TempDir dir{"hpo_gpu_profile_test"};
   dir.write("mine/h100.yaml", "vram_gb: 80\nmax_parallel_trials: 4\nmemory_per_model_gb: 10\n");
   const std::string own = dir.write("elsewhere/l40s.yaml", "vram_gb: 48\nmax_parallel_trials: 2\nmemory_per_model_gb: 20\n");
   const GpuProfileRegistry r = GpuProfileRegistry::load({dir.path() + "/mine", dir.path() + "/missing", shipped_dir()});
@@ -169,7 +147,7 @@ TEST_CASE("a user's directory comes first and a profile file works by path") {
 }
 
 TEST_CASE("a broken profile file is an error, not skipped") {
-  TempDir dir;
+  TempDir dir{"hpo_gpu_profile_test"};
   dir.write("p/bad.yaml", "vram_gb: [1]\n");
   CHECK_THROWS_WITH_AS(GpuProfileRegistry::load({dir.path() + "/p"}),
                        doctest::Contains("bad.yaml:1: vram_gb: expected a number, got a list"), ConfigError);

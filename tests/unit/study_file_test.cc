@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/unit/temp_dir.h"
+
 #include <stdlib.h>
 
 #include <filesystem>
@@ -16,32 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 
 // A scratch directory, removed with everything in it at the end of a test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "hpo_study_test_XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `text` to `relative` (creating directories); returns its path.
-  std::string write(const std::string& relative, const std::string& text) const {
-    const fs::path file = path_ / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-  std::string path(const std::string& relative) const { return (path_ / relative).string(); }
-
- private:
-  fs::path path_;
-};
 
 const char kSpace[] = R"(
 params:
@@ -59,7 +35,7 @@ trainer: {command: [train, "{config}"]}
 
 // A study at <dir>/studies/s.yaml beside <dir>/search_spaces/space.yaml.
 struct Layout {
-  TempDir dir;
+  TempDir dir{"hpo_study_test"};
   std::string study;
   explicit Layout(const std::string& study_text, const std::string& space_text = kSpace) {
     dir.write("search_spaces/space.yaml", space_text);
@@ -176,7 +152,7 @@ TEST_CASE("the search space is found next to the study first, then in ../search_
 }
 
 TEST_CASE("the search space may be named without .yaml, or by absolute path") {
-  TempDir dir;
+  TempDir dir{"hpo_study_test"};
   const std::string space = dir.write("elsewhere/abs.yaml", kSpace);
   dir.write("search_spaces/space.yaml", kSpace);
   const std::string rest = "objective: {metric: m, direction: minimize}\ntrainer: {command: [t]}\n";
@@ -307,7 +283,7 @@ TEST_CASE("env names and values are checked") {
 TEST_CASE("study names must be safe for paths and the database") {
   check_error(std::string(kRequired) + "name: ../escape\n", "studies/s.yaml:4: name",
               "invalid study name '../escape'");
-  TempDir dir;
+  TempDir dir{"hpo_study_test"};
   dir.write("search_spaces/space.yaml", kSpace);
   const std::string hidden = dir.write("studies/.hidden.yaml", kRequired);
   CHECK_THROWS_WITH_AS(load_study_file(hidden), doctest::Contains("invalid study name '.hidden'"),
@@ -329,7 +305,7 @@ TEST_CASE("missing, empty and malformed study files") {
 }
 
 TEST_CASE("find_study_file finds studies by name or path") {
-  TempDir dir;
+  TempDir dir{"hpo_study_test"};
   const std::string first = dir.write("one/alpha.yaml", "x");
   const std::string second = dir.write("two/alpha.yaml", "x");
   const std::string beta = dir.write("two/beta.yaml", "x");
@@ -345,7 +321,7 @@ TEST_CASE("find_study_file finds studies by name or path") {
 }
 
 TEST_CASE("find_study_file lists what is available when a name is not found") {
-  TempDir dir;
+  TempDir dir{"hpo_study_test"};
   dir.write("two/zeta.yaml", "x");
   dir.write("one/beta.yaml", "x");
   dir.write("two/alpha.yaml", "x");
@@ -366,7 +342,7 @@ TEST_CASE("find_study_file lists what is available when a name is not found") {
 }
 
 TEST_CASE("find_study_file rejects names unsafe for paths") {
-  TempDir dir;
+  TempDir dir{"hpo_study_test"};
   dir.write("studies/ok.yaml", "x");
   const std::vector<std::string> dirs = {dir.path("studies")};
   CHECK_THROWS_WITH_AS(find_study_file(".ok", dirs), doctest::Contains("invalid study name"),
