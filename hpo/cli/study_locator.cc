@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/search_dirs.h"
