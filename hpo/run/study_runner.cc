@@ -5,9 +5,9 @@
 #include <tbb/task_group.h>
 
 #include <condition_variable>
-#include <functional>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "hpo/config/placeholders.h"
@@ -234,6 +234,28 @@ void StudyRunner::beat() {
   }
 }
 
+void StudyRunner::give_up(std::exception_ptr error) {
+  budget_ = 0;
+  if (!error_) error_ = error;
+}
+
+void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSummary& summary) {
+  if (resumed) ++summary.resumed;
+  if (result.interrupted) ++summary.interrupted;
+  else if (result.state == TrialState::kComplete) ++summary.completed;
+  else if (result.state == TrialState::kPruned) ++summary.pruned;
+  else ++summary.failed;
+  const int finished = summary.completed + summary.pruned + summary.failed;
+  const bool too_many = (limit_.count > 0 && summary.failed >= limit_.count) ||
+                        (limit_.fraction > 0 && finished >= 4 && summary.failed >= limit_.fraction * finished);
+  if (too_many && summary.gave_up.empty() && budget_ > 0) {
+    budget_ = 0;  // running trials finish; nothing new starts
+    summary.gave_up = std::to_string(summary.failed) + " of " + std::to_string(finished) +
+                      " trials failed; last: " + result.reason;
+    progress_.note("stopping the study: " + summary.gave_up);
+  }
+}
+
 void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
                          RunSummary& summary) {
   while (true) {
@@ -245,8 +267,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       try {
         plan = next_plan(slot);
       } catch (...) {
-        budget_ = 0;
-        if (!error_) error_ = std::current_exception();
+        give_up(std::current_exception());
         return;
       }
       resumed = orphans_.size() < orphans_before;
@@ -273,28 +294,13 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       // other workers finish theirs, then report it.
       std::lock_guard<std::mutex> lock(mu_);
       running_.erase(plan->trial_id);
-      budget_ = 0;
-      if (!error_) error_ = std::current_exception();
+      give_up(std::current_exception());
       return;
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_.erase(plan->trial_id);
-      if (resumed) ++summary.resumed;
-      if (result.interrupted) ++summary.interrupted;
-      else if (result.state == TrialState::kComplete) ++summary.completed;
-      else if (result.state == TrialState::kPruned) ++summary.pruned;
-      else ++summary.failed;
-      const int finished = summary.completed + summary.pruned + summary.failed;
-      const bool too_many = (limit_.count > 0 && summary.failed >= limit_.count) ||
-                            (limit_.fraction > 0 && finished >= 4 &&
-                             summary.failed >= limit_.fraction * finished);
-      if (too_many && summary.gave_up.empty() && budget_ > 0) {
-        budget_ = 0;  // running trials finish; nothing new starts
-        summary.gave_up = std::to_string(summary.failed) + " of " + std::to_string(finished) +
-                          " trials failed; last: " + result.reason;
-        progress_.note("stopping the study: " + summary.gave_up);
-      }
+      count_result(result, resumed, summary);
     }
     progress_.trial_finished(plan->number, result.state, result.value, result.reason, result.seconds);
   }

@@ -65,6 +65,11 @@ class StudyRunner {
   void find_orphans();
   void beat();  // heartbeats for every trial in running_
   void sync_sampler();  // needs mu_ held
+  // Stops handing out trials and keeps the first error; needs mu_ held.
+  void give_up(std::exception_ptr error);
+  // Adds a finished trial to the summary and applies the failure limit;
+  // needs mu_ held.
+  void count_result(const TrialResult& result, bool resumed, RunSummary& summary);
 
   Storage& storage_;
   const StudyConfig& config_;
