@@ -7,6 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// Boost 1.74 offers vfork only where the headers predate POSIX.1-2008 (which
+// dropped vfork from the standard); glibc still has it, so say so. Starting
+// a trainer with fork copies hpo's page tables and then takes a
+// copy-on-write fault per page touched; vfork costs neither.
+#define BOOST_POSIX_HAS_VFORK 1
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <algorithm>
@@ -48,13 +53,49 @@ bool is_executable_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// Runs in the child between fork and exec. A process group of its own (see
+// Blocks every signal in the calling thread while it lives. The vfork
+// child runs on hpo's memory until exec: a handler running there would act
+// on hpo's data (hpo's stop flag, say), so the child starts with signals
+// blocked and unblocks them only once no handler of hpo's is left.
+class SignalsBlocked {
+ public:
+  SignalsBlocked() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old_);
+  }
+  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalsBlocked(const SignalsBlocked&) = delete;
+  SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+// Runs in the child between vfork and exec. A process group of its own (see
 // the header), and no inherited descriptors: hpo's database, other trials'
 // logs and report files must not leak into a trainer. Marking them
-// close-on-exec (rather than closing them) keeps Boost's exec-error pipe
-// working, which boost::process::limit_handles breaks in Boost 1.74.
+// close-on-exec (rather than closing them) keeps Boost's exec-error
+// reporting working, which boost::process::limit_handles breaks in 1.74.
 void prepare_child() {
   ::setpgid(0, 0);
+  // Signals hpo handles go back to their defaults (the child's dispositions
+  // are its own even under vfork). Ignoring first drops any still pending:
+  // a Ctrl-C that reached the child while it was in hpo's group was meant
+  // for hpo, which handles it by signalling the trainer itself.
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction sa;
+    if (::sigaction(sig, nullptr, &sa) != 0) continue;
+    const bool handled = (sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
+    if (!handled) continue;
+    ::signal(sig, SIG_IGN);
+    ::signal(sig, SIG_DFL);
+  }
+  // The trainer starts with nothing blocked, whatever the launching thread
+  // had blocked: hpo's SIGTERM must always reach it.
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
   if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
   const long max_fd = std::min(::sysconf(_SC_OPEN_MAX), 65536L);
   for (int fd = 3; fd < max_fd; ++fd) {
@@ -71,10 +112,11 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
   for (const auto& [key, value] : spec.env) env[key] = value;
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
   std::error_code ec;
+  const SignalsBlocked blocked;
   impl_->child = bp::child(
       bp::exe = spec.argv[0], bp::args = args, bp::env = env,
       bp::std_in < bp::null, bp::std_out > spec.stdout_path, bp::std_err > spec.stderr_path,
-      bp::extend::on_exec_setup = [](auto&) { prepare_child(); }, ec);
+      bp::extend::on_exec_setup = [](auto&) { prepare_child(); }, bp::posix::use_vfork, ec);
   if (ec) {
     throw LaunchError("cannot start '" + spec.argv[0] + "': " + ec.message());
   }

@@ -144,5 +144,26 @@ TEST_CASE("the trainer inherits no descriptors beyond stdin, stdout and stderr")
   CHECK(count <= 4);
 }
 
+TEST_CASE("the trainer starts with no signal blocked, whatever the launching thread blocks") {
+  sigset_t term, old;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &term, &old);
+  Process p(sh("kill -TERM $$; exit 0"));
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  const ExitStatus s = wait_for(p);
+  CHECK(s.signaled);
+  CHECK(s.signal == SIGTERM);
+}
+
+TEST_CASE("the launching thread's signal mask is as it was after a start") {
+  sigset_t before, after;
+  pthread_sigmask(SIG_SETMASK, nullptr, &before);
+  Process p(sh("exit 0"));
+  pthread_sigmask(SIG_SETMASK, nullptr, &after);
+  CHECK(wait_for(p).success());
+  for (int sig = 1; sig < NSIG; ++sig) CHECK(sigismember(&before, sig) == sigismember(&after, sig));
+}
+
 }  // namespace
 }  // namespace hpo
