@@ -28,7 +28,33 @@ SqliteDb::SqliteDb(const std::string& path) {
   }
 }
 
-SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+SqliteDb::~SqliteDb() {
+  for (auto& [sql, c] : cache_) sqlite3_finalize(c.stmt);
+  sqlite3_close(db_);
+}
+
+sqlite3_stmt* SqliteDb::acquire(const std::string& sql, Cached** slot) {
+  const auto it = cache_.find(sql);
+  if (it != cache_.end() && !it->second.in_use) {
+    it->second.in_use = true;
+    *slot = &it->second;  // element references survive rehashing
+    return it->second.stmt;
+  }
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()) + 1,
+                                    SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  if (rc != SQLITE_OK) fail(db_, rc);
+  *slot = nullptr;
+  if (it == cache_.end() && cache_.size() < kMaxCached) *slot = &(cache_[sql] = Cached{stmt, true});
+  return stmt;
+}
+
+void SqliteDb::release(Cached* slot) {
+  // Reset, so that it holds no read snapshot open, and forget its bindings.
+  sqlite3_reset(slot->stmt);
+  sqlite3_clear_bindings(slot->stmt);
+  slot->in_use = false;
+}
 
 void SqliteDb::set_busy_timeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
 
@@ -42,12 +68,13 @@ int64_t SqliteDb::last_insert_rowid() const { return sqlite3_last_insert_rowid(d
 int SqliteDb::changes() const { return sqlite3_changes(db_); }
 
 Statement::Statement(SqliteDb& db, const std::string& sql) : db_(db) {
-  const int rc = sqlite3_prepare_v2(db.handle(), sql.c_str(), static_cast<int>(sql.size()) + 1,
-                                    &stmt_, nullptr);
-  if (rc != SQLITE_OK) fail(db.handle(), rc);
+  stmt_ = db.acquire(sql, &slot_);
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  if (slot_) SqliteDb::release(slot_);
+  else sqlite3_finalize(stmt_);
+}
 
 void Statement::check_bind(int rc) {
   if (rc != SQLITE_OK) fail(db_.handle(), rc);
@@ -110,7 +137,7 @@ std::string Statement::text(int column) const {
 }
 
 Transaction::Transaction(SqliteDb& db, Kind kind) : db_(db) {
-  db_.exec(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
+  Statement(db_, kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN").run();
   open_ = true;
 }
 
@@ -121,7 +148,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-  db_.exec("COMMIT");
+  Statement(db_, "COMMIT").run();
   open_ = false;
 }
 

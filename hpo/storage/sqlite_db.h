@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -45,11 +46,28 @@ class SqliteDb {
   int changes() const;
 
  private:
+  friend class Statement;
+  // Prepared statements are kept for reuse, keyed by their SQL: hpo runs
+  // the same few dozen statements for every trial, and parsing them anew
+  // each time cost as much as running them. A statement in use is not
+  // handed out twice; the caller then gets a fresh, uncached one.
+  struct Cached {
+    sqlite3_stmt* stmt = nullptr;
+    bool in_use = false;
+  };
+  static constexpr size_t kMaxCached = 128;
+  // A prepared statement for `sql`. *slot is its cache entry, now marked
+  // in use, or null for an uncached one, which the caller finalizes.
+  sqlite3_stmt* acquire(const std::string& sql, Cached** slot);
+  static void release(Cached* slot);
+
   sqlite3* db_ = nullptr;
+  std::unordered_map<std::string, Cached> cache_;
 };
 
 // A prepared statement. Parameters are 1-based, as in sqlite3_bind_*;
-// columns are 0-based, as in sqlite3_column_*.
+// columns are 0-based, as in sqlite3_column_*. Cheap to make again: the
+// connection keeps the compiled statement.
 class Statement {
  public:
   Statement(SqliteDb& db, const std::string& sql);
@@ -80,6 +98,7 @@ class Statement {
   void check_bind(int rc);
 
   SqliteDb& db_;
+  SqliteDb::Cached* slot_ = nullptr;  // see SqliteDb::acquire; set with stmt_
   sqlite3_stmt* stmt_ = nullptr;
 };
 
