@@ -123,6 +123,7 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
     // Compare-and-set: of several runs that find the same orphan, one wins.
     if (storage_.compare_and_set_trial_system_attr(orphan.id, kOwnerAttr,
                                                    orphan.system_attrs[kOwnerAttr], owner_)) {
+      storage_.record_heartbeat(orphan.id);
       TrialPlan plan = plan_for(orphan, slot);
       // Run again after its owner died: a trainer that checkpoints resumes.
       plan.env.emplace_back("HPO_RESUME", "1");
@@ -156,18 +157,23 @@ TrialPlan StudyRunner::new_trial(const Slot& slot) {
     fresh.params.push_back({spec.name, spec.distribution, values.at(spec.name)});
   }
   fresh.system_attrs[kOwnerAttr] = owner_;
-  const TrialRecord created = storage_.create_trial(study_.id, fresh);
-  TrialPlan plan = plan_for(created, slot);
-  // Stored with the trial so that `hpo status` and Optuna users can see
-  // exactly what ran. Only the study's env settings and hpo's own variables:
-  // the caller's environment may hold secrets.
-  nlohmann::json env = nlohmann::json::object();
-  for (const auto& [k, v] : plan.env) env[k] = v;
-  storage_.set_trial_system_attrs(created.id, {{"hpo:argv", plan.argv},
-                                               {"hpo:env", env},
-                                               {"hpo:trial_dir", plan.trial_dir},
-                                               {"hpo:config", plan.config}});
-  return plan;
+  fresh.heartbeat = true;
+  // The plan needs the trial's number; it is stored with the trial, in the
+  // one transaction that creates it, so that `hpo status` and Optuna users
+  // can see exactly what ran. Only the study's env settings and hpo's own
+  // variables: the caller's environment may hold secrets.
+  std::optional<TrialPlan> plan;
+  fresh.derived_system_attrs = [&](const TrialRecord& created) {
+    plan = plan_for(created, slot);
+    nlohmann::json env = nlohmann::json::object();
+    for (const auto& [k, v] : plan->env) env[k] = v;
+    return Attrs{{"hpo:argv", plan->argv},
+                 {"hpo:env", env},
+                 {"hpo:trial_dir", plan->trial_dir},
+                 {"hpo:config", plan->config}};
+  };
+  storage_.create_trial(study_.id, fresh);
+  return std::move(*plan);
 }
 
 std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot) {
@@ -277,7 +283,6 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
     progress_.trial_started(plan->number, (resumed ? "(resumed) " : "") + plan->summary);
     TrialResult result;
     try {
-      storage_.record_heartbeat(plan->trial_id);
       const bool measure = utilization && slot.gpu;
       const int measurement = measure ? utilization->start(*slot.gpu) : -1;
       result = runner.run(*plan);

@@ -119,6 +119,15 @@ void put_trial_value(SqliteDb& db, int64_t trial_id, double value) {
   st.bind(1, trial_id).bind(2, v.value).bind(3, v.type).run();
 }
 
+void put_heartbeat(SqliteDb& db, int64_t trial_id) {
+  // CURRENT_TIMESTAMP is what Optuna's func.now() gives on SQLite (UTC).
+  Statement(db,
+            "INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES (?, CURRENT_TIMESTAMP) "
+            "ON CONFLICT (trial_id) DO UPDATE SET heartbeat = CURRENT_TIMESTAMP")
+      .bind(1, trial_id)
+      .run();
+}
+
 void check_outcome(const TrialOutcome& outcome) {
   if (!is_finished(outcome.state)) {
     throw StorageError(std::string("cannot finish a trial as ") + to_string(outcome.state));
@@ -308,11 +317,15 @@ TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial)
         .run();
     t.id = db_->last_insert_rowid();
     for (const auto& p : trial.params) insert_param(*db_, t.id, p);
-    put_attrs(*db_, kTrialUserAttrs, t.id, trial.user_attrs);
-    put_attrs(*db_, kTrialSystemAttrs, t.id, trial.system_attrs);
     t.params = trial.params;
     t.user_attrs = trial.user_attrs;
     t.system_attrs = trial.system_attrs;
+    if (trial.derived_system_attrs) {
+      for (auto& [key, value] : trial.derived_system_attrs(t)) t.system_attrs[key] = std::move(value);
+    }
+    put_attrs(*db_, kTrialUserAttrs, t.id, t.user_attrs);
+    put_attrs(*db_, kTrialSystemAttrs, t.id, t.system_attrs);
+    if (trial.heartbeat) put_heartbeat(*db_, t.id);
     return t;
   });
 }
@@ -359,12 +372,7 @@ bool SqliteStorage::compare_and_set_trial_system_attr(int64_t trial_id, const st
 
 void SqliteStorage::record_heartbeat(int64_t trial_id) {
   write("record_heartbeat", [&] {
-    // CURRENT_TIMESTAMP is what Optuna's func.now() gives on SQLite (UTC).
-    Statement(*db_,
-              "INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES (?, CURRENT_TIMESTAMP) "
-              "ON CONFLICT (trial_id) DO UPDATE SET heartbeat = CURRENT_TIMESTAMP")
-        .bind(1, trial_id)
-        .run();
+    put_heartbeat(*db_, trial_id);
   });
 }
 

@@ -6,6 +6,7 @@
 #define HPO_STORAGE_STORAGE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -63,6 +64,13 @@ struct NewTrial {
   std::vector<StoredParam> params;
   Attrs user_attrs;
   Attrs system_attrs;
+  // More system attributes, made from the new trial's id and number (its
+  // run directory, say) and stored in the same transaction. It is called
+  // inside that transaction, again if the transaction is retried: keep it
+  // free of side effects beyond its result.
+  std::function<Attrs(const TrialRecord&)> derived_system_attrs;
+  // Records the trial's first heartbeat in the same transaction.
+  bool heartbeat = false;
 };
 
 struct TrialOutcome {
@@ -89,8 +97,8 @@ class Storage {
                                    const nlohmann::json& value) = 0;
   virtual Attrs study_user_attrs(int64_t study_id) = 0;
 
-  // Creates a RUNNING trial with the study's next number, with its params and
-  // attributes, all in one transaction. Safe across threads and processes:
+  // Creates a RUNNING trial with the study's next number, with its params,
+  // attributes and first heartbeat, all in one transaction. Safe across threads and processes:
   // concurrent callers always get distinct numbers.
   virtual TrialRecord create_trial(int64_t study_id, const NewTrial& trial) = 0;
 

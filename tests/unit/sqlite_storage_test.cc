@@ -567,6 +567,36 @@ TEST_CASE("heartbeats: only RUNNING trials whose beat is older than the grace ar
 namespace hpo {
 namespace {
 
+TEST_CASE("create_trial stores attributes made from the new trial's number, and its first beat") {
+  const std::string path = "/tmp/hpo_derived_test_" + std::to_string(::getpid()) + ".db";
+  std::remove(path.c_str());
+  {
+    SqliteStorage storage(path);
+    const auto study = storage.get_or_create_study("s", Direction::kMaximize);
+    storage.create_trial(study.id, {});  // number 0, no beat
+    NewTrial t = sample_trial(1);
+    t.heartbeat = true;
+    t.derived_system_attrs = [](const TrialRecord& created) {
+      return Attrs{{"hpo:trial_dir", "runs/trial_" + std::to_string(created.number)},
+                   {"hpo:id", created.id}};
+    };
+    const auto created = storage.create_trial(study.id, t);
+    CHECK(created.number == 1);
+    CHECK(created.system_attrs.at("hpo:trial_dir") == "runs/trial_1");
+    CHECK(created.system_attrs.at("hpo:pid") == 1001);  // the fixed ones stay
+    const auto stored = storage.trial(created.id);
+    REQUIRE(stored);
+    CHECK(stored->system_attrs.at("hpo:trial_dir") == "runs/trial_1");
+    CHECK(stored->system_attrs.at("hpo:id") == created.id);
+    CHECK(stored->system_attrs.at("hpo:pid") == 1001);
+    // Only the trial created with a heartbeat has one (any beat is older than -1 s).
+    CHECK(storage.stale_trials(study.id, -1) == std::vector<int64_t>{created.id});
+  }
+  std::remove(path.c_str());
+  std::remove((path + "-wal").c_str());
+  std::remove((path + "-shm").c_str());
+}
+
 TEST_CASE("trials_changed returns new trials and the ones asked about, nothing else") {
   const std::string path = "/tmp/hpo_changed_test_" + std::to_string(::getpid()) + ".db";
   std::remove(path.c_str());
