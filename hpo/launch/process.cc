@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 namespace bp = boost::process;
 
@@ -33,6 +36,13 @@ std::string ExitStatus::describe() const {
 struct Process::Impl {
   bp::child child;
   std::optional<ExitStatus> status;
+  // Readable once the child has ended (Linux 5.3+); -1 where unsupported,
+  // and wait_for() then sleeps instead.
+  int pidfd = -1;
+
+  ~Impl() {
+    if (pidfd >= 0) ::close(pidfd);
+  }
 };
 
 namespace {
@@ -120,6 +130,8 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
   if (ec) {
     throw LaunchError("cannot start '" + spec.argv[0] + "': " + ec.message());
   }
+  // Close-on-exec by definition: no other trainer inherits it.
+  impl_->pidfd = static_cast<int>(::syscall(SYS_pidfd_open, impl_->child.id(), 0));
 }
 
 Process::~Process() {
@@ -138,6 +150,19 @@ std::optional<ExitStatus> Process::poll() {
   // running() reaped the child and stored its raw wait status.
   impl_->status = decode_wait_status(impl_->child.native_exit_code());
   return impl_->status;
+}
+
+std::optional<ExitStatus> Process::wait_for(std::chrono::microseconds timeout) {
+  if (impl_->status) return impl_->status;
+  if (impl_->pidfd >= 0) {
+    pollfd fd{impl_->pidfd, POLLIN, 0};
+    const auto us = timeout.count();
+    const timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000) * 1000};
+    ::ppoll(&fd, 1, &ts, nullptr);  // an interruption just returns early
+  } else {
+    std::this_thread::sleep_for(timeout);
+  }
+  return poll();
 }
 
 void Process::signal_group(int sig) {

@@ -6,6 +6,7 @@
 #ifndef HPO_LAUNCH_PROCESS_H_
 #define HPO_LAUNCH_PROCESS_H_
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -52,6 +53,10 @@ class Process {
 
   // The exit status once the process has ended; never blocks.
   std::optional<ExitStatus> poll();
+  // Waits up to `timeout` for the process to end, then returns poll(). The
+  // end wakes the wait at once, so a trainer that finishes in a millisecond
+  // is not left waiting out a polling interval.
+  std::optional<ExitStatus> wait_for(std::chrono::microseconds timeout);
 
   // Sends `sig` to the process group (the trainer and its children).
   void signal_group(int sig);

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
@@ -111,15 +110,17 @@ struct TrialRunner::Attempt {
 TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann::ordered_json& config) {
   const auto started = Clock::now();
   const fs::path dir(plan.trial_dir);
-  fs::create_directories(dir);
+  const bool new_dir = fs::create_directories(dir);
   write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
   // Each attempt (a trial run again, an OOM retry) starts a fresh report
   // channel; the previous attempt's logs are kept beside the new ones.
-  fs::remove(dir / kReportFile);
-  for (const std::string log : {kStdoutFile, kStderrFile}) {
-    const std::string stem = log.substr(0, log.rfind('.'));  // "stdout"
-    std::error_code ec;  // nothing to keep is fine
-    fs::rename(dir / log, dir / (stem + ".prev.log"), ec);
+  if (!new_dir) {
+    fs::remove(dir / kReportFile);
+    for (const std::string log : {kStdoutFile, kStderrFile}) {
+      const std::string stem = log.substr(0, log.rfind('.'));  // "stdout"
+      std::error_code ec;  // nothing to keep is fine
+      fs::rename(dir / log, dir / (stem + ".prev.log"), ec);
+    }
   }
 
   LaunchSpec spec;
@@ -143,8 +144,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
     const auto grace = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(trainer_.grace_period_s));
     std::optional<Clock::time_point> kill_at;  // set once SIGTERM was sent
-    // Sleeps start at 0.1 ms and back off to 50 ms: a fast trainer costs
-    // little latency, a slow one little CPU (20 polls a second).
+    // Waits start at 0.1 ms and back off to 50 ms: a slow trainer costs
+    // little CPU (20 looks a second at its report). Its exit ends a wait at once.
     auto nap = std::chrono::microseconds(100);
     while (true) {
       if ((run.exit = process.poll())) break;
@@ -165,7 +166,7 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
       } else if (kill_at && now >= *kill_at) {
         process.signal_group(SIGKILL);
       }
-      std::this_thread::sleep_for(nap);
+      process.wait_for(nap);
       nap = std::min(nap * 2, std::chrono::microseconds(50000));
     }
     watch.drain(true, run);

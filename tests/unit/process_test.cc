@@ -165,5 +165,19 @@ TEST_CASE("the launching thread's signal mask is as it was after a start") {
   for (int sig = 1; sig < NSIG; ++sig) CHECK(sigismember(&before, sig) == sigismember(&after, sig));
 }
 
+TEST_CASE("wait_for ends when the process does, and times out while it runs") {
+  Process slow(sh("sleep 5"));
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_FALSE(slow.wait_for(std::chrono::milliseconds(50)));
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(50));
+  slow.signal_group(SIGKILL);
+  // Far longer than the process takes to die: the wait must end with it.
+  const auto t1 = std::chrono::steady_clock::now();
+  const auto status = slow.wait_for(std::chrono::seconds(60));
+  REQUIRE(status);
+  CHECK(status->signal == SIGKILL);
+  CHECK(std::chrono::steady_clock::now() - t1 < std::chrono::seconds(30));
+}
+
 }  // namespace
 }  // namespace hpo
