@@ -77,7 +77,8 @@ StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const Stud
                          const StopFlag& stop, std::string program)
     : storage_(storage), config_(config), study_(study), sampler_(sampler), pruner_(pruner),
       progress_(progress),
-      stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()) {}
+      stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()),
+      sampler_feed_(study.id), pruner_feed_(study.id) {}
 
 TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   TrialPlan plan;
@@ -134,24 +135,14 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
 }
 
 // Tells the sampler what changed in the database since the last ask: new
-// trials (other processes' too) and those unfinished then. Finished trials
-// never change, so a long study is not re-read whole for every trial.
+// trials (other processes' too) and those unfinished then.
 void StudyRunner::sync_sampler() {
-  const std::vector<int64_t> unfinished(unfinished_.begin(), unfinished_.end());
-  for (const auto& t : storage_.trials_changed(study_.id, last_seen_id_, unfinished)) {
-    sampler_.tell(view_of(t));
-    if (t.id > last_seen_id_) {
-      last_seen_id_ = t.id;
-      ++known_trials_;
-    }
-    if (is_finished(t.state)) unfinished_.erase(t.id);
-    else unfinished_.insert(t.id);
-  }
+  for (const auto& t : sampler_feed_.next(storage_)) sampler_.tell(view_of(t));
 }
 
 TrialPlan StudyRunner::new_trial(const Slot& slot) {
   sync_sampler();
-  const ParamValues values = sampler_.ask(config_.space.params, known_trials_);
+  const ParamValues values = sampler_.ask(config_.space.params, sampler_feed_.seen());
   NewTrial fresh;
   for (const auto& spec : config_.space.params) {
     fresh.params.push_back({spec.name, spec.distribution, values.at(spec.name)});
@@ -187,9 +178,7 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot) {
 bool StudyRunner::should_prune(const TrialPlan& plan) {
   if (pruner_.name() == "none") return false;
   std::lock_guard<std::mutex> lock(mu_);
-  PrunerStudy study{config_.name, study_.direction, {}};
-  std::optional<PrunerTrial> current;
-  for (const auto& t : storage_.trials(study_.id)) {
+  for (const auto& t : pruner_feed_.next(storage_)) {
     PrunerTrial p{t.number, t.state, t.intermediate, {}};
     // Successive halving's rungs, stored as Optuna stores them.
     for (int rung = 0;; ++rung) {
@@ -197,11 +186,14 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
       if (it == t.system_attrs.end() || !it->second.is_number()) break;
       p.rungs[rung] = it->second.get<double>();
     }
-    if (t.id == plan.trial_id) current = p;
-    study.trials.push_back(std::move(p));
+    pruner_trials_[t.id] = std::move(p);
   }
-  if (!current) return false;
-  const PruneDecision decision = pruner_.decide(study, *current);
+  const auto current = pruner_trials_.find(plan.trial_id);
+  if (current == pruner_trials_.end()) return false;
+  PrunerStudy study{config_.name, study_.direction, {}};
+  study.trials.reserve(pruner_trials_.size());
+  for (const auto& [id, t] : pruner_trials_) study.trials.push_back(t);
+  const PruneDecision decision = pruner_.decide(study, current->second);
   for (const auto& [rung, value] : decision.completed_rungs) {
     storage_.set_trial_system_attr(plan.trial_id, completed_rung_key(rung), value);
   }

@@ -6,15 +6,17 @@
 #define HPO_RUN_STUDY_RUNNER_H_
 
 #include <deque>
-#include <set>
 #include <exception>
+#include <map>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 
 #include "hpo/config/study_config.h"
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/utilization_sampler.h"
+#include "hpo/run/change_feed.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trial_runner.h"
@@ -85,11 +87,9 @@ class StudyRunner {
   int budget_ = 0;  // trials still to launch
   std::deque<TrialRecord> orphans_;
   std::set<int64_t> running_;  // trials this process runs now: they get heartbeats
-  // What the sampler has been told: trials up to last_seen_id_ (ids grow
-  // with creation), of which unfinished_ may still change.
-  int64_t last_seen_id_ = 0;
-  int known_trials_ = 0;
-  std::set<int64_t> unfinished_;
+  ChangeFeed sampler_feed_;  // what the sampler has been told
+  ChangeFeed pruner_feed_;   // what pruner_trials_ holds
+  std::map<int64_t, PrunerTrial> pruner_trials_;  // by trial id, i.e. creation order
   std::exception_ptr error_;  // the first error a worker hit
   FailureLimit limit_;
 };
