@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "samplers/kernel_width.h"
 #include "samplers/truncnorm.h"
 
 namespace hpo {
@@ -14,12 +15,6 @@ namespace hpo {
 namespace {
 
 constexpr double kMinSigma = 1e-12;  // the floor when the magic clip is off
-
-// Bandwidths are clipped to [range / min(100, kernels + 1), range]: wide
-// enough that a few close observations do not make l(x) a spike.
-double magic_min_sigma(double range, int n_kernels) {
-  return range / std::min(100.0, 1.0 + n_kernels);
-}
 
 struct MuSigma {
   double mu, sigma;
@@ -83,18 +78,6 @@ std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayX
 
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
-Eigen::ArrayXd default_weights(int n) {
-  Eigen::ArrayXd w = Eigen::ArrayXd::Ones(n);
-  const int n_ramp = n - 25;
-  if (n_ramp <= 0) return w;
-  if (n_ramp == 1) {
-    w(0) = 1.0 / n;
-    return w;
-  }
-  for (int i = 0; i < n_ramp; ++i) w(i) = 1.0 / n + (1.0 - 1.0 / n) * i / (n_ramp - 1);
-  return w;
-}
-
 ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
                                  const Eigen::ArrayXd& weights, const ParzenOptions& options)
     : options_(options), n_obs_(static_cast<int>(obs.rows())) {
@@ -103,7 +86,7 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
   const int n_kernels = n_obs_ + (has_prior_ ? 1 : 0);
   Eigen::ArrayXd w(n_kernels);
   w.head(n_obs_) = weights;
-  if (has_prior_) w(n_obs_) = options.prior_weight;
+  if (has_prior_) w(n_obs_) = options.prior_kernel_weight < 0 ? options.prior_weight : options.prior_kernel_weight;
   w /= w.sum();
   log_weights_ = w.log();
   cumulative_.resize(n_kernels);
@@ -124,7 +107,10 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
 Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const {
   const double low = dim.space.low, high = dim.space.high;
   const Eigen::Index n = mus.size();
-  if (options_.multivariate) {
+  if (options_.bandwidth == TpeBandwidth::kScott) {
+    return Eigen::ArrayXd::Constant(n, scott_bandwidth(mus));
+  }
+  if (options_.multivariate && options_.bandwidth == TpeBandwidth::kOptuna) {
     // Scott's rule, as in BOHB: one bandwidth for all kernels.
     const double n_dims = static_cast<double>(dims_.size());
     const double sigma0 = 0.2 * std::pow(std::max(n_obs_, 1), -1.0 / (n_dims + 4));
@@ -143,7 +129,8 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   for (Eigen::Index i = 0; i < n; ++i) {
     double s = std::max(sorted(i + 1) - sorted(i), sorted(i + 2) - sorted(i + 1));
     // Without endpoints, the outermost kernels look only inwards.
-    if (!options_.consider_endpoints && n >= 2) {
+    const bool endpoints = options_.consider_endpoints || options_.bandwidth == TpeBandwidth::kNeighbours;
+    if (!endpoints && n >= 2) {
       if (i == 0) s = sorted(2) - sorted(1);
       if (i == n - 1) s = sorted(n) - sorted(n - 1);
     }
@@ -158,9 +145,17 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const {
   dim.mu.resize(n);
   dim.mu.head(n_obs_) = obs;
   if (has_prior_) dim.mu(n_obs_) = 0.5 * (low + high);
+  // Bandwidths are clipped to [floor, range]: the floor keeps a few close
+  // observations from making l(x) a spike.
   const double min_sigma =
-      options_.consider_magic_clip ? magic_min_sigma(range, static_cast<int>(n)) : kMinSigma;
+      options_.consider_magic_clip
+          ? magic_min_bandwidth(range, static_cast<int>(n), options_.min_bandwidth_factor,
+                                options_.magic_clip_exponent)
+          : kMinSigma;
   dim.sigma = bandwidths(dim, dim.mu).max(min_sigma).min(range);
+  // A grid kernel narrower than a step is a spike on its own point, and its
+  // neighbours, a batch size apart, would get nearly nothing.
+  if (dim.space.q > 0 && options_.min_bandwidth_step) dim.sigma = dim.sigma.max(std::min(dim.space.q, range));
   if (has_prior_) dim.sigma(n_obs_) = range;
 
   if (dim.space.q == 0) {
@@ -172,12 +167,14 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const {
     // normalized density, but l/g only ranks candidates, and it searches
     // better: on tools/bench_sampler_quality's synthetic problems the
     // normalized kernels' median regret was up to 2.5x worse (rosenbrock5
-    // 391 against 160, branin 0.047 against 0.027).
+    // 391 against 160, branin 0.047 against 0.027). `normalized`
+    // gives true densities, as the paper's TPE uses.
     dim.log_norm.resize(n);
     for (Eigen::Index k = 0; k < n; ++k) {
       const double s = dim.sigma(k);
       dim.log_norm(k) = -truncnorm::kLogSqrt2Pi -
-                        truncnorm::log_gauss_mass((low - dim.mu(k)) / s, (high - dim.mu(k)) / s);
+                        truncnorm::log_gauss_mass((low - dim.mu(k)) / s, (high - dim.mu(k)) / s) -
+                        (options_.normalized ? std::log(s) : 0.0);
     }
     return;
   }
@@ -230,6 +227,13 @@ void ParzenEstimator::fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const
   dim.choice.resize(n_kernels());
   for (int k = 0; k < n_obs_; ++k) dim.choice(k) = static_cast<int>(std::lround(obs(k)));
   if (has_prior_) dim.choice(n_obs_) = -1;
+  if (options_.categorical_prior_weight > 0 && n_choices > 1) {
+    // Aitchison-Aitken: a fixed share b spread over the other choices.
+    const double b = options_.categorical_prior_weight;
+    dim.log_hit = std::log(1 - b);
+    dim.log_miss = std::log(b / (n_choices - 1));
+    return;
+  }
   // Each observation kernel spreads the prior weight over every choice and
   // puts 1 on its own: (1 + p) at the hit, p elsewhere, normalized.
   const double p = options_.prior_weight / (has_prior_ ? n_obs_ + 1 : n_obs_);

@@ -13,6 +13,9 @@
 #include <random>
 #include <vector>
 
+#include "samplers/tpe_options.h"
+#include "samplers/tpe_weights.h"
+
 namespace hpo {
 
 // One dimension of an estimator's domain.
@@ -24,17 +27,23 @@ struct KernelDim {
   double q = 0.0;     // numeric: the grid step; 0 for continuous
 };
 
+// The defaults are Optuna 3.1's.
 struct ParzenOptions {
   bool consider_prior = true;
   double prior_weight = 1.0;
+  // The prior kernel's weight in the mixture, when it is not prior_weight
+  // (negative: prior_weight). The categorical smoothing keeps prior_weight.
+  double prior_kernel_weight = -1.0;
   bool consider_magic_clip = true;
+  double min_bandwidth_factor = 0.01;  // the magic clip, see magic_min_bandwidth
+  double magic_clip_exponent = 1.0;
   bool consider_endpoints = false;
-  bool multivariate = false;  // Scott's rule bandwidths instead of neighbour gaps
+  bool multivariate = false;  // with kOptuna: BOHB's bandwidths instead of neighbour gaps
+  TpeBandwidth bandwidth = TpeBandwidth::kOptuna;
+  bool normalized = false;    // continuous kernels as densities, not weighted by width
+  double categorical_prior_weight = 0.0;  // see TpeOptions
+  bool min_bandwidth_step = false;        // see TpeOptions
 };
-
-// Optuna's weights for n observations in chronological order: 1 each,
-// except that when n >= 25 all but the newest 25 ramp up from 1/n.
-Eigen::ArrayXd default_weights(int n);
 
 class ParzenEstimator {
  public:
@@ -47,9 +56,10 @@ class ParzenEstimator {
   Eigen::ArrayXXd sample(std::mt19937_64& rng, int n) const;
 
   // The log density of each row of `x` (log mass on grids and choices);
-  // grid values must lie on their grid. Continuous kernels are weighted by
-  // their bandwidth, as in Optuna 3.1 (see fit_numeric), so over continuous
-  // dimensions this is a score proportional to no density.
+  // grid values must lie on their grid. Unless `normalized`, continuous
+  // kernels are weighted by their bandwidth, as in Optuna 3.1 (see
+  // fit_numeric), and over continuous dimensions this is a score
+  // proportional to no density.
   Eigen::ArrayXd log_pdf(const Eigen::ArrayXXd& x) const;
 
   int n_kernels() const { return static_cast<int>(log_weights_.size()); }

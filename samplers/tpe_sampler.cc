@@ -15,10 +15,10 @@ namespace {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
-// The observations of `group` in the trials `rows` that hold all of it.
+// The observations of `group` in the trials `rows` that hold all of it;
+// those trials in `kept`.
 Eigen::ArrayXXd observations(const Eigen::ArrayXXd& values, const std::vector<int>& rows,
-                             const std::vector<int>& group) {
-  std::vector<int> kept;
+                             const std::vector<int>& group, std::vector<int>& kept) {
   for (int r : rows) {
     bool held = true;
     for (int p : group) held = held && !std::isnan(values(r, p));
@@ -37,7 +37,8 @@ Eigen::ArrayXXd observations(const Eigen::ArrayXXd& values, const std::vector<in
 
 ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   Model model;
-  model.split = split_trials(history(), direction(), options_.constant_liar, options_.gamma);
+  model.split = split_trials(history(), direction(), options_.constant_liar, options_.gamma,
+                             options_.split);
   if (model.split.n_finished < options_.n_startup_trials) {
     // Exactly the random sampler's draws, so a study's first trials do not
     // depend on which of the two it uses.
@@ -123,6 +124,24 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model,
   return local;
 }
 
+Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& rows, bool below) const {
+  const int n = static_cast<int>(rows.size());
+  switch (options_.weighting) {
+    case TpeWeighting::kOptuna:
+      return default_weights(n);
+    case TpeWeighting::kExpectedImprovement:
+      if (below) {
+        Eigen::ArrayXd losses(n);
+        for (int i = 0; i < n; ++i) losses(i) = model.split.loss[static_cast<size_t>(rows[static_cast<size_t>(i)])];
+        return improvement_weights(losses, model.split.threshold);
+      }
+      return Eigen::ArrayXd::Ones(n);
+    case TpeWeighting::kUniform:
+      break;
+  }
+  return Eigen::ArrayXd::Ones(n);
+}
+
 void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& space,
                               const Model& model, std::mt19937_64& rng, ParamValues& out) const {
   std::vector<KernelDim> dims;
@@ -131,12 +150,25 @@ void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& 
   popts.consider_prior = options_.consider_prior;
   popts.prior_weight = options_.prior_weight;
   popts.consider_magic_clip = options_.consider_magic_clip;
+  popts.min_bandwidth_factor = options_.min_bandwidth_factor;
+  popts.magic_clip_exponent = options_.magic_clip_exponent;
+  popts.min_bandwidth_step = options_.min_bandwidth_step;
   popts.consider_endpoints = options_.consider_endpoints;
   popts.multivariate = options_.multivariate;
-  const Eigen::ArrayXXd below = observations(model.values, model.split.below, group);
-  const Eigen::ArrayXXd above = observations(model.values, model.split.above, group);
-  const ParzenEstimator l(dims, below, default_weights(static_cast<int>(below.rows())), popts);
-  const ParzenEstimator g(dims, above, default_weights(static_cast<int>(above.rows())), popts);
+  popts.bandwidth = options_.bandwidth;
+  popts.normalized = options_.normalized_kernels;
+  popts.categorical_prior_weight = options_.categorical_prior_weight;
+  std::vector<int> below_rows, above_rows;
+  const Eigen::ArrayXXd below = observations(model.values, model.split.below, group, below_rows);
+  const Eigen::ArrayXXd above = observations(model.values, model.split.above, group, above_rows);
+  const Eigen::ArrayXd below_w = weights(model, below_rows, true);
+  ParzenOptions below_opts = popts;
+  // The prior keeps its share against weights that are no longer 1 each.
+  if (options_.weighting == TpeWeighting::kExpectedImprovement && below_w.size() > 0) {
+    below_opts.prior_kernel_weight = options_.prior_weight * below_w.mean();
+  }
+  const ParzenEstimator l(dims, below, below_w, below_opts);
+  const ParzenEstimator g(dims, above, weights(model, above_rows, false), popts);
 
   // Draws from l(x), snapped into each distribution; scored on the snapped
   // points, which is what would be suggested.

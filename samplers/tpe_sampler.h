@@ -1,11 +1,14 @@
-// The Tree-structured Parzen Estimator, after Optuna 3.1's TPESampler: the
-// finished trials are split into the best few ("below") and the rest
-// ("above"); a Parzen estimator l(x) is fitted to the first and g(x) to the
-// second, and of n_ei_candidates draws from l(x) the one that maximizes
-// log l(x) - log g(x) is suggested. The first n_startup_trials are random.
+// The Tree-structured Parzen Estimator: the finished trials are split into
+// the best few ("below") and the rest ("above"); a Parzen estimator l(x) is
+// fitted to the first and g(x) to the second, and of n_ei_candidates draws
+// from l(x) the one that maximizes log l(x) - log g(x) is suggested. The
+// first n_startup_trials are random.
 //
-// Beyond Optuna: the constant liar is on by default, and numeric choices
-// (batch sizes, widths) are modelled as ordered by default.
+// The defaults (tpe_options.h) follow Watanabe (2023)'s recommendations:
+// one joint model, expected-improvement weights, Scott's bandwidths with a
+// floor. optuna_tpe_options() is Optuna 3.1's TPESampler exactly. Beyond
+// both: the constant liar, and numeric choices (batch sizes, widths)
+// modelled as ordered.
 #ifndef HPO_SAMPLERS_TPE_SAMPLER_H_
 #define HPO_SAMPLERS_TPE_SAMPLER_H_
 
@@ -14,32 +17,11 @@
 
 #include "samplers/parzen_estimator.h"
 #include "samplers/sampler.h"
+#include "samplers/tpe_options.h"
 #include "samplers/tpe_param.h"
 #include "samplers/tpe_split.h"
 
 namespace hpo {
-
-struct TpeOptions {
-  // One joint estimator over the parameters instead of one per parameter.
-  bool multivariate = false;
-  // With multivariate: model jointly the groups of parameters that always
-  // occur together, instead of only the parameters every trial holds.
-  bool group = false;
-  int n_startup_trials = 10;   // random trials before TPE starts
-  int n_ei_candidates = 24;    // draws from l(x) to choose from
-  // "below" = ceil(gamma * finished trials), at most 25: Optuna's default
-  // gamma function with the fraction as the knob.
-  double gamma = 0.1;
-  bool consider_prior = true;  // a broad prior kernel in each estimator
-  double prior_weight = 1.0;
-  bool consider_magic_clip = true;   // bandwidths at least range / min(100, kernels + 1)
-  bool consider_endpoints = false;   // outermost kernels also look at the domain's ends
-  // RUNNING trials count as the worst observations ("above"), so parallel
-  // workers spread out. On by default: with one worker nothing is running
-  // when it asks, so this changes nothing there.
-  bool constant_liar = true;
-  bool ordered_choices = true; // numeric categoricals are modelled as ordered
-};
 
 class TpeSampler : public Sampler {
  public:
@@ -62,6 +44,7 @@ class TpeSampler : public Sampler {
 
   Eigen::ArrayXXd model_values(const SearchSpace& space, const Model& model) const;
   std::vector<std::vector<int>> groups(const Model& model, const std::vector<int>& free) const;
+  Eigen::ArrayXd weights(const Model& model, const std::vector<int>& rows, bool below) const;
   void sample_group(const std::vector<int>& group, const SearchSpace& space, const Model& model,
                     std::mt19937_64& rng, ParamValues& out) const;
 

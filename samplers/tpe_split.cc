@@ -10,6 +10,7 @@ namespace hpo {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Ranked lexicographically, smaller first: (step key, sign * value).
 struct Rank {
@@ -48,12 +49,13 @@ std::optional<Rank> rank_of(const TrialView& t, double sign, bool constant_liar)
 
 }  // namespace
 
-int n_below(int n_finished, double gamma) {
-  return std::min(static_cast<int>(std::ceil(gamma * n_finished)), 25);
+int n_below(int n_finished, double gamma, TpeSplitRule rule) {
+  const double n = rule == TpeSplitRule::kSqrt ? std::sqrt(static_cast<double>(n_finished)) : n_finished;
+  return std::min(static_cast<int>(std::ceil(gamma * n)), 25);
 }
 
 TpeSplit split_trials(const std::map<int, TrialView>& history, Direction direction,
-                      bool constant_liar, double gamma) {
+                      bool constant_liar, double gamma, TpeSplitRule rule) {
   const double sign = direction == Direction::kMinimize ? 1.0 : -1.0;
   TpeSplit split;
   std::vector<Rank> ranks;
@@ -62,14 +64,18 @@ TpeSplit split_trials(const std::map<int, TrialView>& history, Direction directi
     if (!rank) continue;
     split.trials.push_back(&trial);
     ranks.push_back(*rank);
+    split.loss.push_back(trial.state == TrialState::kComplete ? sign * *trial.value : kNaN);
     if (trial.state != TrialState::kRunning) ++split.n_finished;
   }
   // Only the best few need ordering; the trial's position breaks ties.
   std::vector<std::pair<Rank, int>> order;
   order.reserve(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) order.push_back({ranks[i], static_cast<int>(i)});
-  const size_t cut = std::min(order.size(), static_cast<size_t>(n_below(split.n_finished, gamma)));
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(cut), order.end());
+  const size_t cut = std::min(order.size(), static_cast<size_t>(n_below(split.n_finished, gamma, rule)));
+  // One more than the cut: the best of "above" sets the threshold.
+  const size_t sorted = std::min(order.size(), cut + 1);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(sorted), order.end());
+  split.threshold = sorted > cut ? split.loss[static_cast<size_t>(order[cut].second)] : kNaN;
   std::vector<bool> is_below(order.size());
   for (size_t i = 0; i < cut; ++i) is_below[static_cast<size_t>(order[i].second)] = true;
   for (size_t i = 0; i < order.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "samplers/tpe_options.h"
 #include "samplers/trial_view.h"
 
 namespace hpo {
@@ -14,10 +15,16 @@ struct TpeSplit {
   std::vector<const TrialView*> trials;  // those that count, by trial number
   std::vector<int> below, above;         // indices into `trials`, ascending
   int n_finished = 0;                    // COMPLETE and PRUNED trials in `trials`
+  // Per trial, its value as a loss (negated when maximizing); NaN for all
+  // but COMPLETE trials. The expected-improvement weights need them.
+  std::vector<double> loss;
+  // The loss of the best trial in "above", NaN when that is no COMPLETE one.
+  double threshold = 0;
 };
 
-// How many trials make up "below": ceil(gamma * n_finished), at most 25.
-int n_below(int n_finished, double gamma);
+// How many trials make up "below": ceil(gamma * n_finished) (kLinear) or
+// ceil(gamma * sqrt(n_finished)) (kSqrt), at most 25.
+int n_below(int n_finished, double gamma, TpeSplitRule rule = TpeSplitRule::kLinear);
 
 // Complete trials rank by value. Pruned trials rank after all complete ones:
 // those stopped at a later step first, then by their last intermediate value
@@ -26,7 +33,7 @@ int n_below(int n_finished, double gamma);
 // parallel workers are pushed away from points already being tried.
 // FAIL and WAITING trials, and complete trials without a value, are ignored.
 TpeSplit split_trials(const std::map<int, TrialView>& history, Direction direction,
-                      bool constant_liar, double gamma);
+                      bool constant_liar, double gamma, TpeSplitRule rule = TpeSplitRule::kLinear);
 
 }  // namespace hpo
 

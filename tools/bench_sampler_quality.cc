@@ -1,10 +1,13 @@
 // hpo's side of tools/bench_sampler_quality: every problem, hpo sampler and
 // seed, one study of N trials; prints the incumbent's final regret.
 //
-// Usage: bench_sampler_quality TABULAR_DIR N_SEEDS N_TRIALS
+// Usage: bench_sampler_quality TABULAR_DIR N_SEEDS N_TRIALS [FIRST_SEED]
 // Prints lines: problem <TAB> sampler <TAB> seed <TAB> regret
-// HPO_TPE_OPTIONS="multivariate=1,n_ei_candidates=48" changes hpo_tpe's
-// options, to try variants against the same problems.
+// Seeds are FIRST_SEED (default 0) onwards, so that a setting tuned on some
+// seeds can be checked on others.
+// HPO_TPE_OPTIONS="preset=optuna,multivariate=1,bandwidth=scott" changes
+// hpo_tpe's options, to try variants against the same problems;
+// HPO_BENCH_SAMPLERS="hpo_tpe" runs only the samplers listed.
 #include <tbb/parallel_for.h>
 
 #include <cmath>
@@ -13,6 +16,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_sampler.h"
@@ -21,34 +25,84 @@
 namespace hpo {
 namespace {
 
-const char* const kSamplers[] = {"hpo_tpe", "hpo_tpe_multivariate", "hpo_tpe_unordered", "hpo_random"};
+// hpo_tpe: the default; hpo_tpe_unordered: without ordered numeric
+// choices; hpo_tpe_optuna: the Optuna 3.1 preset (unordered, as Optuna).
+const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_unordered", "hpo_tpe_optuna", "hpo_random"};
+
+[[noreturn]] void bad_option(const std::string& item) {
+  std::fprintf(stderr, "HPO_TPE_OPTIONS: cannot use '%s'\n", item.c_str());
+  std::exit(2);
+}
 
 // Overrides of hpo_tpe's options from HPO_TPE_OPTIONS="key=value,...", for
-// trying variants: multivariate, n_ei_candidates, gamma, prior_weight,
-// consider_endpoints, consider_magic_clip.
+// trying variants; the keys and values are those of the study file.
 TpeOptions tuned(TpeOptions o) {
   const char* env = std::getenv("HPO_TPE_OPTIONS");
   std::stringstream in(env ? env : "");
   for (std::string item; std::getline(in, item, ',');) {
     const auto eq = item.find('=');
-    const std::string key = item.substr(0, eq);
-    const double v = std::stod(item.substr(eq + 1));
+    if (eq == std::string::npos) bad_option(item);
+    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    if (key == "preset") {
+      if (!tpe_preset(text, o)) bad_option(item);
+      continue;
+    }
+    if (key == "split") {
+      if (text != "linear" && text != "sqrt") bad_option(item);
+      o.split = text == "sqrt" ? TpeSplitRule::kSqrt : TpeSplitRule::kLinear;
+      continue;
+    }
+    if (key == "weighting") {
+      if (text == "optuna") o.weighting = TpeWeighting::kOptuna;
+      else if (text == "uniform") o.weighting = TpeWeighting::kUniform;
+      else if (text == "expected_improvement") o.weighting = TpeWeighting::kExpectedImprovement;
+      else bad_option(item);
+      continue;
+    }
+    if (key == "bandwidth") {
+      if (text == "optuna") o.bandwidth = TpeBandwidth::kOptuna;
+      else if (text == "neighbours") o.bandwidth = TpeBandwidth::kNeighbours;
+      else if (text == "scott") o.bandwidth = TpeBandwidth::kScott;
+      else bad_option(item);
+      continue;
+    }
+    const double v = std::stod(text);
     if (key == "multivariate") o.multivariate = v != 0;
-    if (key == "n_ei_candidates") o.n_ei_candidates = static_cast<int>(v);
-    if (key == "gamma") o.gamma = v;
-    if (key == "prior_weight") o.prior_weight = v;
-    if (key == "consider_endpoints") o.consider_endpoints = v != 0;
-    if (key == "consider_magic_clip") o.consider_magic_clip = v != 0;
+    else if (key == "group") o.group = v != 0;
+    else if (key == "n_startup_trials") o.n_startup_trials = static_cast<int>(v);
+    else if (key == "n_ei_candidates") o.n_ei_candidates = static_cast<int>(v);
+    else if (key == "gamma") o.gamma = v;
+    else if (key == "consider_prior") o.consider_prior = v != 0;
+    else if (key == "prior_weight") o.prior_weight = v;
+    else if (key == "consider_magic_clip") o.consider_magic_clip = v != 0;
+    else if (key == "min_bandwidth_factor") o.min_bandwidth_factor = v;
+    else if (key == "magic_clip_exponent") o.magic_clip_exponent = v;
+    else if (key == "min_bandwidth_step") o.min_bandwidth_step = v != 0;
+    else if (key == "consider_endpoints") o.consider_endpoints = v != 0;
+    else if (key == "normalized_kernels") o.normalized_kernels = v != 0;
+    else if (key == "categorical_prior_weight") o.categorical_prior_weight = v;
+    else if (key == "constant_liar") o.constant_liar = v != 0;
+    else if (key == "ordered_choices") o.ordered_choices = v != 0;
+    else bad_option(item);
   }
   return o;
+}
+
+std::vector<std::string> samplers() {
+  const char* env = std::getenv("HPO_BENCH_SAMPLERS");
+  if (!env) return kAllSamplers;
+  std::vector<std::string> out;
+  std::stringstream in(env);
+  for (std::string name; std::getline(in, name, ',');) out.push_back(name);
+  return out;
 }
 
 std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction direction) {
   if (name == "hpo_random") return std::make_unique<RandomSampler>(seed, direction);
   if (name == "hpo_tpe") return std::make_unique<TpeSampler>(seed, direction, tuned({}));
+  if (name == "hpo_tpe_optuna") return std::make_unique<TpeSampler>(seed, direction, optuna_tpe_options());
   TpeOptions options;
-  options.multivariate = name == "hpo_tpe_multivariate";
-  options.ordered_choices = name != "hpo_tpe_unordered";
+  options.ordered_choices = false;
   return std::make_unique<TpeSampler>(seed, direction, options);
 }
 
@@ -77,24 +131,26 @@ double regret(const BenchProblem& p, const std::string& sampler, uint64_t seed, 
 }  // namespace hpo
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s TABULAR_DIR N_SEEDS N_TRIALS\n", argv[0]);
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: %s TABULAR_DIR N_SEEDS N_TRIALS [FIRST_SEED]\n", argv[0]);
     return 2;
   }
   auto problems = hpo::synthetic_problems();
   for (auto& p : hpo::tabular_problems(argv[1])) problems.push_back(std::move(p));
   const int n_seeds = std::atoi(argv[2]), n_trials = std::atoi(argv[3]);
-  const size_t n_samplers = std::size(hpo::kSamplers);
+  const size_t first_seed = argc == 5 ? static_cast<size_t>(std::atoll(argv[4])) : 0;
+  const auto names = hpo::samplers();
+  const size_t n_samplers = names.size();
   const size_t n_runs = problems.size() * n_samplers * static_cast<size_t>(n_seeds);
   std::vector<double> regrets(n_runs);
   tbb::parallel_for(size_t{0}, n_runs, [&](size_t i) {
     const auto& p = problems[i / (n_samplers * static_cast<size_t>(n_seeds))];
-    const char* sampler = hpo::kSamplers[(i / static_cast<size_t>(n_seeds)) % n_samplers];
-    regrets[i] = hpo::regret(p, sampler, i % static_cast<size_t>(n_seeds), n_trials);
+    const auto& sampler = names[(i / static_cast<size_t>(n_seeds)) % n_samplers];
+    regrets[i] = hpo::regret(p, sampler, first_seed + i % static_cast<size_t>(n_seeds), n_trials);
   });
   for (size_t i = 0; i < n_runs; ++i) {
     std::printf("%s\t%s\t%zu\t%.10g\n", problems[i / (n_samplers * static_cast<size_t>(n_seeds))].name.c_str(),
-                hpo::kSamplers[(i / static_cast<size_t>(n_seeds)) % n_samplers], i % static_cast<size_t>(n_seeds),
+                names[(i / static_cast<size_t>(n_seeds)) % n_samplers].c_str(), first_seed + i % static_cast<size_t>(n_seeds),
                 regrets[i]);
   }
   return 0;

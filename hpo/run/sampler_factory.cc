@@ -44,6 +44,23 @@ class TpeOptionReader {
     }
   }
 
+  // A number in [0, 1).
+  void share(const char* key, double& out, const std::string& expected) {
+    if (const auto* v = find(key)) {
+      if (!v->is_number() || !(v->get<double>() >= 0) || !(v->get<double>() < 1)) fail(key, expected, *v);
+      out = v->get<double>();
+    }
+  }
+
+  // One of `names`, as a string; `out` becomes its index.
+  void choice(const char* key, int& out, const std::vector<std::string>& names) {
+    if (const auto* v = find(key)) {
+      const auto it = v->is_string() ? std::find(names.begin(), names.end(), v->get<std::string>()) : names.end();
+      if (it == names.end()) fail(key, "one of " + join_names(names), *v);
+      out = static_cast<int>(it - names.begin());
+    }
+  }
+
   // Every key must have been read by now.
   void check_unknown() const {
     for (const auto& item : options_.items()) {
@@ -70,18 +87,46 @@ class TpeOptionReader {
   std::vector<std::string> known_;
 };
 
+// The names of the enum values in the study file, in the enums' order.
+const std::vector<std::string> kPresets = {"default", "optuna"};
+const std::vector<std::string> kSplitRules = {"linear", "sqrt"};
+const std::vector<std::string> kWeightings = {"optuna", "uniform", "expected_improvement"};
+const std::vector<std::string> kBandwidths = {"optuna", "neighbours", "scott"};
+
 TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_file) {
   TpeOptions o;
   TpeOptionReader r(options, study_file);
+  // The preset first: the other keys adjust it.
+  int preset = 0;
+  r.choice("preset", preset, kPresets);
+  tpe_preset(kPresets[static_cast<size_t>(preset)], o);
   r.flag("multivariate", o.multivariate);
   r.flag("group", o.group);
   r.integer("n_startup_trials", o.n_startup_trials, 0);
   r.integer("n_ei_candidates", o.n_ei_candidates, 1);
-  r.number("gamma", o.gamma, 0.0, 1.0, "a fraction in (0, 1] of the finished trials (capped at 25)");
+  int split = static_cast<int>(o.split);
+  r.choice("split", split, kSplitRules);
+  o.split = static_cast<TpeSplitRule>(split);
+  if (o.split == TpeSplitRule::kLinear) {
+    r.number("gamma", o.gamma, 0.0, 1.0, "a fraction in (0, 1] of the finished trials (capped at 25)");
+  } else {
+    r.number("gamma", o.gamma, 0.0, 25.0, "a factor in (0, 25] of the root of the finished trials");
+  }
+  int weighting = static_cast<int>(o.weighting);
+  r.choice("weighting", weighting, kWeightings);
+  o.weighting = static_cast<TpeWeighting>(weighting);
   r.flag("consider_prior", o.consider_prior);
   r.number("prior_weight", o.prior_weight, 0.0, HUGE_VAL, "a positive number");
+  int bandwidth = static_cast<int>(o.bandwidth);
+  r.choice("bandwidth", bandwidth, kBandwidths);
+  o.bandwidth = static_cast<TpeBandwidth>(bandwidth);
+  r.flag("min_bandwidth_step", o.min_bandwidth_step);
   r.flag("consider_magic_clip", o.consider_magic_clip);
+  r.number("min_bandwidth_factor", o.min_bandwidth_factor, 0.0, 1.0, "a fraction in (0, 1] of the range");
+  r.number("magic_clip_exponent", o.magic_clip_exponent, 0.0, HUGE_VAL, "a positive number");
   r.flag("consider_endpoints", o.consider_endpoints);
+  r.flag("normalized_kernels", o.normalized_kernels);
+  r.share("categorical_prior_weight", o.categorical_prior_weight, "0 (Optuna's rule) or a share in (0, 1)");
   r.flag("constant_liar", o.constant_liar);
   r.flag("ordered_choices", o.ordered_choices);
   r.check_unknown();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "samplers/kernel_width.h"
 #include "samplers/parzen_estimator.h"
 #include "samplers/truncnorm.h"
 
@@ -85,6 +86,79 @@ TEST_CASE("continuous kernels by hand: truncated normals weighted by their width
                            0.5 * normal_pdf(x, 0.5, 1.0) / mass(0.5, 1.0);
     CHECK(std::exp(pe.log_pdf(column({x}))(0)) == doctest::Approx(by_hand).epsilon(1e-12));
   }
+}
+
+TEST_CASE("Scott's and Hyperopt's bandwidths, whatever the multivariate flag") {
+  ParzenOptions options;
+  options.multivariate = true;
+  options.bandwidth = TpeBandwidth::kScott;
+  options.min_bandwidth_factor = 0.03;
+  options.magic_clip_exponent = 2.0;
+  const ParzenEstimator scott({unit_interval()}, column({0.2, 0.5, 0.9}), Eigen::ArrayXd::Ones(3), options);
+  Eigen::ArrayXd mus(4);
+  mus << 0.2, 0.5, 0.9, 0.5;  // the prior's mean counts too
+  for (int k = 0; k < 3; ++k) CHECK(scott.sigmas(0)(k) == doctest::Approx(scott_bandwidth(mus)));
+  CHECK(scott.sigmas(0)(3) == 1.0);
+  // Identical observations: Scott gives 0, the clip max(0.03, 1/6^2) = 0.03.
+  const ParzenEstimator same({unit_interval()}, column({0.5, 0.5, 0.5, 0.5}), Eigen::ArrayXd::Ones(4), options);
+  CHECK(same.sigmas(0)(0) == doctest::Approx(0.03));
+
+  options.bandwidth = TpeBandwidth::kNeighbours;  // the domain's ends count
+  const ParzenEstimator gaps({unit_interval()}, column({0.05, 0.5}), Eigen::ArrayXd::Ones(2), options);
+  CHECK(gaps.sigmas(0)(0) == doctest::Approx(0.45));
+}
+
+TEST_CASE("normalized continuous kernels, and the prior's own mixture weight, by hand") {
+  // One observation at 0.3 with weight 3, the prior's weight set to 1: 3/4
+  // and 1/4. Bandwidths as in the width-weighted case above: 1/3 and 1.
+  ParzenOptions options;
+  options.normalized = true;
+  options.prior_kernel_weight = 1.0;
+  options.prior_weight = 5.0;  // only the categorical smoothing would see this
+  const ParzenEstimator pe({unit_interval()}, column({0.3}), Eigen::ArrayXd::Constant(1, 3.0), options);
+  auto mass = [](double mu, double s) { return truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s); };
+  double integral = 0;
+  for (double x : {0.0, 0.3, 0.77, 1.0}) {
+    const double by_hand = 0.75 * normal_pdf(x, 0.3, 1.0 / 3) / mass(0.3, 1.0 / 3) +
+                           0.25 * normal_pdf(x, 0.5, 1.0) / mass(0.5, 1.0);
+    CHECK(std::exp(pe.log_pdf(column({x}))(0)) == doctest::Approx(by_hand).epsilon(1e-12));
+  }
+  // A true density: it integrates to 1 over the support.
+  const int n = 4000;
+  Eigen::ArrayXXd grid(n, 1);
+  for (int i = 0; i < n; ++i) grid(i, 0) = (i + 0.5) / n;
+  integral = pe.log_pdf(grid).exp().sum() / n;
+  CHECK(integral == doctest::Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("Aitchison-Aitken categorical kernels, by hand") {
+  // b = 0.2 over three choices: an observation kernel puts 0.8 on its
+  // choice, 0.1 on each other; the prior 1/3 each. Observations {0, 0} and
+  // the prior weigh 1/3 each.
+  ParzenOptions options;
+  options.categorical_prior_weight = 0.2;
+  const KernelDim cat{true, 3, 0, 0, 0};
+  const ParzenEstimator pe({cat}, column({0, 0}), Eigen::ArrayXd::Ones(2), options);
+  const Eigen::ArrayXd p = pe.log_pdf(column({0, 1, 2})).exp();
+  CHECK(p(0) == doctest::Approx(2.0 / 3 * 0.8 + 1.0 / 9));
+  CHECK(p(1) == doctest::Approx(2.0 / 3 * 0.1 + 1.0 / 9));
+  CHECK(p.sum() == doctest::Approx(1.0));
+  // The general path (two dimensions) agrees: at x = 0.5 each kernel's
+  // continuous factor c_k scales its categorical one.
+  Eigen::ArrayXXd obs(2, 2);
+  obs << 0, 0.5, 0, 0.5;
+  const ParzenEstimator joint({cat, unit_interval()}, obs, Eigen::ArrayXd::Ones(2), options);
+  auto c = [&](int k) {
+    const double mu = joint.mus(1)(k), s = joint.sigmas(1)(k);
+    const double mass = truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s);
+    return std::exp(-0.5 * std::pow((0.5 - mu) / s, 2)) / std::sqrt(2 * M_PI) / mass;
+  };
+  const double obs_part = (c(0) + c(1)) / 3, prior_part = c(2) / 3;
+  Eigen::ArrayXXd x(2, 2);
+  x << 0, 0.5, 1, 0.5;
+  const Eigen::ArrayXd r = joint.log_pdf(x).exp();
+  CHECK(r(0) == doctest::Approx(obs_part * 0.8 + prior_part / 3).epsilon(1e-12));
+  CHECK(r(1) == doctest::Approx(obs_part * 0.1 + prior_part / 3).epsilon(1e-12));
 }
 
 TEST_CASE("long mixtures, summed in float, agree with a double sum") {

@@ -146,6 +146,39 @@ TEST_CASE("the same seed and history give the same suggestion; another seed does
   }
 }
 
+TEST_CASE("every model knob reaches the model: each changes the suggestion") {
+  const auto space = mixed_space();
+  TpeSampler base(8, Direction::kMinimize);
+  run(base, space, mixed_objective, 40);
+  // Suggestions for trials 40..47: a knob may leave one of them alone.
+  std::vector<ParamValues> expected;
+  for (int n = 40; n < 48; ++n) expected.push_back(base.ask(space, n));
+  std::vector<std::pair<std::string, std::function<void(TpeOptions&)>>> knobs = {
+      {"split", [](TpeOptions& o) { o.split = TpeSplitRule::kSqrt; o.gamma = 0.5; }},
+      {"gamma", [](TpeOptions& o) { o.gamma = 0.3; }},
+      {"weighting uniform", [](TpeOptions& o) { o.weighting = TpeWeighting::kUniform; }},
+      {"weighting optuna", [](TpeOptions& o) { o.weighting = TpeWeighting::kOptuna; }},
+      {"prior_weight", [](TpeOptions& o) { o.prior_weight = 3.0; }},
+      {"bandwidth scott", [](TpeOptions& o) { o.bandwidth = TpeBandwidth::kScott; }},
+      {"min_bandwidth_step", [](TpeOptions& o) { o.min_bandwidth_step = true; }},
+      {"bandwidth optuna", [](TpeOptions& o) { o.bandwidth = TpeBandwidth::kOptuna; }},
+      {"min_bandwidth_factor", [](TpeOptions& o) { o.min_bandwidth_factor = 0.2; }},
+      {"magic_clip_exponent", [](TpeOptions& o) { o.magic_clip_exponent = 0.5; }},
+      {"normalized_kernels", [](TpeOptions& o) { o.normalized_kernels = false; }},
+      {"categorical_prior_weight", [](TpeOptions& o) { o.categorical_prior_weight = 0.6; }},
+      {"preset optuna", [](TpeOptions& o) { o = optuna_tpe_options(); }},
+  };
+  for (const auto& [name, change] : knobs) {
+    TpeOptions o;
+    change(o);
+    TpeSampler s(8, Direction::kMinimize, o);
+    for (const auto& [n, t] : base.history()) s.tell(t);
+    std::vector<ParamValues> got;
+    for (int n = 40; n < 48; ++n) got.push_back(s.ask(space, n));
+    CHECK_MESSAGE(got != expected, name);
+  }
+}
+
 TEST_CASE("the constant liar steers away from points being tried") {
   const SearchSpace space = {{"x", FloatDistribution{-5, 5, false, std::nullopt}}};
   auto f = [](const ParamValues& v) { return std::pow(v.at("x") - 1, 2); };

@@ -33,6 +33,36 @@ TEST_CASE("gamma: ceil(0.1 n), at most 25, as in Optuna") {
   CHECK(n_below(40, 0.25) == 10);
 }
 
+TEST_CASE("the square-root split: ceil(beta sqrt(n)), at most 25") {
+  CHECK(n_below(16, 0.25, TpeSplitRule::kSqrt) == 1);
+  CHECK(n_below(17, 0.25, TpeSplitRule::kSqrt) == 2);
+  CHECK(n_below(100, 1.0, TpeSplitRule::kSqrt) == 10);
+  CHECK(n_below(10000, 1.0, TpeSplitRule::kSqrt) == 25);
+  // The split uses the rule: 9 finished, ceil(1 * 3) = 3 below.
+  std::vector<TrialView> trials;
+  for (int i = 0; i < 9; ++i) trials.push_back(trial(i, TrialState::kComplete, 9.0 - i));
+  const auto s = split_trials(history(trials), Direction::kMinimize, false, 1.0, TpeSplitRule::kSqrt);
+  CHECK(s.below == std::vector<int>{6, 7, 8});
+}
+
+TEST_CASE("losses and the threshold, for the expected-improvement weights") {
+  // Maximizing: losses are negated values; the threshold is the loss of the
+  // best trial left in "above".
+  const auto h = history({trial(0, TrialState::kComplete, 3.0), trial(1, TrialState::kComplete, 1.0),
+                          trial(2, TrialState::kComplete, 2.0), trial(3, TrialState::kRunning)});
+  const auto s = split_trials(h, Direction::kMaximize, true, 0.3);
+  REQUIRE(s.below == std::vector<int>{0});
+  CHECK(s.loss[0] == -3.0);
+  CHECK(s.loss[1] == -1.0);
+  CHECK(std::isnan(s.loss[3]));
+  CHECK(s.threshold == -2.0);
+  // Everything below: no threshold.
+  CHECK(std::isnan(split_trials(h, Direction::kMaximize, false, 1.0).threshold));
+  // The best of "above" is running: no threshold either.
+  const auto only_running = history({trial(0, TrialState::kComplete, 1.0), trial(1, TrialState::kRunning)});
+  CHECK(std::isnan(split_trials(only_running, Direction::kMinimize, true, 0.5).threshold));
+}
+
 TEST_CASE("complete trials rank by value, in the study's direction") {
   const auto h = history({trial(0, TrialState::kComplete, 3.0), trial(1, TrialState::kComplete, 1.0),
                           trial(2, TrialState::kComplete, 2.0), trial(3, TrialState::kFail),

@@ -1,0 +1,33 @@
+#include "samplers/tpe_options.h"
+
+namespace hpo {
+
+TpeOptions optuna_tpe_options() {
+  TpeOptions o;
+  o.multivariate = false;
+  o.split = TpeSplitRule::kLinear;
+  o.gamma = 0.1;
+  o.weighting = TpeWeighting::kOptuna;
+  o.bandwidth = TpeBandwidth::kOptuna;
+  o.min_bandwidth_factor = 0.01;
+  o.magic_clip_exponent = 1.0;
+  o.min_bandwidth_step = false;
+  o.normalized_kernels = false;
+  o.categorical_prior_weight = 0.0;
+  o.constant_liar = false;
+  o.ordered_choices = false;
+  return o;
+}
+
+bool tpe_preset(const std::string& name, TpeOptions& out) {
+  if (name == "default") {
+    out = TpeOptions{};
+  } else if (name == "optuna") {
+    out = optuna_tpe_options();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace hpo
