@@ -1,7 +1,7 @@
 // hpo's side of tools/bench_sampler_speed: the latency of one TPE ask on the
 // mission's 4-parameter space after N finished random trials.
 //
-// Usage: bench_sampler_speed N_TRIALS N_ASKS [--multivariate] [--unordered]
+// Usage: bench_sampler_speed N_TRIALS N_ASKS [--optuna-preset] [--unordered]
 // Prints: the median ask latency and the mean CPU time per ask (all
 // threads), in milliseconds.
 #include <algorithm>
@@ -35,7 +35,7 @@ hpo::SearchSpace mission_space() {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s N_TRIALS N_ASKS [--multivariate] [--unordered]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s N_TRIALS N_ASKS [--optuna-preset] [--unordered]\n", argv[0]);
     return 2;
   }
   const int n_trials = std::atoi(argv[1]);
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   hpo::TpeOptions options;
   for (int i = 3; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--multivariate") options.multivariate = true;
+    if (arg == "--optuna-preset") options = hpo::optuna_tpe_options();
     if (arg == "--unordered") options.ordered_choices = false;
   }
   const auto space = mission_space();
