@@ -2,7 +2,8 @@
 // seed, one study of N trials; prints the incumbent's final regret.
 //
 // Usage: bench_sampler_quality TABULAR_DIR N_SEEDS N_TRIALS [FIRST_SEED]
-// Prints lines: problem <TAB> sampler <TAB> seed <TAB> regret
+// Prints lines: problem <TAB> sampler <TAB> seed <TAB> regret <TAB> found_at,
+// found_at being the trial (0-based) that became the final incumbent.
 // Seeds are FIRST_SEED (default 0) onwards, so that a setting tuned on some
 // seeds can be checked on others.
 // HPO_TPE_OPTIONS="preset=optuna,multivariate=1,bandwidth=scott" changes
@@ -106,25 +107,34 @@ std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction 
   return std::make_unique<TpeSampler>(seed, direction, options);
 }
 
-double regret(const BenchProblem& p, const std::string& sampler, uint64_t seed, int n_trials) {
+struct RunResult {
+  double regret = 0.0;
+  int found_at = -1;  // the trial that became the final incumbent
+};
+
+RunResult run(const BenchProblem& p, const std::string& sampler, uint64_t seed, int n_trials) {
   auto s = make(sampler, seed, p.direction);
   std::mt19937_64 noise(seed * 7919 + 1);
   const double sign = p.direction == Direction::kMinimize ? 1.0 : -1.0;
   double best = INFINITY;
   ParamValues incumbent;
+  RunResult result;
   for (int n = 0; n < n_trials; ++n) {
     TrialView t;
     t.number = n;
     t.state = TrialState::kComplete;
     t.params = s->ask(p.space, n);
     t.value = p.call(t.params, noise);
+    // Strictly better only, as Optuna's best_trial: ties keep the first.
     if (sign * *t.value < best) {
       best = sign * *t.value;
       incumbent = t.params;
+      result.found_at = n;
     }
     s->tell(t);
   }
-  return sign * (p.score(incumbent) - p.optimum);
+  result.regret = sign * (p.score(incumbent) - p.optimum);
+  return result;
 }
 
 }  // namespace
@@ -142,16 +152,16 @@ int main(int argc, char** argv) {
   const auto names = hpo::samplers();
   const size_t n_samplers = names.size();
   const size_t n_runs = problems.size() * n_samplers * static_cast<size_t>(n_seeds);
-  std::vector<double> regrets(n_runs);
+  std::vector<hpo::RunResult> results(n_runs);
   tbb::parallel_for(size_t{0}, n_runs, [&](size_t i) {
     const auto& p = problems[i / (n_samplers * static_cast<size_t>(n_seeds))];
     const auto& sampler = names[(i / static_cast<size_t>(n_seeds)) % n_samplers];
-    regrets[i] = hpo::regret(p, sampler, first_seed + i % static_cast<size_t>(n_seeds), n_trials);
+    results[i] = hpo::run(p, sampler, first_seed + i % static_cast<size_t>(n_seeds), n_trials);
   });
   for (size_t i = 0; i < n_runs; ++i) {
-    std::printf("%s\t%s\t%zu\t%.10g\n", problems[i / (n_samplers * static_cast<size_t>(n_seeds))].name.c_str(),
+    std::printf("%s\t%s\t%zu\t%.10g\t%d\n", problems[i / (n_samplers * static_cast<size_t>(n_seeds))].name.c_str(),
                 names[(i / static_cast<size_t>(n_seeds)) % n_samplers].c_str(), first_seed + i % static_cast<size_t>(n_seeds),
-                regrets[i]);
+                results[i].regret, results[i].found_at);
   }
   return 0;
 }

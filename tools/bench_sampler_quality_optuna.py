@@ -154,9 +154,9 @@ def run(job):
     for _ in range(n_trials):
         trial = study.ask(problem.space)
         study.tell(trial, problem.call(trial.params, noise))
-    incumbent = study.best_trial.params
+    best = study.best_trial  # the first of equally good trials
     sign = 1 if problem.direction == "minimize" else -1
-    return problem.name, sampler, seed, sign * (problem.score(incumbent) - problem.optimum)
+    return problem.name, sampler, seed, sign * (problem.score(best.params) - problem.optimum), best.number
 
 
 _PROBLEMS = {}
@@ -176,8 +176,8 @@ def main():
             for sampler in ("optuna_tpe", "optuna_random") for seed in range(n_seeds)]
     # Forked workers inherit the problems (and their tables) loaded above.
     with multiprocessing.get_context("fork").Pool(n_procs) as pool:
-        for name, sampler, seed, regret in pool.imap(run_named, jobs, chunksize=1):
-            print(f"{name}\t{sampler}\t{seed}\t{regret:.10g}", flush=True)
+        for name, sampler, seed, regret, found_at in pool.imap(run_named, jobs, chunksize=1):
+            print(f"{name}\t{sampler}\t{seed}\t{regret:.10g}\t{found_at}", flush=True)
 
 
 if __name__ == "__main__":
