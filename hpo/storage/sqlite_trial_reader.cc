@@ -23,17 +23,24 @@ std::string trials_where(const TrialScope& scope) {
     case TrialScope::Kind::kTrial: return "trial_id = ?1";
     case TrialScope::Kind::kStudyChanged:
       return "study_id = ?1 AND (trial_id > ?2 OR trial_id IN (SELECT value FROM json_each(?3)))";
+    case TrialScope::Kind::kTrialIds: return "trial_id IN (SELECT value FROM json_each(?1))";
   }
   return "0";
 }
 
 std::string children_where(const TrialScope& scope) {
-  return scope.kind == TrialScope::Kind::kTrial
-             ? "trial_id = ?1"
-             : "trial_id IN (SELECT trial_id FROM trials WHERE " + trials_where(scope) + ")";
+  switch (scope.kind) {
+    case TrialScope::Kind::kTrial:
+    case TrialScope::Kind::kTrialIds: return trials_where(scope);
+    default: return "trial_id IN (SELECT trial_id FROM trials WHERE " + trials_where(scope) + ")";
+  }
 }
 
 void bind_scope(Statement& st, const TrialScope& scope) {
+  if (scope.kind == TrialScope::Kind::kTrialIds) {
+    st.bind(1, scope.also_ids_json);
+    return;
+  }
   st.bind(1, scope.id);
   if (scope.kind == TrialScope::Kind::kStudyChanged) {
     st.bind(2, scope.after_id).bind(3, scope.also_ids_json.empty() ? "[]" : scope.also_ids_json);
@@ -118,13 +125,22 @@ void read_attrs(SqliteDb& db, const char* table, const TrialScope& scope,
 
 std::vector<TrialRecord> read_trials(SqliteDb& db, const TrialScope& scope) {
   std::vector<TrialRecord> trials = read_trial_rows(db, scope);
+  if (trials.empty()) return trials;
   TrialIndex index;
   for (auto& t : trials) index[t.id] = &t;
-  read_params(db, scope, index);
-  read_values(db, scope, index);
-  read_intermediate(db, scope, index);
-  read_attrs(db, "trial_user_attributes", scope, index, &TrialRecord::user_attrs);
-  read_attrs(db, "trial_system_attributes", scope, index, &TrialRecord::system_attrs);
+  // A changes scope's condition (a range OR a list) cost SQLite about 25 us
+  // in each of the five queries below; the ids just read are a plain list.
+  TrialScope rows = scope;
+  if (scope.kind == TrialScope::Kind::kStudyChanged) {
+    std::string ids = "[";
+    for (const auto& t : trials) ids += (ids.size() > 1 ? "," : "") + std::to_string(t.id);
+    rows = TrialScope{TrialScope::Kind::kTrialIds, 0, 0, ids + "]"};
+  }
+  read_params(db, rows, index);
+  read_values(db, rows, index);
+  read_intermediate(db, rows, index);
+  read_attrs(db, "trial_user_attributes", rows, index, &TrialRecord::user_attrs);
+  read_attrs(db, "trial_system_attributes", rows, index, &TrialRecord::system_attrs);
   return trials;
 }
 
