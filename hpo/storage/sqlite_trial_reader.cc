@@ -17,11 +17,17 @@ using TrialIndex = std::unordered_map<int64_t, TrialRecord*>;
 
 // The WHERE conditions selecting the scope's rows: in `trials` itself and in
 // the tables keyed by trial_id. bind_scope() binds their parameters.
+bool no_ids(const TrialScope& scope) {
+  return scope.also_ids_json.empty() || scope.also_ids_json == "[]";
+}
+
 std::string trials_where(const TrialScope& scope) {
   switch (scope.kind) {
     case TrialScope::Kind::kStudy: return "study_id = ?1";
     case TrialScope::Kind::kTrial: return "trial_id = ?1";
     case TrialScope::Kind::kStudyChanged:
+      // Without ids to add, no list: SQLite builds a temporary table for each.
+      if (no_ids(scope)) return "study_id = ?1 AND trial_id > ?2";
       return "study_id = ?1 AND (trial_id > ?2 OR trial_id IN (SELECT value FROM json_each(?3)))";
     case TrialScope::Kind::kTrialIds: return "trial_id IN (SELECT value FROM json_each(?1))";
   }
@@ -43,7 +49,8 @@ void bind_scope(Statement& st, const TrialScope& scope) {
   }
   st.bind(1, scope.id);
   if (scope.kind == TrialScope::Kind::kStudyChanged) {
-    st.bind(2, scope.after_id).bind(3, scope.also_ids_json.empty() ? "[]" : scope.also_ids_json);
+    st.bind(2, scope.after_id);
+    if (!no_ids(scope)) st.bind(3, scope.also_ids_json);
   }
 }
 
@@ -128,10 +135,13 @@ std::vector<TrialRecord> read_trials(SqliteDb& db, const TrialScope& scope) {
   if (trials.empty()) return trials;
   TrialIndex index;
   for (auto& t : trials) index[t.id] = &t;
-  // A changes scope's condition (a range OR a list) cost SQLite about 25 us
-  // in each of the five queries below; the ids just read are a plain list.
+  // A change set's condition (a range OR a list) cost SQLite about 25 us in
+  // each of the five queries below; the ids just read are a plain list, or
+  // (the usual case) a single trial, which needs no temporary table at all.
   TrialScope rows = scope;
-  if (scope.kind == TrialScope::Kind::kStudyChanged) {
+  if (scope.kind == TrialScope::Kind::kStudyChanged && trials.size() == 1) {
+    rows = TrialScope::trial(trials.front().id);
+  } else if (scope.kind == TrialScope::Kind::kStudyChanged) {
     std::string ids = "[";
     for (const auto& t : trials) ids += (ids.size() > 1 ? "," : "") + std::to_string(t.id);
     rows = TrialScope{TrialScope::Kind::kTrialIds, 0, 0, ids + "]"};
