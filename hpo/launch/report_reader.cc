@@ -1,7 +1,10 @@
 #include "hpo/launch/report_reader.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -106,12 +109,16 @@ ReportEvent parse_report_line(const std::string& line, int line_number) {
 
 std::vector<ReportEvent> ReportReader::read_new(bool at_eof) {
   std::vector<ReportEvent> events;
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return events;  // not created yet
-  in.seekg(static_cast<std::streamoff>(offset_));
+  // Plain open/pread: this runs several times per trial, and a std::ifstream
+  // (locale, buffer) cost more than the reading.
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return events;  // not created yet
   char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    const auto n = static_cast<size_t>(in.gcount());
+  while (true) {
+    const ssize_t got = ::pread(fd, buf, sizeof buf, static_cast<off_t>(offset_));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    const auto n = static_cast<size_t>(got);
     offset_ += n;
     for (size_t i = 0; i < n; ++i) {
       if (buf[i] != '\n') {
@@ -127,6 +134,7 @@ std::vector<ReportEvent> ReportReader::read_new(bool at_eof) {
       partial_.clear();
     }
   }
+  ::close(fd);
   if (at_eof && partial_.find_first_not_of(" \t\r") != std::string::npos) {
     events.push_back(parse_report_line(partial_, ++line_number_));
     partial_.clear();
