@@ -13,32 +13,60 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
+// Appends `text` as a JSON string with non-ASCII escaped, as Python's
+// json.dumps writes it.
+void append_quoted(const std::string& text, std::string& out) {
+  out += json(text).dump(-1, ' ', true);
+}
+
+// Writes `value` as Python's json.dumps would (", " and ": " separators,
+// NaN and Infinity bare), appending to `out`: attributes are encoded for
+// every trial, so no intermediate strings.
 template <typename Json>
-std::string python_json(const Json& value) {
+void append_python_json(const Json& value, std::string& out) {
   if (value.is_object()) {
-    std::string out = "{";
+    out += '{';
+    bool first = true;
     for (auto it = value.begin(); it != value.end(); ++it) {
-      if (it != value.begin()) out += ", ";
-      out += Json(it.key()).dump(-1, ' ', true) + ": " + python_json(it.value());
+      if (!first) out += ", ";
+      first = false;
+      append_quoted(it.key(), out);
+      out += ": ";
+      append_python_json(it.value(), out);
     }
-    return out + "}";
+    out += '}';
+    return;
   }
   if (value.is_array()) {
-    std::string out = "[";
+    out += '[';
     for (size_t i = 0; i < value.size(); ++i) {
       if (i > 0) out += ", ";
-      out += python_json(value[i]);
+      append_python_json(value[i], out);
     }
-    return out + "]";
+    out += ']';
+    return;
   }
   if (value.is_number_float()) {
     // nlohmann writes non-finite numbers as null; Python writes these
     // tokens, and Optuna reads them back with json.loads.
     const double d = value.template get<double>();
-    if (std::isnan(d)) return "NaN";
-    if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+    if (std::isnan(d)) {
+      out += "NaN";
+      return;
+    }
+    if (std::isinf(d)) {
+      out += d > 0 ? "Infinity" : "-Infinity";
+      return;
+    }
   }
-  return value.dump(-1, ' ', true);
+  out += value.dump(-1, ' ', true);
+}
+
+template <typename Json>
+std::string python_json(const Json& value) {
+  std::string out;
+  append_python_json(value, out);
+  return out;
 }
 
 double number(const json& attrs, const char* key) { return attrs.at(key).get<double>(); }

@@ -68,6 +68,11 @@ NewTrial sample_trial(int i) {
   return t;
 }
 
+// Removes a test database with its WAL and shared-memory files.
+void remove_database(const std::string& path) {
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+}
+
 bool same_params(const std::vector<StoredParam>& a, const std::vector<StoredParam>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -556,9 +561,7 @@ TEST_CASE("heartbeats: only RUNNING trials whose beat is older than the grace ar
     CHECK(storage.stale_trials(study.id, 60) == std::vector<int64_t>{a.id});
     (void)c;
   }
-  std::remove(path.c_str());
-  std::remove((path + "-wal").c_str());
-  std::remove((path + "-shm").c_str());
+  remove_database(path);
 }
 
 }  // namespace
@@ -566,6 +569,26 @@ TEST_CASE("heartbeats: only RUNNING trials whose beat is older than the grace ar
 
 namespace hpo {
 namespace {
+
+TEST_CASE("trial numbers count each study's own trials, however studies interleave") {
+  const std::string path = "/tmp/hpo_numbers_test_" + std::to_string(::getpid()) + ".db";
+  std::remove(path.c_str());
+  {
+    SqliteStorage storage(path);
+    const auto a = storage.get_or_create_study("a", Direction::kMaximize);
+    const auto b = storage.get_or_create_study("b", Direction::kMaximize);
+    std::vector<int> numbers_a, numbers_b;
+    for (int i = 0; i < 5; ++i) {
+      numbers_a.push_back(storage.create_trial(a.id, {}).number);
+      if (i % 2 == 0) numbers_b.push_back(storage.create_trial(b.id, {}).number);
+    }
+    CHECK(numbers_a == std::vector<int>{0, 1, 2, 3, 4});
+    CHECK(numbers_b == std::vector<int>{0, 1, 2});
+    const auto c = storage.get_or_create_study("c", Direction::kMaximize);
+    CHECK(storage.create_trial(c.id, {}).number == 0);  // a study without trials starts at 0
+  }
+  remove_database(path);
+}
 
 TEST_CASE("create_trial stores attributes made from the new trial's number, and its first beat") {
   const std::string path = "/tmp/hpo_derived_test_" + std::to_string(::getpid()) + ".db";
@@ -592,9 +615,7 @@ TEST_CASE("create_trial stores attributes made from the new trial's number, and 
     // Only the trial created with a heartbeat has one (any beat is older than -1 s).
     CHECK(storage.stale_trials(study.id, -1) == std::vector<int64_t>{created.id});
   }
-  std::remove(path.c_str());
-  std::remove((path + "-wal").c_str());
-  std::remove((path + "-shm").c_str());
+  remove_database(path);
 }
 
 TEST_CASE("trials_changed returns new trials and the ones asked about, nothing else") {
@@ -618,9 +639,7 @@ TEST_CASE("trials_changed returns new trials and the ones asked about, nothing e
     CHECK(ids(storage.trials_changed(s.id, c.id, {a.id})) == std::vector<int64_t>{a.id});
     CHECK(storage.trials_changed(s.id, c.id, {}).empty());
   }
-  std::remove(path.c_str());
-  std::remove((path + "-wal").c_str());
-  std::remove((path + "-shm").c_str());
+  remove_database(path);
 }
 
 }  // namespace
