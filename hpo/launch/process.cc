@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -114,17 +115,43 @@ void prepare_child() {
   }
 }
 
+// The trainer's environment: hpo's own, with the spec's variables set on
+// top (later ones win). Built as an envp array that points into environ
+// and owns only the overrides: copying and parsing the whole environment
+// (as boost::process::environment does) cost more than the rest of a launch.
+class ChildEnvironment {
+ public:
+  explicit ChildEnvironment(const std::vector<std::pair<std::string, std::string>>& overrides) {
+    std::map<std::string, std::string> set;  // name -> "NAME=value", last one wins
+    for (const auto& [key, value] : overrides) set[key] = key + "=" + value;
+    for (char** e = ::environ; e && *e; ++e) {
+      const char* eq = std::strchr(*e, '=');
+      const std::string name = eq ? std::string(*e, static_cast<size_t>(eq - *e)) : std::string(*e);
+      if (set.count(name) == 0) envp_.push_back(*e);
+    }
+    for (auto& [key, entry] : set) owned_.push_back(std::move(entry));
+    for (auto& entry : owned_) envp_.push_back(entry.data());
+    envp_.push_back(nullptr);
+  }
+
+  char** envp() { return envp_.data(); }
+
+ private:
+  std::vector<std::string> owned_;
+  std::vector<char*> envp_;
+};
+
 }  // namespace
 
 Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
   if (spec.argv.empty()) throw LaunchError("empty command");
-  bp::environment env = boost::this_process::environment();
-  for (const auto& [key, value] : spec.env) env[key] = value;
+  ChildEnvironment env(spec.env);
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
   std::error_code ec;
   const SignalsBlocked blocked;
   impl_->child = bp::child(
-      bp::exe = spec.argv[0], bp::args = args, bp::env = env,
+      bp::exe = spec.argv[0], bp::args = args,
+      bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
       bp::std_in < bp::null, bp::std_out > spec.stdout_path, bp::std_err > spec.stderr_path,
       bp::extend::on_exec_setup = [](auto&) { prepare_child(); }, bp::posix::use_vfork, ec);
   if (ec) {
