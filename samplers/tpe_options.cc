@@ -30,4 +30,24 @@ bool tpe_preset(const std::string& name, TpeOptions& out) {
   return true;
 }
 
+const std::vector<std::string>& tpe_preset_names() {
+  static const std::vector<std::string> names = {"default", "optuna"};
+  return names;
+}
+
+const std::vector<std::string>& tpe_split_names() {
+  static const std::vector<std::string> names = {"linear", "sqrt"};
+  return names;
+}
+
+const std::vector<std::string>& tpe_weighting_names() {
+  static const std::vector<std::string> names = {"optuna", "uniform", "expected_improvement"};
+  return names;
+}
+
+const std::vector<std::string>& tpe_bandwidth_names() {
+  static const std::vector<std::string> names = {"optuna", "neighbours", "scott"};
+  return names;
+}
+
 }  // namespace hpo

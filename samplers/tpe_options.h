@@ -9,7 +9,9 @@
 #ifndef HPO_SAMPLERS_TPE_OPTIONS_H_
 #define HPO_SAMPLERS_TPE_OPTIONS_H_
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace hpo {
 
@@ -84,6 +86,23 @@ TpeOptions optuna_tpe_options();
 
 // The presets by name ("default", "optuna"); false for an unknown name.
 bool tpe_preset(const std::string& name, TpeOptions& out);
+
+// The names study files use: for the presets, and for each enum's values in
+// the enum's order.
+const std::vector<std::string>& tpe_preset_names();     // default, optuna
+const std::vector<std::string>& tpe_split_names();      // linear, sqrt
+const std::vector<std::string>& tpe_weighting_names();  // optuna, uniform, expected_improvement
+const std::vector<std::string>& tpe_bandwidth_names();  // optuna, neighbours, scott
+
+// Sets `out` to the value called `name` in `names` (one of the enum lists
+// above); false, with `out` unchanged, for a name not in the list.
+template <typename Enum>
+bool tpe_value_from_name(const std::vector<std::string>& names, const std::string& name, Enum& out) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) return false;
+  out = static_cast<Enum>(it - names.begin());
+  return true;
+}
 
 }  // namespace hpo
 

@@ -49,22 +49,15 @@ TpeOptions tuned(TpeOptions o) {
       continue;
     }
     if (key == "split") {
-      if (text != "linear" && text != "sqrt") bad_option(item);
-      o.split = text == "sqrt" ? TpeSplitRule::kSqrt : TpeSplitRule::kLinear;
+      if (!tpe_value_from_name(tpe_split_names(), text, o.split)) bad_option(item);
       continue;
     }
     if (key == "weighting") {
-      if (text == "optuna") o.weighting = TpeWeighting::kOptuna;
-      else if (text == "uniform") o.weighting = TpeWeighting::kUniform;
-      else if (text == "expected_improvement") o.weighting = TpeWeighting::kExpectedImprovement;
-      else bad_option(item);
+      if (!tpe_value_from_name(tpe_weighting_names(), text, o.weighting)) bad_option(item);
       continue;
     }
     if (key == "bandwidth") {
-      if (text == "optuna") o.bandwidth = TpeBandwidth::kOptuna;
-      else if (text == "neighbours") o.bandwidth = TpeBandwidth::kNeighbours;
-      else if (text == "scott") o.bandwidth = TpeBandwidth::kScott;
-      else bad_option(item);
+      if (!tpe_value_from_name(tpe_bandwidth_names(), text, o.bandwidth)) bad_option(item);
       continue;
     }
     const double v = std::stod(text);

@@ -52,12 +52,13 @@ class TpeOptionReader {
     }
   }
 
-  // One of `names`, as a string; `out` becomes its index.
-  void choice(const char* key, int& out, const std::vector<std::string>& names) {
+  // One of `names` (an enum's names, in its order), as a string.
+  template <typename Enum>
+  void choice(const char* key, Enum& out, const std::vector<std::string>& names) {
     if (const auto* v = find(key)) {
-      const auto it = v->is_string() ? std::find(names.begin(), names.end(), v->get<std::string>()) : names.end();
-      if (it == names.end()) fail(key, "one of " + join_names(names), *v);
-      out = static_cast<int>(it - names.begin());
+      if (!v->is_string() || !tpe_value_from_name(names, v->get<std::string>(), out)) {
+        fail(key, "one of " + join_names(names), *v);
+      }
     }
   }
 
@@ -87,39 +88,27 @@ class TpeOptionReader {
   std::vector<std::string> known_;
 };
 
-// The names of the enum values in the study file, in the enums' order.
-const std::vector<std::string> kPresets = {"default", "optuna"};
-const std::vector<std::string> kSplitRules = {"linear", "sqrt"};
-const std::vector<std::string> kWeightings = {"optuna", "uniform", "expected_improvement"};
-const std::vector<std::string> kBandwidths = {"optuna", "neighbours", "scott"};
-
 TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_file) {
   TpeOptions o;
   TpeOptionReader r(options, study_file);
   // The preset first: the other keys adjust it.
-  int preset = 0;
-  r.choice("preset", preset, kPresets);
-  tpe_preset(kPresets[static_cast<size_t>(preset)], o);
+  size_t preset = 0;
+  r.choice("preset", preset, tpe_preset_names());
+  tpe_preset(tpe_preset_names()[preset], o);
   r.flag("multivariate", o.multivariate);
   r.flag("group", o.group);
   r.integer("n_startup_trials", o.n_startup_trials, 0);
   r.integer("n_ei_candidates", o.n_ei_candidates, 1);
-  int split = static_cast<int>(o.split);
-  r.choice("split", split, kSplitRules);
-  o.split = static_cast<TpeSplitRule>(split);
+  r.choice("split", o.split, tpe_split_names());
   if (o.split == TpeSplitRule::kLinear) {
     r.number("gamma", o.gamma, 0.0, 1.0, "a fraction in (0, 1] of the finished trials (capped at 25)");
   } else {
     r.number("gamma", o.gamma, 0.0, 25.0, "a factor in (0, 25] of the root of the finished trials");
   }
-  int weighting = static_cast<int>(o.weighting);
-  r.choice("weighting", weighting, kWeightings);
-  o.weighting = static_cast<TpeWeighting>(weighting);
+  r.choice("weighting", o.weighting, tpe_weighting_names());
   r.flag("consider_prior", o.consider_prior);
   r.number("prior_weight", o.prior_weight, 0.0, HUGE_VAL, "a positive number");
-  int bandwidth = static_cast<int>(o.bandwidth);
-  r.choice("bandwidth", bandwidth, kBandwidths);
-  o.bandwidth = static_cast<TpeBandwidth>(bandwidth);
+  r.choice("bandwidth", o.bandwidth, tpe_bandwidth_names());
   r.flag("min_bandwidth_step", o.min_bandwidth_step);
   r.flag("consider_magic_clip", o.consider_magic_clip);
   r.number("min_bandwidth_factor", o.min_bandwidth_factor, 0.0, 1.0, "a fraction in (0, 1] of the range");
