@@ -78,7 +78,8 @@ StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const Stud
     : storage_(storage), config_(config), study_(study), sampler_(sampler), pruner_(pruner),
       progress_(progress),
       stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()),
-      sampler_feed_(study.id), pruner_feed_(study.id) {}
+      sampler_feed_(study.id), pruner_feed_(study.id),
+      pruner_study_{config.name, study.direction, {}} {}
 
 TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   TrialPlan plan;
@@ -186,14 +187,15 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
       if (it == t.system_attrs.end() || !it->second.is_number()) break;
       p.rungs[rung] = it->second.get<double>();
     }
-    pruner_trials_[t.id] = std::move(p);
+    // New trials come after the ones seen (ids grow with creation); a
+    // trial seen before is updated where it stands.
+    const auto [at, added] = pruner_index_.emplace(t.id, pruner_study_.trials.size());
+    if (added) pruner_study_.trials.push_back(std::move(p));
+    else pruner_study_.trials[at->second] = std::move(p);
   }
-  const auto current = pruner_trials_.find(plan.trial_id);
-  if (current == pruner_trials_.end()) return false;
-  PrunerStudy study{config_.name, study_.direction, {}};
-  study.trials.reserve(pruner_trials_.size());
-  for (const auto& [id, t] : pruner_trials_) study.trials.push_back(t);
-  const PruneDecision decision = pruner_.decide(study, current->second);
+  const auto current = pruner_index_.find(plan.trial_id);
+  if (current == pruner_index_.end()) return false;
+  const PruneDecision decision = pruner_.decide(pruner_study_, pruner_study_.trials[current->second]);
   for (const auto& [rung, value] : decision.completed_rungs) {
     storage_.set_trial_system_attr(plan.trial_id, completed_rung_key(rung), value);
   }

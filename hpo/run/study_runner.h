@@ -9,8 +9,8 @@
 #include <exception>
 #include <map>
 #include <mutex>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "hpo/config/study_config.h"
@@ -88,8 +88,9 @@ class StudyRunner {
   std::deque<TrialRecord> orphans_;
   std::set<int64_t> running_;  // trials this process runs now: they get heartbeats
   ChangeFeed sampler_feed_;  // what the sampler has been told
-  ChangeFeed pruner_feed_;   // what pruner_trials_ holds
-  std::map<int64_t, PrunerTrial> pruner_trials_;  // by trial id, i.e. creation order
+  ChangeFeed pruner_feed_;   // what pruner_study_ holds
+  PrunerStudy pruner_study_;  // the trials seen, in creation order
+  std::map<int64_t, size_t> pruner_index_;  // trial id -> its place in pruner_study_.trials
   std::exception_ptr error_;  // the first error a worker hit
   FailureLimit limit_;
 };
