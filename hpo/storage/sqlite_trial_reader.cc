@@ -15,12 +15,13 @@ namespace {
 // tables; rows of trials outside the scope cannot occur within one snapshot.
 using TrialIndex = std::unordered_map<int64_t, TrialRecord*>;
 
-// The WHERE conditions selecting the scope's rows: in `trials` itself and in
-// the tables keyed by trial_id. bind_scope() binds their parameters.
+// Whether a change scope lists no trial ids beyond its range.
 bool no_ids(const TrialScope& scope) {
   return scope.also_ids_json.empty() || scope.also_ids_json == "[]";
 }
 
+// The WHERE conditions selecting the scope's rows: in `trials` itself and in
+// the tables keyed by trial_id. bind_scope() binds their parameters.
 std::string trials_where(const TrialScope& scope) {
   switch (scope.kind) {
     case TrialScope::Kind::kStudy: return "study_id = ?1";
@@ -40,6 +41,15 @@ std::string children_where(const TrialScope& scope) {
     case TrialScope::Kind::kTrialIds: return trials_where(scope);
     default: return "trial_id IN (SELECT trial_id FROM trials WHERE " + trials_where(scope) + ")";
   }
+}
+
+// Exactly `trials`: by id for one (the usual change set, and no temporary
+// table in SQLite), by a JSON list of ids for more.
+TrialScope scope_of(const std::vector<TrialRecord>& trials) {
+  if (trials.size() == 1) return TrialScope::trial(trials.front().id);
+  std::string ids = "[";
+  for (const auto& t : trials) ids += (ids.size() > 1 ? "," : "") + std::to_string(t.id);
+  return TrialScope{TrialScope::Kind::kTrialIds, 0, 0, ids + "]"};
 }
 
 void bind_scope(Statement& st, const TrialScope& scope) {
@@ -136,16 +146,8 @@ std::vector<TrialRecord> read_trials(SqliteDb& db, const TrialScope& scope) {
   TrialIndex index;
   for (auto& t : trials) index[t.id] = &t;
   // A change set's condition (a range OR a list) cost SQLite about 25 us in
-  // each of the five queries below; the ids just read are a plain list, or
-  // (the usual case) a single trial, which needs no temporary table at all.
-  TrialScope rows = scope;
-  if (scope.kind == TrialScope::Kind::kStudyChanged && trials.size() == 1) {
-    rows = TrialScope::trial(trials.front().id);
-  } else if (scope.kind == TrialScope::Kind::kStudyChanged) {
-    std::string ids = "[";
-    for (const auto& t : trials) ids += (ids.size() > 1 ? "," : "") + std::to_string(t.id);
-    rows = TrialScope{TrialScope::Kind::kTrialIds, 0, 0, ids + "]"};
-  }
+  // each of the five queries below; the ids just read are a plain list.
+  const TrialScope rows = scope.kind == TrialScope::Kind::kStudyChanged ? scope_of(trials) : scope;
   read_params(db, rows, index);
   read_values(db, rows, index);
   read_intermediate(db, rows, index);

@@ -98,8 +98,8 @@ class Storage {
   virtual Attrs study_user_attrs(int64_t study_id) = 0;
 
   // Creates a RUNNING trial with the study's next number, with its params,
-  // attributes and first heartbeat, all in one transaction. Safe across threads and processes:
-  // concurrent callers always get distinct numbers.
+  // attributes and first heartbeat, all in one transaction. Safe across
+  // threads and processes: concurrent callers always get distinct numbers.
   virtual TrialRecord create_trial(int64_t study_id, const NewTrial& trial) = 0;
 
   // Records the objective at `step`; a second report for the same step replaces it.
