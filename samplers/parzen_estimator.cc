@@ -125,11 +125,12 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   sorted(0) = low;
   for (Eigen::Index i = 0; i < n; ++i) sorted(i + 1) = order[static_cast<size_t>(i)].first;
   sorted(n + 1) = high;
+  // Without endpoints (Optuna's default), the outermost kernels look only
+  // inwards; Hyperopt's rule always counts the domain's ends.
+  const bool endpoints = options_.consider_endpoints || options_.bandwidth == TpeBandwidth::kNeighbours;
   Eigen::ArrayXd sigma(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     double s = std::max(sorted(i + 1) - sorted(i), sorted(i + 2) - sorted(i + 1));
-    // Without endpoints, the outermost kernels look only inwards.
-    const bool endpoints = options_.consider_endpoints || options_.bandwidth == TpeBandwidth::kNeighbours;
     if (!endpoints && n >= 2) {
       if (i == 0) s = sorted(2) - sorted(1);
       if (i == n - 1) s = sorted(n) - sorted(n - 1);
