@@ -14,8 +14,9 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import textwrap
+
+from harness import expect, run_named_test
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,11 +82,6 @@ class Project:
 
     def db(self):
         return os.path.join(self.dir, "studies.db")
-
-
-def expect(cond, message):
-    if not cond:
-        raise AssertionError(message)
 
 
 # --- the tests ---------------------------------------------------------------
@@ -706,7 +702,7 @@ def test_full_and_read_only_disks(p):
 
 
 def full_and_read_only(p, small):
-    url = f"sqlite:///small/hpo.db"
+    url = "sqlite:///small/hpo.db"
     p.run("run", "--study", "s", "-n", "3", "--storage", url)
     def complete_trials():
         return [(t["number"], t["value"]) for t in json.loads(p.run(
@@ -745,15 +741,5 @@ def test_help_teaches(p):
     expect("Examples" in p.run("run", "--help").stdout, "run --help has no examples")
 
 
-def main():
-    hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    test = globals().get("test_" + name)
-    if test is None:
-        sys.exit(f"unknown test {name}")
-    with tempfile.TemporaryDirectory(prefix="hpo_it_") as tmp:
-        test(Project(hpo, tmp))
-    print(f"{name}: passed")
-
-
 if __name__ == "__main__":
-    main()
+    run_named_test(globals(), Project, "hpo_it_")

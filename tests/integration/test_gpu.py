@@ -10,9 +10,9 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
-import tempfile
 import textwrap
+
+from harness import expect, run_named_test
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = "/usr/bin/python3"
@@ -76,11 +76,6 @@ class Project:
 
     def gpu_json(self, *args, **env):
         return json.loads(self.run("gpu", "--json", *args, **env).stdout)
-
-
-def expect(cond, message):
-    if not cond:
-        raise AssertionError(message)
 
 
 def slot_env(plan, name):
@@ -245,15 +240,5 @@ def test_run_four_at_once(p):
     expect("gpu util/mem" in p.run("status", "--study", "s").stdout, "no GPU column in hpo status")
 
 
-def main():
-    hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    test = globals().get("test_" + name)
-    if test is None:
-        sys.exit(f"unknown test {name}")
-    with tempfile.TemporaryDirectory(prefix="hpo_gpu_") as tmp:
-        test(Project(hpo, tmp))
-    print(f"{name}: passed")
-
-
 if __name__ == "__main__":
-    main()
+    run_named_test(globals(), Project, "hpo_gpu_")

@@ -1,0 +1,24 @@
+"""What test_cli.py and test_gpu.py share: the check and the entry point.
+
+Each script is run as `SCRIPT HPO_BINARY TEST_NAME`; the test gets a fresh
+throw-away project in a temporary directory.
+"""
+import os
+import sys
+import tempfile
+
+
+def expect(cond, message):
+    if not cond:
+        raise AssertionError(message)
+
+
+def run_named_test(tests, make_project, prefix):
+    """Runs tests["test_" + TEST_NAME] on make_project(hpo, tmpdir)."""
+    hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    test = tests.get("test_" + name)
+    if test is None:
+        sys.exit(f"unknown test {name}")
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        test(make_project(hpo, tmp))
+    print(f"{name}: passed")
