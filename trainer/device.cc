@@ -3,6 +3,8 @@
 #include <sys/resource.h>
 
 #include <cstdlib>
+#include <sstream>
+#include <type_traits>
 
 #include <ATen/autocast_mode.h>
 #include <torch/cuda.h>
@@ -10,6 +12,12 @@
 
 #ifdef HPO_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
+#endif
+
+// Multi-tensor kernels: fused AdamW (torch >= 2.0) and _foreach_mul_ by a
+// tensor (torch >= 2.1).
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
+#define HPO_MULTI_TENSOR_OPTIM 1
 #endif
 
 namespace hpo::trainer {
@@ -73,6 +81,13 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
                       : s.amp_dtype == "fp16" ? "bf16 autocast (fp16 needs a GradScaler, which LibTorch lacks)"
                                               : "bf16 autocast")
       << "\n";
+  setup.fused_optimizer = s.fused_optimizer && fused_adamw_available(setup);
+  log << "setting FUSED_OPTIMIZER=" << on_off(s.fused_optimizer) << " -> "
+      << (setup.fused_optimizer ? "fused AdamW kernel, multi-tensor gradient clipping"
+                                : !s.fused_optimizer ? "off (AdamW per parameter)"
+                                : setup.cuda ? "unavailable in this LibTorch (needs torch >= 2.1): AdamW per parameter"
+                                             : "ignored on CPU")
+      << "\n";
   // Read by CUDA and LibTorch themselves; logged so the trial log shows them.
   for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "TORCH_CUDNN_V8_API_ENABLED"}) {
     const char* value = std::getenv(name);
@@ -96,8 +111,23 @@ AutocastScope::~AutocastScope() {
   set_cuda_autocast(was_enabled_);
 }
 
-void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm) {
+void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm, bool multi_tensor) {
   torch::NoGradGuard no_grad;
+#ifdef HPO_MULTI_TENSOR_OPTIM
+  if (multi_tensor) {
+    std::vector<torch::Tensor> grads;
+    for (const torch::Tensor& p : params)
+      if (p.grad().defined()) grads.push_back(p.grad());
+    if (grads.empty()) return;
+    std::vector<torch::Tensor> norms = at::_foreach_norm(grads, 2);
+    torch::Tensor total = torch::stack(norms).to(torch::kFloat32).norm(2);
+    torch::Tensor scale = (total + 1e-6).reciprocal().mul(max_norm).clamp_max(1.0);
+    at::_foreach_mul_(grads, scale);
+    return;
+  }
+#else
+  (void)multi_tensor;
+#endif
   std::vector<torch::Tensor> norms;
   for (const torch::Tensor& p : params)
     if (p.grad().defined()) norms.push_back(p.grad().detach().norm(2).to(torch::kFloat32));
@@ -106,6 +136,84 @@ void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm) {
   torch::Tensor scale = (total + 1e-6).reciprocal().mul(max_norm).clamp_max(1.0);
   for (const torch::Tensor& p : params)
     if (p.grad().defined()) p.grad().mul_(scale.to(p.grad().dtype()));
+}
+
+namespace {
+
+// The optimizer's state is keyed by the parameter's TensorImpl: as a pointer
+// since torch 2.x, as its printed address (c10::guts::to_string) in 1.13.
+template <typename Key>
+Key state_key(const torch::Tensor& p) {
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream os;
+    os << p.unsafeGetTensorImpl();
+    return os.str();
+  } else {
+    return static_cast<Key>(p.unsafeGetTensorImpl());
+  }
+}
+
+}  // namespace
+
+bool fused_adamw_available(const DeviceSetup& setup) {
+#ifdef HPO_MULTI_TENSOR_OPTIM
+  return setup.cuda;
+#else
+  (void)setup;
+  return false;
+#endif
+}
+
+void fused_adamw_step(torch::optim::AdamW& optimizer, const DeviceSetup& setup) {
+#ifdef HPO_MULTI_TENSOR_OPTIM
+  bool amsgrad = false;
+  for (auto& group : optimizer.param_groups())
+    amsgrad = amsgrad || static_cast<torch::optim::AdamWOptions&>(group.options()).amsgrad();
+  if (!fused_adamw_available(setup) || amsgrad) {
+    optimizer.step();
+    return;
+  }
+  torch::NoGradGuard no_grad;
+  auto& state = optimizer.state();
+  using Key = typename std::decay_t<decltype(state)>::key_type;
+  for (auto& group : optimizer.param_groups()) {
+    auto& options = static_cast<torch::optim::AdamWOptions&>(group.options());
+    std::vector<torch::Tensor> params, grads, exp_avgs, exp_avg_sqs;
+    int64_t step = 0;
+    for (auto& p : group.params()) {
+      if (!p.grad().defined()) continue;
+      const Key key = state_key<Key>(p);
+      auto it = state.find(key);
+      if (it == state.end()) {  // as optimizer.step() initializes it
+        auto fresh = std::make_unique<torch::optim::AdamWParamState>();
+        fresh->step(0);
+        fresh->exp_avg(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+        fresh->exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+        state[key] = std::move(fresh);
+        it = state.find(key);
+      }
+      auto& s = static_cast<torch::optim::AdamWParamState&>(*it->second);
+      s.step(s.step() + 1);
+      step = std::max(step, s.step());
+      params.push_back(p);
+      grads.push_back(p.grad());
+      exp_avgs.push_back(s.exp_avg());
+      exp_avg_sqs.push_back(s.exp_avg_sq());
+    }
+    if (params.empty()) continue;
+    // The kernel reads each parameter's step count from a device tensor; they
+    // all step together, so one scalar serves them all (written, not synced).
+    torch::Tensor step_count =
+        torch::full({}, double(step), torch::TensorOptions().dtype(torch::kFloat32).device(setup.device));
+    std::vector<torch::Tensor> steps(params.size(), step_count);
+    at::_fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, at::TensorList(), steps, options.lr(),
+                      std::get<0>(options.betas()), std::get<1>(options.betas()), options.weight_decay(),
+                      options.eps(), /*amsgrad=*/false, /*maximize=*/false);
+  }
+#else
+  (void)setup;
+  optimizer.step();
+#endif
 }
 
 double peak_memory_mb(const DeviceSetup& setup) {

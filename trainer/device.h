@@ -22,6 +22,7 @@ struct DeviceSetup {
   bool amp = false;  // bf16 autocast on CUDA
   torch::ScalarType amp_dtype = torch::kBFloat16;
   bool pin_memory = false;
+  bool fused_optimizer = false;  // fused AdamW and multi-tensor clipping
 };
 
 // Picks the device ("auto" | "cpu" | "cuda"), applies threads, cuDNN, TF32 and
@@ -42,8 +43,21 @@ class AutocastScope {
 };
 
 // Scales gradients so their global L2 norm is at most max_norm. Everything
-// stays on the device: no .item(), so no CPU-GPU sync per step.
-void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm);
+// stays on the device: no .item(), so no CPU-GPU sync per step. On CUDA with
+// torch >= 2.1 (and `multi_tensor`) it takes a handful of multi-tensor
+// kernels instead of a few per parameter.
+void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm, bool multi_tensor = false);
+
+// True where fused_adamw_step can run: CUDA, and a LibTorch (torch >= 2.1)
+// with the fused multi-tensor AdamW kernel.
+bool fused_adamw_available(const DeviceSetup& setup);
+
+// One AdamW step for every parameter with a gradient, in one fused kernel
+// instead of about ten per parameter. It updates `optimizer`'s own state
+// (step, exp_avg, exp_avg_sq), so checkpoints and --resume are the same as
+// with optimizer.step(), which it falls back to where unavailable or with
+// amsgrad.
+void fused_adamw_step(torch::optim::AdamW& optimizer, const DeviceSetup& setup);
 
 // The peak resident memory of the process (and of the CUDA allocator, when on
 // CUDA), in MiB.

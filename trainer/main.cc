@@ -45,8 +45,9 @@ Trainer protocol (how hpo runs this program):
 Environment (the study's env settings): NUM_WORKERS (batch-builder threads,
 default 1), PREFETCH_FACTOR (2), PIN_MEMORY (1), PIN_MEMORY_DEVICE,
 PERSISTENT_WORKERS (1), CUDNN_BENCHMARK (1), TF32 (1), AMP_DTYPE (bf16|fp16|off,
-CUDA only; default bf16), OMP_NUM_THREADS (intra-op threads). Each is logged
-at start-up as applied.
+CUDA only; default bf16), FUSED_OPTIMIZER (1: on CUDA with torch >= 2.1, one
+fused AdamW kernel and multi-tensor gradient clipping), OMP_NUM_THREADS
+(intra-op threads). Each is logged at start-up as applied.
 
 Data: `data` names a CSV with columns date,ticker,open,high,low,close,volume
 (ISO dates). Without it the built-in synthetic panel is generated in memory.

@@ -55,6 +55,7 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
     if (s.amp_dtype != "bf16" && s.amp_dtype != "fp16" && s.amp_dtype != "off")
       throw UsageError(fmt::format("environment: AMP_DTYPE='{}' must be bf16, fp16 or off", v));
   }
+  read_bool(getenv, "FUSED_OPTIMIZER", &s.fused_optimizer);
   read_int(getenv, "OMP_NUM_THREADS", 1, &s.omp_threads);
   return s;
 }

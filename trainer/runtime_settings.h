@@ -16,6 +16,7 @@ struct RuntimeSettings {
   bool cudnn_benchmark = true;  // CUDNN_BENCHMARK
   bool tf32 = true;             // TF32: TF32 matmuls and convolutions (CUDA only)
   std::string amp_dtype = "bf16";  // AMP_DTYPE: bf16 | fp16 | off (CUDA only)
+  bool fused_optimizer = true;  // FUSED_OPTIMIZER: fused AdamW, multi-tensor clipping (CUDA, torch >= 2.1)
   int omp_threads = 0;          // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
 };
 

@@ -250,8 +250,9 @@ class Loop {
     const double lr = learning_rate(config_.lr, state_.step, warmup_steps_, total_steps_);
     for (auto& group : optimizer_->param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
-    if (config_.grad_clip > 0) clip_grad_norm(params_, config_.grad_clip);
-    optimizer_->step();
+    if (config_.grad_clip > 0) clip_grad_norm(params_, config_.grad_clip, device_.fused_optimizer);
+    if (device_.fused_optimizer) fused_adamw_step(*optimizer_, device_);
+    else optimizer_->step();
     optimizer_->zero_grad();
     ++state_.step;
   }

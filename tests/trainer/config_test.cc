@@ -68,6 +68,9 @@ TEST_CASE("runtime settings from the environment") {
   CHECK(s.amp_dtype == "bf16");
   CHECK(s.omp_threads == 2);
   CHECK(s.tf32);  // default
+  CHECK(s.fused_optimizer);  // default
+  env["FUSED_OPTIMIZER"] = "0";
+  CHECK_FALSE(read_runtime_settings(lookup).fused_optimizer);
   env["TF32"] = "maybe";
   CHECK_THROWS_WITH_AS(read_runtime_settings(lookup), "environment: TF32='maybe' is not a boolean (use 1/0, true/false)",
                        UsageError);
