@@ -1,5 +1,8 @@
 #include "tests/trainer/test_util.h"
 
+#include <ftw.h>
+#include <stdio.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,10 +19,16 @@ TempDir::TempDir() {
   path_ = mkdtemp(tmpl.data());
 }
 
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
+void remove_tree(const std::string& path) {
+  // Children first, links not followed; errors ignored (best effort).
+  auto remove_one = [](const char* p, const struct stat*, int, struct FTW*) {
+    ::remove(p);
+    return 0;  // go on
+  };
+  nftw(path.c_str(), remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+TempDir::~TempDir() { remove_tree(path_); }
 
 std::string TempDir::write(const std::string& name, const std::string& text) const {
   std::string path = file(name);

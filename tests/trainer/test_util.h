@@ -24,6 +24,12 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 
+// Removes `path` and everything under it. Not std::filesystem::remove_all:
+// the libtorch.so of torch 2.x wheels (2.11) exports its own copy of it, which
+// the dynamic linker binds our calls to, and which crashes (a call through a
+// null pointer).
+void remove_tree(const std::string& path);
+
 // Writes `text` to a temporary file named `name`, calls `load` on its path
 // and returns the UsageError message with the path prefix cut off (or "no
 // error"). Fails the test if the message does not start with the path.
