@@ -9,6 +9,10 @@ namespace hpo::trainer {
 
 namespace {
 
+// CUDA device 0's generator, through the device-generic API (so this builds
+// against a CPU-only LibTorch too; only called when training on CUDA).
+at::Generator cuda_generator() { return at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CUDA, 0)); }
+
 torch::Tensor int_tensor(int64_t v) { return torch::tensor({v}, torch::kInt64); }
 torch::Tensor double_tensor(const std::vector<double>& v) { return torch::tensor(v, torch::kFloat64); }
 
@@ -34,7 +38,7 @@ std::vector<torch::Tensor> model_state(const torch::nn::Module& model) {
 }
 
 void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
-                     const LoopState& s) {
+                     const LoopState& s, bool cuda_rng) {
   torch::serialize::OutputArchive out, model_archive, optimizer_archive;
   model.save(model_archive);
   optimizer.save(optimizer_archive);
@@ -55,12 +59,17 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model, co
     std::lock_guard<std::mutex> lock(generator.mutex());
     out.write("rng_cpu", generator.get_state());
   }
+  if (cuda_rng) {
+    at::Generator generator = cuda_generator();
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    out.write("rng_cuda", generator.get_state());
+  }
   const std::string tmp = path + ".tmp";
   out.save_to(tmp);
   std::filesystem::rename(tmp, path);  // atomic on POSIX within one directory
 }
 
-LoopState load_checkpoint(const std::string& path, torch::nn::Module& model) {
+LoopState load_checkpoint(const std::string& path, torch::nn::Module& model, bool cuda_rng) {
   torch::serialize::InputArchive in, model_archive;
   in.load_from(path, torch::Device(torch::kCPU));
   in.read("model", model_archive);
@@ -84,9 +93,17 @@ LoopState load_checkpoint(const std::string& path, torch::nn::Module& model) {
   }
   torch::Tensor rng;
   in.read("rng_cpu", rng);
-  auto generator = at::detail::getDefaultCPUGenerator();
-  std::lock_guard<std::mutex> lock(generator.mutex());
-  generator.set_state(rng);
+  {
+    auto generator = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_state(rng);
+  }
+  torch::Tensor rng_cuda;
+  if (cuda_rng && in.try_read("rng_cuda", rng_cuda)) {  // absent: written by a CPU run
+    at::Generator generator = cuda_generator();
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_state(rng_cuda);
+  }
   return s;
 }
 

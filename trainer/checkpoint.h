@@ -1,4 +1,4 @@
-// Checkpoints: model, optimizer, CPU RNG and loop position in one file,
+// Checkpoints: model, optimizer, RNG and loop position in one file,
 // written to a temporary name and renamed, so a crash or SIGTERM never
 // leaves a torn checkpoint.pt behind.
 #pragma once
@@ -28,13 +28,16 @@ struct LoopState {
 // The model's parameters and buffers, in a fixed order.
 std::vector<torch::Tensor> model_state(const torch::nn::Module& model);
 
+// With `cuda_rng`, the state of CUDA device 0's generator (dropout draws from
+// it when training there) is saved too.
 void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
-                     const LoopState& state);
+                     const LoopState& state, bool cuda_rng = false);
 
-// Restores the model, the loop state and the CPU RNG. Call while the model is
-// still on the CPU; the optimizer is restored separately, once it exists on
-// the training device.
-LoopState load_checkpoint(const std::string& path, torch::nn::Module& model);
+// Restores the model, the loop state and the CPU RNG (with `cuda_rng`, also
+// CUDA's, where the checkpoint has it). Call while the model is still on the
+// CPU; the optimizer is restored separately, once it exists on the training
+// device.
+LoopState load_checkpoint(const std::string& path, torch::nn::Module& model, bool cuda_rng = false);
 void load_optimizer(const std::string& path, torch::optim::Optimizer& optimizer, const torch::Device& device);
 
 }  // namespace hpo::trainer

@@ -58,7 +58,7 @@ class Loop {
     const std::string path = checkpoint_path();
     const bool resuming = options_.resume && !path.empty() && std::filesystem::exists(path);
     if (resuming) {
-      state_ = load_checkpoint(path, *model_);
+      state_ = load_checkpoint(path, *model_, device_.cuda);
       log_ << fmt::format("resumed from {}: epoch {}, batch {}, step {}\n", path, state_.epoch, state_.batch,
                           state_.step);
     }
@@ -262,7 +262,7 @@ class Loop {
   }
 
   void save() {
-    if (!checkpoint_path().empty()) save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_);
+    if (!checkpoint_path().empty()) save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_, device_.cuda);
   }
 
   // Predicts `samples` in order, in inference mode, and scores them.
