@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <variant>
 
 namespace hpo {
 
@@ -28,7 +29,7 @@ BenchProblem box(std::string name, int d, double low, double high, double optimu
     for (int i = 0; i < d; ++i) x[static_cast<size_t>(i)] = v.at("x" + std::to_string(i));
     return f(x);
   };
-  p.call = [score = p.score](const ParamValues& v, std::mt19937_64&) { return score(v); };
+  p.call = [score = p.score](const ParamValues& v, double) { return score(v); };
   p.optimum = optimum;
   return p;
 }
@@ -97,7 +98,7 @@ BenchProblem mixed() {
            0.1 * std::pow(v.at("layers") - 3, 2) + 0.125 * std::pow(std::log2(v.at("width")) - 7, 2) +
            activation[static_cast<int>(v.at("activation"))] + 2 * std::pow(v.at("dropout") - 0.15, 2);
   };
-  p.call = [score = p.score](const ParamValues& v, std::mt19937_64&) { return score(v); };
+  p.call = [score = p.score](const ParamValues& v, double) { return score(v); };
   p.optimum = 0;
   return p;
 }
@@ -185,9 +186,9 @@ BenchProblem tabular(const std::filesystem::path& csv) {
     for (const auto& name : table->params) k.push_back(static_cast<int>(v.at(name)));
     return k;
   };
-  p.call = [table, key](const ParamValues& v, std::mt19937_64& rng) {
+  p.call = [table, key](const ParamValues& v, double u) {
     const auto& seeds = table->seeds.at(key(v));
-    return seeds[std::uniform_int_distribution<size_t>(0, seeds.size() - 1)(rng)];
+    return seeds[std::min(static_cast<size_t>(u * static_cast<double>(seeds.size())), seeds.size() - 1)];
   };
   p.score = [table, key](const ParamValues& v) { return mean(table->seeds.at(key(v))); };
   const bool maximize = p.direction == Direction::kMaximize;
@@ -198,14 +199,57 @@ BenchProblem tabular(const std::filesystem::path& csv) {
   return p;
 }
 
+uint64_t splitmix64(uint64_t x) {
+  uint64_t z = x + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// The index of a draw `u` among n equally likely outcomes.
+int64_t pick(double u, int64_t n) { return std::min(static_cast<int64_t>(u * static_cast<double>(n)), n - 1); }
+
+double shared_value(const Distribution& dist, double u) {
+  if (const auto* f = std::get_if<FloatDistribution>(&dist)) {
+    if (f->step) {
+      const auto steps = static_cast<int64_t>(std::round((f->high - f->low) / *f->step));
+      return f->low + static_cast<double>(pick(u, steps + 1)) * *f->step;
+    }
+    if (f->log) return std::exp(std::log(f->low) + u * (std::log(f->high) - std::log(f->low)));
+    return f->low + u * (f->high - f->low);
+  }
+  if (const auto* i = std::get_if<IntDistribution>(&dist)) {
+    if (i->log) {
+      const double lo = static_cast<double>(i->low), hi = static_cast<double>(i->high);
+      const double v = std::floor(std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo))) + 0.5);
+      return std::clamp(v, lo, hi);
+    }
+    return static_cast<double>(i->low + pick(u, (i->high - i->low) / i->step + 1) * i->step);
+  }
+  return static_cast<double>(pick(u, static_cast<int64_t>(std::get<CategoricalDistribution>(dist).choices.size())));
+}
+
 }  // namespace
+
+double shared_unit(uint64_t seed, uint64_t trial, uint64_t slot) {
+  const uint64_t h = splitmix64(splitmix64(splitmix64(seed) ^ trial) ^ slot);
+  return static_cast<double>(h >> 11) * 0x1.0p-53;
+}
+
+ParamValues shared_random(const SearchSpace& space, uint64_t seed, int trial) {
+  ParamValues values;
+  for (size_t j = 0; j < space.size(); ++j) {
+    values[space[j].name] = shared_value(space[j].distribution, shared_unit(seed, static_cast<uint64_t>(trial), j));
+  }
+  return values;
+}
 
 std::vector<BenchProblem> synthetic_problems() {
   std::vector<BenchProblem> problems;
   BenchProblem b = box("branin", 2, 0, 1, 0.397887357729738, nullptr);
   b.space = {{"x0", uniform(-5, 10)}, {"x1", uniform(0, 15)}};
   b.score = [](const ParamValues& v) { return branin({v.at("x0"), v.at("x1")}); };
-  b.call = [](const ParamValues& v, std::mt19937_64&) { return branin({v.at("x0"), v.at("x1")}); };
+  b.call = [](const ParamValues& v, double) { return branin({v.at("x0"), v.at("x1")}); };
   problems.push_back(b);
   problems.push_back(box("hartmann6", 6, 0, 1, -3.32236801141551, hartmann6));
   problems.push_back(box("rosenbrock5", 5, -5, 10, 0, rosenbrock));

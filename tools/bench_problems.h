@@ -4,7 +4,7 @@
 #define HPO_TOOLS_BENCH_PROBLEMS_H_
 
 #include <functional>
-#include <random>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,12 +16,27 @@ struct BenchProblem {
   std::string name;
   SearchSpace space;
   Direction direction = Direction::kMinimize;
-  // One objective call (noisy for tabular problems: one seed's value).
-  std::function<double(const ParamValues&, std::mt19937_64&)> call;
+  // One objective call. Tabular problems are noisy: `u`, uniform in [0, 1),
+  // picks the seed whose value is returned; the others ignore it.
+  std::function<double(const ParamValues&, double u)> call;
   // What the incumbent is judged by (the mean over seeds for tabular ones).
   std::function<double(const ParamValues&)> score;
   double optimum = 0;
 };
+
+// The bench's own random numbers: uniform in [0, 1), a hash (SplitMix64) of
+// the seed, the trial and a slot. tools/bench_sampler_quality_optuna.py
+// computes the same, so hpo's and Optuna's studies can share draws.
+double shared_unit(uint64_t seed, uint64_t trial, uint64_t slot);
+
+// The slot of a trial's objective noise (a parameter's draws use its index).
+constexpr uint64_t kNoiseSlot = 0xffff;
+
+// A random configuration of `space` for one trial of one seed, drawn with
+// shared_unit (slot = the parameter's index). Every sampler, hpo's and
+// Optuna's, starts a study from the same ones, so that the comparison is
+// of what each does with them, not of its random stream's luck.
+ParamValues shared_random(const SearchSpace& space, uint64_t seed, int trial);
 
 // Branin, Hartmann6, Rosenbrock-5D, Styblinski-Tang-5D, Levy-5D, and the
 // mixed int/categorical/log problem.

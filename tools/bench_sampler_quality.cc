@@ -8,9 +8,15 @@
 // seeds can be checked on others.
 // HPO_TPE_OPTIONS="preset=optuna,multivariate=1,bandwidth=scott" changes
 // hpo_tpe's options, to try variants against the same problems;
-// HPO_BENCH_SAMPLERS="hpo_tpe" runs only the samplers listed.
+// HPO_BENCH_SAMPLERS="hpo_tpe" and HPO_BENCH_PROBLEMS="branin,mixed" run
+// only the samplers and problems listed.
+// Every study's first 10 trials (TPE's random startup) are the bench's
+// shared_random() draws, as on Optuna's side, and the objective's noise is
+// shared_unit() of the seed and trial; HPO_BENCH_STARTUP=own lets each
+// sampler draw its own startup trials instead.
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -82,9 +88,10 @@ TpeOptions tuned(TpeOptions o) {
   return o;
 }
 
-std::vector<std::string> samplers() {
-  const char* env = std::getenv("HPO_BENCH_SAMPLERS");
-  if (!env) return kAllSamplers;
+// The comma-separated names in environment variable `variable`; `all` when it is unset.
+std::vector<std::string> listed(const char* variable, const std::vector<std::string>& all) {
+  const char* env = std::getenv(variable);
+  if (!env) return all;
   std::vector<std::string> out;
   std::stringstream in(env);
   for (std::string name; std::getline(in, name, ',');) out.push_back(name);
@@ -105,9 +112,19 @@ struct RunResult {
   int found_at = -1;  // the trial that became the final incumbent
 };
 
-RunResult run(const BenchProblem& p, const std::string& sampler, uint64_t seed, int n_trials) {
+// How many first trials are the bench's shared draws: TPE's 10 random
+// startup trials, in hpo and Optuna alike; 0 with HPO_BENCH_STARTUP=own.
+int shared_trials() {
+  const char* env = std::getenv("HPO_BENCH_STARTUP");
+  const std::string mode = env ? env : "shared";
+  if (mode == "shared") return 10;
+  if (mode == "own") return 0;
+  std::fprintf(stderr, "HPO_BENCH_STARTUP: '%s' is neither 'shared' nor 'own'\n", mode.c_str());
+  std::exit(2);
+}
+
+RunResult run(const BenchProblem& p, const std::string& sampler, uint64_t seed, int n_trials, int n_shared) {
   auto s = make(sampler, seed, p.direction);
-  std::mt19937_64 noise(seed * 7919 + 1);
   const double sign = p.direction == Direction::kMinimize ? 1.0 : -1.0;
   double best = INFINITY;
   ParamValues incumbent;
@@ -116,8 +133,8 @@ RunResult run(const BenchProblem& p, const std::string& sampler, uint64_t seed, 
     TrialView t;
     t.number = n;
     t.state = TrialState::kComplete;
-    t.params = s->ask(p.space, n);
-    t.value = p.call(t.params, noise);
+    t.params = n < n_shared ? shared_random(p.space, seed, n) : s->ask(p.space, n);
+    t.value = p.call(t.params, shared_unit(seed, static_cast<uint64_t>(n), kNoiseSlot));
     // Strictly better only, as Optuna's best_trial: ties keep the first.
     if (sign * *t.value < best) {
       best = sign * *t.value;
@@ -138,18 +155,25 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s TABULAR_DIR N_SEEDS N_TRIALS [FIRST_SEED]\n", argv[0]);
     return 2;
   }
-  auto problems = hpo::synthetic_problems();
-  for (auto& p : hpo::tabular_problems(argv[1])) problems.push_back(std::move(p));
+  std::vector<hpo::BenchProblem> all = hpo::synthetic_problems(), problems;
+  for (auto& p : hpo::tabular_problems(argv[1])) all.push_back(std::move(p));
+  std::vector<std::string> all_names;
+  for (const auto& p : all) all_names.push_back(p.name);
+  const auto wanted = hpo::listed("HPO_BENCH_PROBLEMS", all_names);
+  for (auto& p : all) {
+    if (std::find(wanted.begin(), wanted.end(), p.name) != wanted.end()) problems.push_back(std::move(p));
+  }
   const int n_seeds = std::atoi(argv[2]), n_trials = std::atoi(argv[3]);
   const size_t first_seed = argc == 5 ? static_cast<size_t>(std::atoll(argv[4])) : 0;
-  const auto names = hpo::samplers();
+  const auto names = hpo::listed("HPO_BENCH_SAMPLERS", hpo::kAllSamplers);
+  const int n_shared = hpo::shared_trials();
   const size_t n_samplers = names.size();
   const size_t n_runs = problems.size() * n_samplers * static_cast<size_t>(n_seeds);
   std::vector<hpo::RunResult> results(n_runs);
   tbb::parallel_for(size_t{0}, n_runs, [&](size_t i) {
     const auto& p = problems[i / (n_samplers * static_cast<size_t>(n_seeds))];
     const auto& sampler = names[(i / static_cast<size_t>(n_seeds)) % n_samplers];
-    results[i] = hpo::run(p, sampler, first_seed + i % static_cast<size_t>(n_seeds), n_trials);
+    results[i] = hpo::run(p, sampler, first_seed + i % static_cast<size_t>(n_seeds), n_trials, n_shared);
   });
   for (size_t i = 0; i < n_runs; ++i) {
     std::printf("%s\t%s\t%zu\t%.10g\t%d\n", problems[i / (n_samplers * static_cast<size_t>(n_seeds))].name.c_str(),

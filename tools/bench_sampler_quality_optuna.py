@@ -2,14 +2,19 @@
 """Optuna's side of tools/bench_sampler_quality: the same problems as
 tools/bench_problems.cc, run with Optuna 3.1's TPE and random samplers.
 
-Usage: bench_sampler_quality_optuna.py TABULAR_DIR N_SEEDS N_TRIALS [N_PROCS]
-Prints lines: problem <TAB> sampler <TAB> seed <TAB> regret
+Usage: bench_sampler_quality_optuna.py TABULAR_DIR N_SEEDS N_TRIALS [N_PROCS [FIRST_SEED]]
+Prints lines: problem <TAB> sampler <TAB> seed <TAB> regret <TAB> found_at
+
+As on hpo's side, every study's first 10 trials are the bench's shared draws
+(enqueued, so TPE's startup count includes them) and the objective's noise
+is shared_unit() of the seed and trial; HPO_BENCH_STARTUP=own lets each
+sampler draw its own startup trials. HPO_BENCH_SAMPLERS and
+HPO_BENCH_PROBLEMS (comma-separated names) run only those listed.
 """
 import csv
 import math
 import multiprocessing
 import os
-import random
 import sys
 
 import optuna
@@ -56,7 +61,7 @@ class Problem:
     def __init__(self, name, space, score, optimum, direction="minimize", call=None):
         self.name, self.space, self.score, self.optimum = name, space, score, optimum
         self.direction = direction
-        self.call = call or (lambda params, rng: score(params))
+        self.call = call or (lambda params, u: score(params))
 
 
 def box(name, d, low, high, optimum, f, bounds=None):
@@ -129,7 +134,60 @@ def tabular_problem(path):
         return tuple(p[n] for n in names)
 
     return Problem(name, space, lambda p: means[key(p)], optimum, direction,
-                   call=lambda p, rng: rng.choice(seeds[key(p)]))
+                   call=lambda p, u: pick(u, seeds[key(p)]))
+
+
+MASK = (1 << 64) - 1
+NOISE_SLOT = 0xFFFF
+
+
+def splitmix64(x):
+    z = (x + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def shared_unit(seed, trial, slot):
+    """Uniform in [0, 1), the same as shared_unit() in tools/bench_problems.cc."""
+    return (splitmix64(splitmix64(splitmix64(seed) ^ trial) ^ slot) >> 11) * 2.0 ** -53
+
+
+def pick(u, items):
+    return items[min(int(u * len(items)), len(items) - 1)]
+
+
+def shared_value(dist, u):
+    """The value shared_value() in tools/bench_problems.cc draws, in Optuna's terms."""
+    if isinstance(dist, CategoricalDistribution):
+        return pick(u, dist.choices)
+    if isinstance(dist, FloatDistribution):
+        if dist.step is not None:
+            steps = round((dist.high - dist.low) / dist.step)
+            return dist.low + pick(u, range(steps + 1)) * dist.step
+        if dist.log:
+            return math.exp(math.log(dist.low) + u * (math.log(dist.high) - math.log(dist.low)))
+        return dist.low + u * (dist.high - dist.low)
+    if dist.log:
+        v = math.floor(math.exp(math.log(dist.low) + u * (math.log(dist.high) - math.log(dist.low))) + 0.5)
+        return min(max(v, dist.low), dist.high)
+    return dist.low + pick(u, range((dist.high - dist.low) // dist.step + 1)) * dist.step
+
+
+def shared_random(space, seed, trial):
+    return {name: shared_value(dist, shared_unit(seed, trial, j)) for j, (name, dist) in enumerate(space.items())}
+
+
+def shared_trials():
+    mode = os.environ.get("HPO_BENCH_STARTUP", "shared")
+    if mode not in ("shared", "own"):
+        sys.exit(f"HPO_BENCH_STARTUP: '{mode}' is neither 'shared' nor 'own'")
+    return 10 if mode == "shared" else 0
+
+
+def listed(variable, names):
+    wanted = os.environ.get(variable)
+    return [n for n in names if n in wanted.split(",")] if wanted else list(names)
 
 
 def problems(tabular_dir):
@@ -148,12 +206,13 @@ def make_sampler(name, seed):
 
 
 def run(job):
-    problem, sampler, seed, n_trials = job
+    problem, sampler, seed, n_trials, n_shared = job
     study = optuna.create_study(direction=problem.direction, sampler=make_sampler(sampler, seed))
-    noise = random.Random(seed * 7919 + 1)
-    for _ in range(n_trials):
+    for n in range(n_trials):
+        if n < n_shared:
+            study.enqueue_trial(shared_random(problem.space, seed, n))
         trial = study.ask(problem.space)
-        study.tell(trial, problem.call(trial.params, noise))
+        study.tell(trial, problem.call(trial.params, shared_unit(seed, n, NOISE_SLOT)))
     best = study.best_trial  # the first of equally good trials
     sign = 1 if problem.direction == "minimize" else -1
     return problem.name, sampler, seed, sign * (problem.score(best.params) - problem.optimum), best.number
@@ -163,17 +222,21 @@ _PROBLEMS = {}
 
 
 def run_named(job):
-    name, sampler, seed, n_trials = job
-    return run((_PROBLEMS[name], sampler, seed, n_trials))
+    name, sampler, seed, n_trials, n_shared = job
+    return run((_PROBLEMS[name], sampler, seed, n_trials, n_shared))
 
 
 def main():
     tabular_dir, n_seeds, n_trials = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     n_procs = int(sys.argv[4]) if len(sys.argv) > 4 else 2
+    first_seed = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    n_shared = shared_trials()
     for p in problems(tabular_dir):
-        _PROBLEMS[p.name] = p
-    jobs = [(name, sampler, seed, n_trials) for name in _PROBLEMS
-            for sampler in ("optuna_tpe", "optuna_random") for seed in range(n_seeds)]
+        if listed("HPO_BENCH_PROBLEMS", [p.name]):
+            _PROBLEMS[p.name] = p
+    jobs = [(name, sampler, seed, n_trials, n_shared) for name in _PROBLEMS
+            for sampler in listed("HPO_BENCH_SAMPLERS", ("optuna_tpe", "optuna_random"))
+            for seed in range(first_seed, first_seed + n_seeds)]
     # Forked workers inherit the problems (and their tables) loaded above.
     with multiprocessing.get_context("fork").Pool(n_procs) as pool:
         for name, sampler, seed, regret, found_at in pool.imap(run_named, jobs, chunksize=1):
