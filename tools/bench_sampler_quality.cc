@@ -32,9 +32,12 @@
 namespace hpo {
 namespace {
 
-// hpo_tpe: the default; hpo_tpe_unordered: without ordered numeric
-// choices; hpo_tpe_optuna: the Optuna 3.1 preset (unordered, as Optuna).
-const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_unordered", "hpo_tpe_optuna", "hpo_random"};
+// hpo_tpe: the default (multivariate); hpo_tpe_univariate: the default with
+// one model per parameter; hpo_tpe_unordered: without ordered numeric
+// choices; hpo_tpe_optuna: the Optuna 3.1 preset (univariate and unordered,
+// as Optuna).
+const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna",
+                                               "hpo_random"};
 
 [[noreturn]] void bad_option(const std::string& item) {
   std::fprintf(stderr, "HPO_TPE_OPTIONS: cannot use '%s'\n", item.c_str());
@@ -103,7 +106,14 @@ std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction 
   if (name == "hpo_tpe") return std::make_unique<TpeSampler>(seed, direction, tuned({}));
   if (name == "hpo_tpe_optuna") return std::make_unique<TpeSampler>(seed, direction, optuna_tpe_options());
   TpeOptions options;
-  options.ordered_choices = false;
+  if (name == "hpo_tpe_univariate") {
+    options.multivariate = false;
+  } else if (name == "hpo_tpe_unordered") {
+    options.ordered_choices = false;
+  } else {
+    std::fprintf(stderr, "HPO_BENCH_SAMPLERS: no sampler '%s'\n", name.c_str());
+    std::exit(2);
+  }
   return std::make_unique<TpeSampler>(seed, direction, options);
 }
 
@@ -167,6 +177,7 @@ int main(int argc, char** argv) {
   const size_t first_seed = argc == 5 ? static_cast<size_t>(std::atoll(argv[4])) : 0;
   const auto names = hpo::listed("HPO_BENCH_SAMPLERS", hpo::kAllSamplers);
   const int n_shared = hpo::shared_trials();
+  for (const auto& name : names) hpo::make(name, 0, hpo::Direction::kMinimize);  // exits on an unknown name
   const size_t n_samplers = names.size();
   const size_t n_runs = problems.size() * n_samplers * static_cast<size_t>(n_seeds);
   std::vector<hpo::RunResult> results(n_runs);
