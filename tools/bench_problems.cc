@@ -103,6 +103,9 @@ BenchProblem mixed() {
   return p;
 }
 
+// The index of a draw `u` among n equally likely outcomes.
+int64_t pick(double u, int64_t n) { return std::min(static_cast<int64_t>(u * static_cast<double>(n)), n - 1); }
+
 // A lookup table: the seeds' values per configuration, keyed by the
 // parameters' choice indices.
 struct Table {
@@ -188,7 +191,7 @@ BenchProblem tabular(const std::filesystem::path& csv) {
   };
   p.call = [table, key](const ParamValues& v, double u) {
     const auto& seeds = table->seeds.at(key(v));
-    return seeds[std::min(static_cast<size_t>(u * static_cast<double>(seeds.size())), seeds.size() - 1)];
+    return seeds[static_cast<size_t>(pick(u, static_cast<int64_t>(seeds.size())))];
   };
   p.score = [table, key](const ParamValues& v) { return mean(table->seeds.at(key(v))); };
   const bool maximize = p.direction == Direction::kMaximize;
@@ -205,9 +208,6 @@ uint64_t splitmix64(uint64_t x) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-
-// The index of a draw `u` among n equally likely outcomes.
-int64_t pick(double u, int64_t n) { return std::min(static_cast<int64_t>(u * static_cast<double>(n)), n - 1); }
 
 double shared_value(const Distribution& dist, double u) {
   if (const auto* f = std::get_if<FloatDistribution>(&dist)) {
