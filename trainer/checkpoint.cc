@@ -13,6 +13,16 @@ namespace {
 // against a CPU-only LibTorch too; only called when training on CUDA).
 at::Generator cuda_generator() { return at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CUDA, 0)); }
 
+torch::Tensor generator_state(at::Generator generator) {
+  std::lock_guard<std::mutex> lock(generator.mutex());
+  return generator.get_state();
+}
+
+void set_generator_state(at::Generator generator, const torch::Tensor& state) {
+  std::lock_guard<std::mutex> lock(generator.mutex());
+  generator.set_state(state);
+}
+
 torch::Tensor int_tensor(int64_t v) { return torch::tensor({v}, torch::kInt64); }
 torch::Tensor double_tensor(const std::vector<double>& v) { return torch::tensor(v, torch::kFloat64); }
 
@@ -54,16 +64,8 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model, co
   out.write("best_val", double_tensor(s.best_val));
   out.write("best_count", int_tensor(int64_t(s.best_weights.size())));
   for (size_t i = 0; i < s.best_weights.size(); ++i) out.write("best_" + std::to_string(i), s.best_weights[i]);
-  {
-    auto generator = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    out.write("rng_cpu", generator.get_state());
-  }
-  if (cuda_rng) {
-    at::Generator generator = cuda_generator();
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    out.write("rng_cuda", generator.get_state());
-  }
+  out.write("rng_cpu", generator_state(at::detail::getDefaultCPUGenerator()));
+  if (cuda_rng) out.write("rng_cuda", generator_state(cuda_generator()));
   const std::string tmp = path + ".tmp";
   out.save_to(tmp);
   std::filesystem::rename(tmp, path);  // atomic on POSIX within one directory
@@ -93,16 +95,10 @@ LoopState load_checkpoint(const std::string& path, torch::nn::Module& model, boo
   }
   torch::Tensor rng;
   in.read("rng_cpu", rng);
-  {
-    auto generator = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    generator.set_state(rng);
-  }
+  set_generator_state(at::detail::getDefaultCPUGenerator(), rng);
   torch::Tensor rng_cuda;
   if (cuda_rng && in.try_read("rng_cuda", rng_cuda)) {  // absent: written by a CPU run
-    at::Generator generator = cuda_generator();
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    generator.set_state(rng_cuda);
+    set_generator_state(cuda_generator(), rng_cuda);
   }
   return s;
 }
