@@ -19,9 +19,17 @@ TpeOptions optuna_tpe_options() {
   return o;
 }
 
+TpeOptions default_tpe_options(bool multivariate) {
+  if (multivariate) return TpeOptions{};
+  TpeOptions o = optuna_tpe_options();
+  o.constant_liar = true;
+  o.ordered_choices = true;
+  return o;
+}
+
 bool tpe_preset(const std::string& name, TpeOptions& out) {
   if (name == "default") {
-    out = TpeOptions{};
+    out = default_tpe_options(true);
   } else if (name == "optuna") {
     out = optuna_tpe_options();
   } else {

@@ -84,7 +84,15 @@ struct TpeOptions {
 // kernels, no constant liar, unordered choices.
 TpeOptions optuna_tpe_options();
 
+// The default preset for each mode. Joint (multivariate): TpeOptions{}.
+// One model per parameter: Optuna 3.1's univariate algorithm with hpo's
+// ordered numeric choices and constant liar. The joint model's narrow
+// bandwidth floor and expected-improvement weights search poorly when each
+// parameter is modelled alone (README, Benchmarks), so the mode picks them.
+TpeOptions default_tpe_options(bool multivariate);
+
 // The presets by name ("default", "optuna"); false for an unknown name.
+// "default" is default_tpe_options(true).
 bool tpe_preset(const std::string& name, TpeOptions& out);
 
 // The names study files use: for the presets, and for each enum's values in

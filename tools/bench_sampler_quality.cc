@@ -7,7 +7,8 @@
 // Seeds are FIRST_SEED (default 0) onwards, so that a setting tuned on some
 // seeds can be checked on others.
 // HPO_TPE_OPTIONS="preset=optuna,multivariate=1,bandwidth=scott" changes
-// hpo_tpe's options, to try variants against the same problems;
+// hpo_tpe's options, to try variants against the same problems (read in
+// order, as a study file reads them: preset, then multivariate, then the rest);
 // HPO_BENCH_SAMPLERS="hpo_tpe" and HPO_BENCH_PROBLEMS="branin,mixed" run
 // only the samplers and problems listed.
 // Every study's first 10 trials (TPE's random startup) are the bench's
@@ -32,8 +33,8 @@
 namespace hpo {
 namespace {
 
-// hpo_tpe: the default (multivariate); hpo_tpe_univariate: the default with
-// one model per parameter; hpo_tpe_unordered: without ordered numeric
+// hpo_tpe: the default (multivariate); hpo_tpe_univariate: the default for
+// one model per parameter (`multivariate: false`); hpo_tpe_unordered: without ordered numeric
 // choices; hpo_tpe_optuna: the Optuna 3.1 preset (univariate and unordered,
 // as Optuna).
 const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna",
@@ -49,12 +50,19 @@ const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_univariate", 
 TpeOptions tuned(TpeOptions o) {
   const char* env = std::getenv("HPO_TPE_OPTIONS");
   std::stringstream in(env ? env : "");
+  std::string preset = "default";
   for (std::string item; std::getline(in, item, ',');) {
     const auto eq = item.find('=');
     if (eq == std::string::npos) bad_option(item);
     const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
     if (key == "preset") {
       if (!tpe_preset(text, o)) bad_option(item);
+      preset = text;
+      continue;
+    }
+    if (key == "multivariate") {  // as in a study file: the default preset's values follow the mode
+      o.multivariate = std::stod(text) != 0;
+      if (preset == "default") o = default_tpe_options(o.multivariate);
       continue;
     }
     if (key == "split") {
@@ -70,8 +78,7 @@ TpeOptions tuned(TpeOptions o) {
       continue;
     }
     const double v = std::stod(text);
-    if (key == "multivariate") o.multivariate = v != 0;
-    else if (key == "group") o.group = v != 0;
+    if (key == "group") o.group = v != 0;
     else if (key == "n_startup_trials") o.n_startup_trials = static_cast<int>(v);
     else if (key == "n_ei_candidates") o.n_ei_candidates = static_cast<int>(v);
     else if (key == "gamma") o.gamma = v;
@@ -107,7 +114,7 @@ std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction 
   if (name == "hpo_tpe_optuna") return std::make_unique<TpeSampler>(seed, direction, optuna_tpe_options());
   TpeOptions options;
   if (name == "hpo_tpe_univariate") {
-    options.multivariate = false;
+    options = default_tpe_options(false);
   } else if (name == "hpo_tpe_unordered") {
     options.ordered_choices = false;
   } else {

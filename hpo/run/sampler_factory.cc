@@ -96,6 +96,9 @@ TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_f
   r.choice("preset", preset, tpe_preset_names());
   tpe_preset(tpe_preset_names()[preset], o);
   r.flag("multivariate", o.multivariate);
+  // The mode next: the default preset has its own values for one model per
+  // parameter, and the other keys adjust those.
+  if (tpe_preset_names()[preset] == "default") o = default_tpe_options(o.multivariate);
   r.flag("group", o.group);
   r.integer("n_startup_trials", o.n_startup_trials, 0);
   r.integer("n_ei_candidates", o.n_ei_candidates, 1);

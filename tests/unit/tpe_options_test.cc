@@ -95,6 +95,33 @@ TEST_CASE("tpe options: the optuna preset is Optuna 3.1's TPESampler, and keys a
   CHECK(options_of({{"preset", "default"}}).multivariate);
 }
 
+TEST_CASE("tpe options: multivariate: false under the default preset gives its univariate values") {
+  const auto u = options_of({{"multivariate", false}});
+  CHECK(!u.multivariate);
+  // Optuna 3.1's univariate algorithm ...
+  CHECK(u.gamma == 0.1);
+  CHECK(u.weighting == TpeWeighting::kOptuna);
+  CHECK(u.bandwidth == TpeBandwidth::kOptuna);
+  CHECK(u.min_bandwidth_factor == 0.01);
+  CHECK(u.magic_clip_exponent == 1.0);
+  CHECK(!u.normalized_kernels);
+  // ... with hpo's ordered choices and constant liar.
+  CHECK(u.ordered_choices);
+  CHECK(u.constant_liar);
+  CHECK(options_of({{"preset", "default"}, {"multivariate", false}}).gamma == 0.1);
+  // Other keys adjust the univariate values, whatever their order in the file.
+  const auto adjusted = options_of({{"gamma", 0.2}, {"multivariate", false}});
+  CHECK(adjusted.gamma == 0.2);
+  CHECK(adjusted.weighting == TpeWeighting::kOptuna);
+  // multivariate: true, or no key, keeps the joint model's values.
+  CHECK(options_of({{"multivariate", true}}).gamma == 0.15);
+  // The optuna preset stays Optuna's in either mode.
+  const auto optuna_joint = options_of({{"preset", "optuna"}, {"multivariate", true}});
+  CHECK(optuna_joint.multivariate);
+  CHECK(!optuna_joint.ordered_choices);
+  CHECK(optuna_joint.gamma == 0.1);
+}
+
 TEST_CASE("tpe options: wrong types and unknown keys name the file and the key") {
   CHECK(error_of({{"multivariate", "yes"}}) ==
         "studies/s.yaml: sampler.multivariate: expected true or false, got \"yes\"");
