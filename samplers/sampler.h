@@ -29,6 +29,10 @@ class Sampler {
 
   virtual std::string name() const = 0;
 
+  // How many finished trials the sampler draws at random before it models
+  // the history (TPE's startup); 0 for one that never models it.
+  virtual int startup_trials() const { return 0; }
+
   // Suggests a value for every parameter of `space` for trial `number`.
   virtual ParamValues ask(const SearchSpace& space, int number) = 0;
 

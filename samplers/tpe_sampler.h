@@ -5,8 +5,8 @@
 // first n_startup_trials are random.
 //
 // The defaults (tpe_options.h) follow Watanabe (2023)'s recommendations:
-// one joint model, expected-improvement weights, Scott's bandwidths with a
-// floor. optuna_tpe_options() is Optuna 3.1's TPESampler exactly. Beyond
+// one joint model, expected-improvement weights, Hyperopt's bandwidths with
+// a floor. optuna_tpe_options() is Optuna 3.1's TPESampler exactly. Beyond
 // both: the constant liar, and numeric choices (batch sizes, widths)
 // modelled as ordered.
 #ifndef HPO_SAMPLERS_TPE_SAMPLER_H_
@@ -29,6 +29,7 @@ class TpeSampler : public Sampler {
       : Sampler(seed, direction), options_(options) {}
 
   std::string name() const override { return "tpe"; }
+  int startup_trials() const override { return options_.n_startup_trials; }
   ParamValues ask(const SearchSpace& space, int number) override;
 
   const TpeOptions& options() const { return options_; }

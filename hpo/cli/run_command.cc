@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
@@ -81,6 +83,23 @@ std::string resolve_trainer(const StudyConfig& config) {
   return path;
 }
 
+// A note when no trial of this run gets past the sampler's random startup.
+// With TPE's default of 10, the shipped quick and medium sweeps (5 and 10
+// trials, as in the Optuna workflow they come from) are random search, and
+// a user who chose TPE should hear that rather than find out.
+std::optional<std::string> startup_note(const Sampler& sampler, const StudyView& before, int n_trials) {
+  const int startup = sampler.startup_trials();
+  int finished = 0;
+  for (const auto& t : before.trials) {
+    finished += t.state == TrialState::kComplete || t.state == TrialState::kPruned;
+  }
+  if (startup == 0 || finished + n_trials > startup) return std::nullopt;
+  return sampler.name() + " draws its first " + std::to_string(startup) +
+         " finished trials at random, and the study will have " + std::to_string(finished + n_trials) +
+         " after this run: every trial of it is random search (run more trials, or lower the study's "
+         "sampler.n_startup_trials, for " + sampler.name() + " to learn from the results)";
+}
+
 // How often GPU use is sampled during a run: $HPO_GPU_SAMPLE_PERIOD seconds,
 // 5 by default (each sample runs nvidia-smi once for all GPUs).
 std::chrono::milliseconds gpu_sample_period() {
@@ -122,6 +141,7 @@ int run(const RunFlags& flags) {
   const StudyView before = load_study_view(*storage, config.name);
   const auto best = best_trials(before, 1);  // points into `before`
   if (!best.empty()) progress.seed_best(*best.front()->value, best.front()->number);
+  if (const auto note = startup_note(*sampler, before, config.n_trials)) std::cout << "note: " << *note << "\n";
 
   static StopFlag stop{kKeepRunning};
   install_stop_handlers(stop);

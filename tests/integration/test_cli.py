@@ -162,6 +162,23 @@ def test_tpe_searches(p):
     expect(len(p.status()["trials"]) == 33, "preset: optuna did not run")
 
 
+def test_tpe_startup_note(p):
+    # A run that never gets past TPE's random startup says so; one that does,
+    # or a random sampler, prints no such note.
+    p.study()
+    path = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(path).read()
+    out = p.run("run", "--study", "s", "-n", "3").stdout
+    expect("random search" not in out, f"the random sampler got a startup note:\n{out}")
+    open(path, "w").write(text.replace("sampler: {name: random, seed: 7}",
+                                       "sampler: {name: tpe, seed: 3, n_startup_trials: 6}"))
+    out = p.run("run", "--study", "s", "-n", "3").stdout
+    expect("note: tpe draws its first 6 finished trials at random, and the study will have 6 after this run: "
+           "every trial of it is random search" in out, out)
+    out = p.run("run", "--study", "s", "-n", "1").stdout
+    expect("random search" not in out, f"trial 7 is TPE's, yet the note came:\n{out}")
+
+
 def test_export(p):
     import yaml
     p.study()
