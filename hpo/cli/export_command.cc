@@ -52,7 +52,7 @@ int export_study(const ExportFlags& flags) {
     throw ConfigError("--top: CSV exports every trial; --top applies to yaml and json configs");
   }
   const auto config = try_load_study(flags.study);
-  auto storage = open_storage(storage_url(flags.storage, config));
+  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
 
   if (flags.trials || flags.format == "csv") {

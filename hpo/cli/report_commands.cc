@@ -22,7 +22,7 @@ struct StudyFlags {
 
 StudyView open_view(const StudyFlags& flags) {
   const auto config = try_load_study(flags.study);
-  auto storage = open_storage(storage_url(flags.storage, config));
+  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
   return load_study_view(*storage, config ? config->name : flags.study);
 }
 
@@ -69,7 +69,7 @@ void add_studies_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("studies", "List the studies in a database, with trial counts and best values");
   cmd->add_option("--storage", *storage_flag, "Study database URL (default: $HPO_STORAGE, else sqlite:///hpo.db)");
   cmd->callback([storage_flag, &exit_code] {
-    auto storage = open_storage(storage_url(*storage_flag, std::nullopt));
+    auto storage = open_storage(storage_url(*storage_flag, std::nullopt), OpenMode::kMustExist);
     const auto studies = storage->list_studies();
     if (studies.empty()) std::cout << "no studies in " << storage->url() << "\n";
     for (const auto& s : studies) {

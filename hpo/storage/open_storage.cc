@@ -27,13 +27,20 @@ void create_parent_directory(const std::string& url, const std::string& path) {
 
 }  // namespace
 
-std::unique_ptr<Storage> open_storage(const std::string& url) {
+std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
   if (starts_with(url, kSqlitePrefix)) {
     // What follows the third slash is the path: "x.db" is relative, "/x.db"
     // absolute, as SQLAlchemy reads it.
     const std::string path = url.substr(sizeof kSqlitePrefix - 1);
     if (path.empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");
-    create_parent_directory(url, path);
+    if (mode == OpenMode::kMustExist) {
+      std::error_code ec;
+      if (!std::filesystem::exists(path, ec)) {
+        throw StorageError(url + ": no database file " + path + " (hpo run creates it; check --storage or the study's storage)");
+      }
+    } else {
+      create_parent_directory(url, path);
+    }
     return std::make_unique<SqliteStorage>(path);
   }
   if (starts_with(url, "postgresql://") || starts_with(url, "postgresql+")) {

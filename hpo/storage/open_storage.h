@@ -9,11 +9,16 @@
 
 namespace hpo {
 
-// "sqlite:///relative/path.db" or "sqlite:////absolute/path.db"; the
-// database file's directory is created if missing. Throws StorageError for
-// other URLs (PostgreSQL is not supported yet) and for databases that cannot
-// be opened.
-std::unique_ptr<Storage> open_storage(const std::string& url);
+// Whether opening may create the database. Commands that only read (status,
+// best, export, studies) must not leave an empty database behind a typo.
+enum class OpenMode { kCreateIfMissing, kMustExist };
+
+// "sqlite:///relative/path.db" or "sqlite:////absolute/path.db"; with
+// kCreateIfMissing, the database file and its directory are created if
+// missing. Throws StorageError for other URLs (PostgreSQL is not supported
+// yet), for a missing database with kMustExist, and for databases that
+// cannot be opened.
+std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode = OpenMode::kCreateIfMissing);
 
 }  // namespace hpo
 

@@ -448,9 +448,10 @@ def test_concurrent_processes(p):
     expect(all(t["state"] == "COMPLETE" and t["value"] is not None for t in st["trials"]), "a trial was lost")
     expect(all(len(t["intermediate"]) == 3 for t in st["trials"]), "intermediate values were lost")
     # Readers during the run saw consistent snapshots: no COMPLETE trial without its value.
-    # A reader may start before any run has created the study; that is the one failure
-    # allowed, and only before the first snapshot that found the study.
-    while statuses and statuses[0].returncode != 0 and "no study named 's'" in statuses[0].stderr:
+    # A reader may start before any run has created the database or the study; those are
+    # the failures allowed, and only before the first snapshot that found the study.
+    not_yet = ("no database file studies.db", "no study named 's'")
+    while statuses and statuses[0].returncode != 0 and any(m in statuses[0].stderr for m in not_yet):
         statuses.pop(0)
     expect(statuses, "no status call found the study while the runs were going")
     for r in statuses:
@@ -691,6 +692,11 @@ def test_corrupt_and_foreign_databases(p):
             expect(r.returncode == 3, f"{name} {args}: exit {r.returncode}: {r.stderr}")
             expect(name in r.stderr and needle in r.stderr, f"{name}: {r.stderr}")
         expect(open(path, "rb").read() == before, f"{name} was modified")
+    # A reader pointed at a database that is not there says so and creates nothing.
+    for args in (["status", "--study", "s"], ["best", "--study", "s"], ["export", "--study", "s"], ["studies"]):
+        r = p.run(*args, "--storage", "sqlite:///typo/studies.db", check=False)
+        expect(r.returncode == 3 and "no database file typo/studies.db" in r.stderr, f"{args}: {r.returncode} {r.stderr}")
+        expect(not os.path.exists(os.path.join(p.dir, "typo")), f"{args} created the database's directory")
 
 
 def in_private_mount_namespace():

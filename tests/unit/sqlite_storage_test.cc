@@ -405,6 +405,17 @@ TEST_CASE("open_storage takes SQLAlchemy-style sqlite URLs") {
   CHECK_THROWS_AS(open_storage("sqlite:///"), StorageError);
 }
 
+TEST_CASE("open_storage for reading leaves a missing database missing") {
+  TempDir dir;
+  const std::string path = dir.file("typo/x.db");
+  const std::string expected = "no database file " + path;
+  CHECK_THROWS_WITH_AS(open_storage("sqlite:///" + path, OpenMode::kMustExist),
+                       doctest::Contains(expected.c_str()), StorageError);
+  CHECK(!fs::exists(dir.file("typo")));
+  open_storage("sqlite:///" + path)->get_or_create_study("s", Direction::kMaximize);
+  CHECK(open_storage("sqlite:///" + path, OpenMode::kMustExist)->list_studies().size() == 1);
+}
+
 TEST_CASE("an unopenable path names the database and the failure") {
   TempDir dir;
   const std::string path = dir.file("missing-dir/x.db");  // SqliteStorage creates no directories
