@@ -38,6 +38,14 @@ bool tpe_preset(const std::string& name, TpeOptions& out) {
   return true;
 }
 
+void set_tpe_mode(const std::string& preset, bool multivariate, TpeOptions& out) {
+  if (preset == "default") {
+    out = default_tpe_options(multivariate);
+  } else {
+    out.multivariate = multivariate;
+  }
+}
+
 const std::vector<std::string>& tpe_preset_names() {
   static const std::vector<std::string> names = {"default", "optuna"};
   return names;

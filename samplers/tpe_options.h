@@ -95,6 +95,12 @@ TpeOptions default_tpe_options(bool multivariate);
 // "default" is default_tpe_options(true).
 bool tpe_preset(const std::string& name, TpeOptions& out);
 
+// Sets the mode of options that preset `preset` gave: under "default", the
+// values are that mode's own (default_tpe_options); under any other preset
+// only the flag changes. Study files and the quality bench both call it
+// right after the preset, so that the other keys adjust the mode's values.
+void set_tpe_mode(const std::string& preset, bool multivariate, TpeOptions& out);
+
 // The names study files use: for the presets, and for each enum's values in
 // the enum's order.
 const std::vector<std::string>& tpe_preset_names();     // default, optuna

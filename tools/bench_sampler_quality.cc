@@ -61,8 +61,7 @@ TpeOptions tuned(TpeOptions o) {
       continue;
     }
     if (key == "multivariate") {  // as in a study file: the default preset's values follow the mode
-      o.multivariate = std::stod(text) != 0;
-      if (preset == "default") o = default_tpe_options(o.multivariate);
+      set_tpe_mode(preset, std::stod(text) != 0, o);
       continue;
     }
     if (key == "split") {

@@ -95,10 +95,11 @@ TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_f
   size_t preset = 0;
   r.choice("preset", preset, tpe_preset_names());
   tpe_preset(tpe_preset_names()[preset], o);
-  r.flag("multivariate", o.multivariate);
-  // The mode next: the default preset has its own values for one model per
-  // parameter, and the other keys adjust those.
-  if (tpe_preset_names()[preset] == "default") o = default_tpe_options(o.multivariate);
+  // The mode next (the preset's own is the default): the other keys adjust
+  // that mode's values.
+  bool multivariate = o.multivariate;
+  r.flag("multivariate", multivariate);
+  set_tpe_mode(tpe_preset_names()[preset], multivariate, o);
   r.flag("group", o.group);
   r.integer("n_startup_trials", o.n_startup_trials, 0);
   r.integer("n_ei_candidates", o.n_ei_candidates, 1);
