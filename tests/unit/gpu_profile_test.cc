@@ -17,9 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The shipped profiles, found from this file's place in the source tree.
+// The shipped profiles, found from the source tree's test data (an absolute
+// path; __FILE__ may be relative, as under ccache's base_dir).
 std::string shipped_dir() {
-  return (fs::path(__FILE__).parent_path() / ".." / ".." / "gpu_profiles").lexically_normal().string();
+  return (fs::path(HPO_TEST_DATA_DIR) / ".." / ".." / "gpu_profiles").lexically_normal().string();
 }
 
 
