@@ -98,11 +98,15 @@ int next_trial_number(SqliteDb& db, int64_t study_id) {
   return st.step() ? static_cast<int>(st.int64(0)) + 1 : 0;
 }
 
-void insert_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
+void require_inside(const StoredParam& p) {
   if (!contains(p.distribution, p.internal)) {
     throw StorageError("param '" + p.name + "' = " + std::to_string(p.internal) +
                        " is outside its distribution " + encode_distribution(p.distribution));
   }
+}
+
+void insert_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
+  require_inside(p);
   Statement st(db,
                "INSERT INTO trial_params (trial_id, param_name, param_value, distribution_json) "
                "VALUES (?1, ?2, ?3, ?4)");
@@ -111,6 +115,19 @@ void insert_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
       .bind(3, p.internal)
       .bind(4, encode_distribution(p.distribution));
   st.run();
+}
+
+// Changes a stored param's value; its distribution stays as stored.
+void update_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
+  require_inside(p);
+  Statement st(db,
+               "UPDATE trial_params SET param_value = ?1 "
+               "WHERE trial_id = ?2 AND param_name = ?3 AND distribution_json = ?4");
+  st.bind(1, p.internal).bind(2, trial_id).bind(3, p.name).bind(4, encode_distribution(p.distribution)).run();
+  if (db.changes() != 1) {
+    throw StorageError("trial " + std::to_string(trial_id) + " has no param '" + p.name + "' with distribution " +
+                       encode_distribution(p.distribution));
+  }
 }
 
 void put_trial_value(SqliteDb& db, int64_t trial_id, double value) {
@@ -319,8 +336,8 @@ TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial)
         .bind(4, t.datetime_start)
         .run();
     t.id = db_->last_insert_rowid();
-    for (const auto& p : trial.params) insert_param(*db_, t.id, p);
-    t.params = trial.params;
+    t.params = trial.derived_params ? trial.derived_params(t.number) : trial.params;
+    for (const auto& p : t.params) insert_param(*db_, t.id, p);
     t.user_attrs = trial.user_attrs;
     t.system_attrs = trial.system_attrs;
     if (trial.derived_system_attrs) {
@@ -402,6 +419,7 @@ bool SqliteStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) 
         .bind(3, trial_id)
         .run();
     if (outcome.value) put_trial_value(*db_, trial_id, *outcome.value);
+    for (const auto& p : outcome.params) update_param(*db_, trial_id, p);
     put_attrs(*db_, kTrialUserAttrs, trial_id, outcome.user_attrs);
     put_attrs(*db_, kTrialSystemAttrs, trial_id, outcome.system_attrs);
     return true;

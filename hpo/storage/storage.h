@@ -62,6 +62,11 @@ struct TrialRecord {
 
 struct NewTrial {
   std::vector<StoredParam> params;
+  // The params, made from the new trial's number instead: a sampler seeds
+  // its suggestion by the trial number, and only the transaction that
+  // reserves the number knows it. Called inside that transaction (again if
+  // it is retried), before derived_system_attrs; when set, `params` is unused.
+  std::function<std::vector<StoredParam>(int number)> derived_params;
   Attrs user_attrs;
   Attrs system_attrs;
   // More system attributes, made from the new trial's id and number (its
@@ -78,6 +83,10 @@ struct TrialOutcome {
   std::optional<double> value;               // required for COMPLETE
   Attrs user_attrs;                          // merged into the trial's attributes
   Attrs system_attrs;
+  // New values for some of the trial's params, each inside its stored
+  // distribution: the values that ran, when they differ from the sampled
+  // ones (an out-of-memory retry at a smaller batch).
+  std::vector<StoredParam> params = {};
 };
 
 class Storage {

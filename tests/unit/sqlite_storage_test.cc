@@ -629,6 +629,45 @@ TEST_CASE("create_trial stores attributes made from the new trial's number, and 
   remove_database(path);
 }
 
+TEST_CASE("create_trial makes params from the number it reserves, in its transaction") {
+  TempDir dir;
+  SqliteStorage storage(dir.file("s.db"));
+  const auto study = storage.get_or_create_study("s", Direction::kMaximize);
+  storage.create_trial(study.id, {});  // number 0
+  NewTrial t;
+  t.derived_params = [](int number) {
+    return std::vector<StoredParam>{{"layers", kLayers, 2.0 + 3 * number}};
+  };
+  const auto created = storage.create_trial(study.id, t);
+  REQUIRE(created.number == 1);
+  CHECK(same_params(created.params, {{"layers", kLayers, 5.0}}));
+  CHECK(same_params(storage.trial(created.id)->params, {{"layers", kLayers, 5.0}}));
+  // A made param outside its distribution fails the whole create.
+  t.derived_params = [](int) { return std::vector<StoredParam>{{"batch", kBatch, 3.0}}; };
+  CHECK_THROWS_AS(storage.create_trial(study.id, t), StorageError);
+  CHECK(storage.trials(study.id).size() == 2);
+}
+
+TEST_CASE("finish_trial replaces param values with those that ran, inside their distributions") {
+  TempDir dir;
+  SqliteStorage storage(dir.file("s.db"));
+  const auto study = storage.get_or_create_study("s", Direction::kMaximize);
+  const auto t = storage.create_trial(study.id, sample_trial(0));  // batch index 0
+  TrialOutcome bad{TrialState::kComplete, 1.0, {}, {}};
+  bad.params = {{"batch", kBatch, 7.0}};  // no such choice
+  CHECK_THROWS_AS(storage.finish_trial(t.id, bad), StorageError);
+  bad.params = {{"nope", kBatch, 1.0}};  // no such param
+  CHECK_THROWS_AS(storage.finish_trial(t.id, bad), StorageError);
+  CHECK(storage.trial(t.id)->state == TrialState::kRunning);  // nothing written
+
+  TrialOutcome ran{TrialState::kComplete, 1.0, {}, {}};
+  ran.params = {{"batch", kBatch, 2.0}};
+  REQUIRE(storage.finish_trial(t.id, ran));
+  std::vector<StoredParam> expected = sample_trial(0).params;
+  expected[4].internal = 2.0;
+  CHECK(same_params(storage.trial(t.id)->params, expected));
+}
+
 TEST_CASE("trials_changed returns new trials and the ones asked about, nothing else") {
   const std::string path = "/tmp/hpo_changed_test_" + std::to_string(::getpid()) + ".db";
   std::remove(path.c_str());
