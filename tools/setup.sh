@@ -15,7 +15,7 @@ packages=(
   # command line, JSON, formatting
   libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev
   # peers for tests and benchmarks (run as /usr/bin/python3)
-  python3 python3-optuna python3-torch python3-yaml sqlite3
+  python3 python3-optuna python3-torch python3-yaml python3-pandas sqlite3
 )
 
 missing=()

@@ -120,7 +120,10 @@ int run(const RunFlags& flags) {
   const std::optional<int> jobs = flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
   const SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores);
   config.n_jobs = slots.n_jobs();
-  const auto bounded = bound_search_space(config.space.params, gpu.choice.profile);
+  // The profile bounds what is sampled here, not the study's distributions.
+  SearchSpace bounded_space = config.space.params;
+  const auto bounded = bound_search_space(bounded_space, gpu.choice.profile);
+  const SamplingSpace space(config.space.params, std::move(bounded_space));
 
   auto storage = open_storage(config.storage);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
@@ -146,7 +149,7 @@ int run(const RunFlags& flags) {
   static StopFlag stop{kKeepRunning};
   install_stop_handlers(stop);
   const auto started = std::chrono::steady_clock::now();
-  StudyRunner runner(*storage, config, prepared.record, *sampler, *pruner, progress, stop, program);
+  StudyRunner runner(*storage, config, prepared.record, space, *sampler, *pruner, progress, stop, program);
   std::unique_ptr<UtilizationSampler> utilization;
   if (slots.on_gpu) {
     utilization = std::make_unique<UtilizationSampler>([] { return query_gpus(); }, gpu_sample_period());

@@ -20,9 +20,9 @@ namespace hpo {
 // Returns one note per change ("batch_size: dropped 4096, 8192 (profile
 // rtx_4090 allows <= 768)"). Throws ConfigError when nothing would be left.
 //
-// The bounded space is a different distribution: a study that already has
-// trials keeps its own (Optuna refuses mixed distributions for one name), so
-// apply this when a study is created, or run a bounded study under a new name.
+// The bounded space is for the sampler only: trials are stored with the
+// declared distributions (see hpo/run/sampling_space.h), so one study can
+// run on GPUs with different ceilings.
 std::vector<std::string> bound_search_space(SearchSpace& space, const GpuProfile& profile);
 
 }  // namespace hpo

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "hpo/run/progress.h"
+#include "hpo/run/trial_config.h"
 
 namespace hpo {
 
@@ -18,7 +19,6 @@ std::string cell_of(const nlohmann::json& j) {
   return j.dump();
 }
 
-std::string param_cell(const StoredParam& p) { return to_short_string(to_external(p.distribution, p.internal)); }
 
 using Row = std::vector<std::string>;
 
@@ -64,9 +64,10 @@ std::string status_table(const StudyView& view) {
   std::vector<Row> rows = {header};
   for (const auto& t : view.trials) {
     Row row = {std::to_string(t.number), to_string(t.state)};
+    const auto ran = params_as_run(t);
     for (const auto& name : params) {
-      const auto it = std::find_if(t.params.begin(), t.params.end(), [&](const StoredParam& p) { return p.name == name; });
-      row.push_back(it == t.params.end() ? "" : param_cell(*it));
+      const auto it = std::find_if(ran.begin(), ran.end(), [&](const auto& p) { return p.first == name; });
+      row.push_back(it == ran.end() ? "" : to_short_string(it->second));
     }
     row.push_back(t.value ? short_number(*t.value) : "-");
     for (const auto& m : view.record) {
@@ -85,6 +86,9 @@ std::string status_table(const StudyView& view) {
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");
     std::string note = system_attr_text(t, "hpo:fail_reason");
     if (t.state == TrialState::kPruned) note = "pruned at step " + system_attr_text(t, "hpo:pruned_at_step");
+    if (t.system_attrs.count(kRanOutsideSpaceAttr)) {
+      note += (note.empty() ? "" : "; ") + std::string("the sampled point ran out of memory; ran outside the space");
+    }
     if (t.state == TrialState::kRunning && !t.intermediate.empty()) {
       note = "epoch " + std::to_string(t.intermediate.rbegin()->first) + ": " + short_number(t.intermediate.rbegin()->second);
     }
@@ -107,7 +111,7 @@ std::string best_summary(const StudyView& view) {
     if (it != t.user_attrs.end()) text += ", " + m + " = " + cell_of(it->second);
   }
   text += "\n  params:";
-  for (const auto& p : t.params) text += " " + p.name + "=" + to_string(to_external(p.distribution, p.internal));
+  for (const auto& [name, value] : params_as_run(t)) text += " " + name + "=" + to_string(value);
   return text + "\n";
 }
 

@@ -5,6 +5,9 @@
 #include <iomanip>
 #include <sstream>
 
+#include "hpo/run/trial_config.h"
+#include "hpo/storage/optuna_codec.h"
+
 namespace hpo {
 
 namespace {
@@ -69,6 +72,20 @@ double trial_seconds(const TrialRecord& trial) {
   const double start = parse_datetime(trial.datetime_start);
   const double end = parse_datetime(trial.datetime_complete);
   return start < 0 || end < 0 ? -1 : end - start;
+}
+
+std::vector<std::pair<std::string, ParamValue>> params_as_run(const TrialRecord& trial) {
+  const auto outside = trial.system_attrs.find(kRanOutsideSpaceAttr);
+  const auto config = trial.system_attrs.find("hpo:config");
+  const bool ran_other = outside != trial.system_attrs.end() && outside->second.is_array() &&
+                         config != trial.system_attrs.end() && config->second.is_object();
+  std::vector<std::pair<std::string, ParamValue>> params;
+  for (const auto& p : trial.params) {
+    const bool from_config = ran_other && config->second.contains(p.name);
+    params.emplace_back(p.name, from_config ? param_value_from_json(config->second.at(p.name))
+                                            : to_external(p.distribution, p.internal));
+  }
+  return params;
 }
 
 std::string system_attr_text(const TrialRecord& trial, const std::string& key) {

@@ -28,6 +28,11 @@ std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k);
 // start and end times; negative when unknown (e.g. still running).
 double trial_seconds(const TrialRecord& trial);
 
+// A trial's params as they ran, in stored order: the stored values, but for
+// a trial whose out-of-memory retry ran outside the search space
+// (kRanOutsideSpaceAttr) the values of the config that ran.
+std::vector<std::pair<std::string, ParamValue>> params_as_run(const TrialRecord& trial);
+
 // A stored system attribute as text ("" if absent).
 std::string system_attr_text(const TrialRecord& trial, const std::string& key);
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
 
 namespace hpo {
@@ -35,8 +36,14 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
   j["number"] = t.number;
   j["state"] = to_string(t.state);
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const auto& p : t.params) params[p.name] = param_value_to_json(to_external(p.distribution, p.internal));
+  for (const auto& [name, value] : params_as_run(t)) params[name] = param_value_to_json(value);
   j["params"] = params;
+  if (t.system_attrs.count(kRanOutsideSpaceAttr)) {
+    // What ran is not in the search space: say what was sampled, too.
+    nlohmann::ordered_json sampled = nlohmann::ordered_json::object();
+    for (const auto& p : t.params) sampled[p.name] = param_value_to_json(to_external(p.distribution, p.internal));
+    j["sampled_params"] = sampled;
+  }
   j["value"] = value_json(t.value);
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
   for (const auto& [k, v] : t.user_attrs) metrics[k] = v;

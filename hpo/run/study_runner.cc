@@ -22,18 +22,6 @@ namespace {
 
 constexpr const char* kOwnerAttr = "hpo:owner";
 
-TrialView view_of(const TrialRecord& t) {
-  TrialView v;
-  v.number = t.number;
-  v.state = t.state;
-  for (const auto& p : t.params) v.params[p.name] = p.internal;
-  v.value = t.value;
-  v.intermediate = t.intermediate;
-  const auto kind = t.system_attrs.find("hpo:fail_kind");
-  v.infeasible = t.state == TrialState::kFail && kind != t.system_attrs.end() && kind->second == "oom";
-  return v;
-}
-
 std::string trial_dir_name(int number) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "trial_%04d", number);
@@ -73,9 +61,9 @@ class Periodic {
 }  // namespace
 
 StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
-                         Sampler& sampler, Pruner& pruner, Progress& progress,
+                         const SamplingSpace& space, Sampler& sampler, Pruner& pruner, Progress& progress,
                          const StopFlag& stop, std::string program)
-    : storage_(storage), config_(config), study_(study), sampler_(sampler), pruner_(pruner),
+    : storage_(storage), config_(config), study_(study), space_(space), sampler_(sampler), pruner_(pruner),
       progress_(progress),
       stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()),
       sampler_feed_(study.id), pruner_feed_(study.id),
@@ -85,6 +73,7 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   TrialPlan plan;
   plan.trial_id = trial.id;
   plan.number = trial.number;
+  plan.params = trial.params;
   // A trial run again keeps the config it first ran with, even if the
   // study file's fixed values changed since.
   const auto stored = trial.system_attrs.find("hpo:config");
@@ -138,16 +127,15 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
 // Tells the sampler what changed in the database since the last ask: new
 // trials (other processes' too) and those unfinished then.
 void StudyRunner::sync_sampler() {
-  for (const auto& t : sampler_feed_.next(storage_)) sampler_.tell(view_of(t));
+  for (const auto& t : sampler_feed_.next(storage_)) sampler_.tell(space_.view(t));
 }
 
 TrialPlan StudyRunner::new_trial(const Slot& slot) {
   sync_sampler();
-  const ParamValues values = sampler_.ask(config_.space.params, sampler_feed_.seen());
   NewTrial fresh;
-  for (const auto& spec : config_.space.params) {
-    fresh.params.push_back({spec.name, spec.distribution, values.at(spec.name)});
-  }
+  // Seeded by the trial's own number, which the database hands out once:
+  // processes that share a study and its seed still draw distinct values.
+  fresh.derived_params = [&](int number) { return space_.to_stored(sampler_.ask(space_.bounded(), number)); };
   fresh.system_attrs[kOwnerAttr] = owner_;
   fresh.heartbeat = true;
   // The plan needs the trial's number; it is stored with the trial, in the

@@ -18,6 +18,7 @@
 #include "hpo/gpu/utilization_sampler.h"
 #include "hpo/run/change_feed.h"
 #include "hpo/run/progress.h"
+#include "hpo/run/sampling_space.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trial_runner.h"
 #include "hpo/storage/storage.h"
@@ -46,8 +47,10 @@ struct FailureLimit {
 class StudyRunner {
  public:
   // `program` is the trainer's resolved path (argv[0]).
+  // The sampler is asked in `space`'s bounded space; trials are stored in
+  // its declared one (config.space.params).
   StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
-              Sampler& sampler, Pruner& pruner, Progress& progress, const StopFlag& stop,
+              const SamplingSpace& space, Sampler& sampler, Pruner& pruner, Progress& progress, const StopFlag& stop,
               std::string program);
 
   // Blocks until `n_trials` trials have ended or a stop was requested. One
@@ -76,6 +79,7 @@ class StudyRunner {
   Storage& storage_;
   const StudyConfig& config_;
   const StudyRecord study_;
+  const SamplingSpace& space_;
   Sampler& sampler_;
   Pruner& pruner_;
   Progress& progress_;

@@ -22,4 +22,22 @@ std::string describe_params(const std::vector<StoredParam>& params) {
   return text;
 }
 
+RanParams params_that_ran(const std::vector<StoredParam>& stored, const nlohmann::ordered_json& config) {
+  RanParams ran;
+  for (const auto& p : stored) {
+    const auto it = config.find(p.name);
+    if (it == config.end()) continue;
+    double internal = 0;
+    try {
+      internal = to_internal(p.distribution, param_value_from_json(*it));
+    } catch (const std::invalid_argument&) {
+      ran.outside.push_back(p.name);
+      continue;
+    }
+    if (internal != p.internal) ran.inside.push_back({p.name, p.distribution, internal});
+  }
+  if (!ran.outside.empty()) ran.inside.clear();
+  return ran;
+}
+
 }  // namespace hpo

@@ -11,6 +11,7 @@
 #include "hpo/launch/report_reader.h"
 #include "hpo/run/atomic_file.h"
 #include "hpo/run/oom.h"
+#include "hpo/run/trial_config.h"
 #include "hpo/run/verdict.h"
 
 namespace hpo {
@@ -226,6 +227,10 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
   }
   if (run.pruned_at) outcome.system_attrs["hpo:pruned_at_step"] = *run.pruned_at;
   if (!oom_retries.empty()) outcome.system_attrs["hpo:oom_retries"] = oom_retries;
+  // The trial's params say what ran, where the search space can hold it.
+  RanParams ran = params_that_ran(plan.params, config);
+  outcome.params = std::move(ran.inside);
+  if (!ran.outside.empty()) outcome.system_attrs[kRanOutsideSpaceAttr] = ran.outside;
   if (verdict.state == TrialState::kFail) {
     outcome.system_attrs["hpo:fail_reason"] = verdict.reason;
     outcome.system_attrs["hpo:fail_kind"] = verdict.oom ? "oom" : "error";

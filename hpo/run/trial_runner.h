@@ -23,6 +23,7 @@ namespace hpo {
 struct TrialPlan {
   int64_t trial_id = 0;
   int number = 0;
+  std::vector<StoredParam> params;  // the trial's params as stored (sampled)
   nlohmann::ordered_json config;  // sampled and fixed values: the trainer's config file
   std::string trial_dir;          // absolute
   std::vector<std::string> argv;  // placeholders expanded; argv[0] resolved

@@ -395,6 +395,79 @@ def test_oom(p):
     expect(best["batch_size"] == 256, best)                               # the config that ran
 
 
+def optuna_trials(p, name):
+    """Each trial's state, params and system attributes as Debian's Optuna 3.1 reads them."""
+    script = textwrap.dedent(f"""
+        import json, optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.load_study(study_name="{name}", storage="sqlite:///{p.db()}")
+        print(json.dumps([{{"number": t.number, "state": t.state.name, "params": t.params,
+                           "system_attrs": t.system_attrs}} for t in s.trials]))
+    """)
+    return json.loads(subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, check=True).stdout)
+
+
+def test_oom_params_agree(p):
+    # After an OOM retry at a smaller batch, every view says what ran: hpo status,
+    # the CSV and YAML exports, Optuna's trial.params; or, where what ran is not in
+    # the search space, the sampled point is marked as one that did not fit.
+    import csv, io, yaml
+    p.space("""\
+params:
+  batch_size: {type: categorical, choices: [256, 512, 1024, 2048]}
+  grad_accum: {type: categorical, choices: [1, 2, 4, 8, 16, 32, 64]}
+  x: {type: float, low: 0.0, high: 1.0}
+""")
+    p.study(name="mixed", fixed="mode: oom, oom_above: 300", extra="on_oom: retry_halved\n")
+    p.run("run", "--study", "mixed", "-n", "8")
+    st = p.status("mixed")
+    rows = {int(r["number"]): r for r in csv.DictReader(io.StringIO(
+        p.run("export", "--study", "mixed", "--format", "csv").stdout))}
+    theirs = {t["number"]: t for t in optuna_trials(p, "mixed")}
+    kinds = set()
+    for t in st["trials"]:
+        ran = json.load(open(os.path.join(t["trial_dir"], "config.json")))
+        expect(t["state"] == "COMPLETE" and ran["batch_size"] == 256, t)
+        # hpo's views show what ran, always.
+        for name in ("batch_size", "grad_accum", "x"):
+            expect(t["params"][name] == ran[name], (name, t, ran))
+            expect(rows[t["number"]]["param_" + name] == str(ran[name]), (name, rows[t["number"]], ran))
+        outside = [n for n, choices in (("batch_size", [256, 512, 1024, 2048]),
+                                        ("grad_accum", [1, 2, 4, 8, 16, 32, 64])) if ran[n] not in choices]
+        optuna_view = theirs[t["number"]]
+        if not outside:
+            # The database's params are what ran, for Optuna and for TPE.
+            kinds.add("inside")
+            expect(all(optuna_view["params"][n] == ran[n] for n in ran if n in optuna_view["params"]),
+                   (optuna_view, ran))
+            expect("hpo:ran_outside_space" not in optuna_view["system_attrs"], optuna_view)
+        else:
+            # What ran cannot be stored: the sampled point stays, marked as not fitting.
+            kinds.add("outside")
+            expect(optuna_view["params"] == t["sampled_params"], (optuna_view, t))
+            expect(optuna_view["system_attrs"]["hpo:ran_outside_space"] == outside, (optuna_view, outside))
+    expect(kinds == {"inside", "outside"}, f"the draws only gave {kinds}: the test checks too little")
+    best = yaml.safe_load(p.run("export", "--study", "mixed").stdout)
+    expect(best == json.load(open(os.path.join(st["best"]["trial_dir"], "config.json"))), best)
+    expect(st["best"]["params"]["batch_size"] == best["batch_size"], (st["best"], best))
+
+    p.space("""\
+params:
+  batch_size: {type: categorical, choices: [1024]}
+  x: {type: float, low: 0.0, high: 1.0}
+""")
+    p.study(name="outside", fixed="mode: oom, oom_above: 300, grad_accum: 1", extra="on_oom: retry_halved\n")
+    p.run("run", "--study", "outside", "-n", "1")
+    t = p.status("outside")["trials"][0]
+    expect(t["params"]["batch_size"] == 256 and t["sampled_params"]["batch_size"] == 1024, t)
+    rows = list(csv.DictReader(io.StringIO(p.run("export", "--study", "outside", "--format", "csv").stdout)))
+    expect(rows[0]["param_batch_size"] == "256", rows)
+    expect("ran outside the space" in p.run("status", "--study", "outside").stdout, "status does not say so")
+    theirs = optuna_trials(p, "outside")[0]
+    expect(theirs["params"]["batch_size"] == 1024, theirs)  # Optuna can only hold a choice
+    expect(theirs["system_attrs"]["hpo:ran_outside_space"] == ["batch_size"], theirs)
+
+
 def test_dead_run_is_resumed(p):
     p.study(fixed="sleep: 1.0")
     proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "3"], cwd=p.dir,
@@ -428,7 +501,7 @@ def test_dead_run_is_resumed(p):
 
 def test_concurrent_processes(p):
     # 8 hpo processes x 25 trials on one SQLite file: exactly 200 trials,
-    # unique numbers, nothing lost, and no "database is locked".
+    # unique numbers, distinct values, nothing lost, and no "database is locked".
     p.study()
     procs = [subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "25"], cwd=p.dir,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -447,6 +520,12 @@ def test_concurrent_processes(p):
     expect(numbers == list(range(200)), f"{len(numbers)} trials: {numbers[:10]}...")
     expect(all(t["state"] == "COMPLETE" and t["value"] is not None for t in st["trials"]), "a trial was lost")
     expect(all(len(t["intermediate"]) == 3 for t in st["trials"]), "intermediate values were lost")
+    # The processes share the study's seed, yet each trial draws its own values:
+    # a continuous parameter never repeats across the 200 trials.
+    for name in ("x", "lr"):
+        values = [t["params"][name] for t in st["trials"]]
+        expect(len(set(values)) == len(values),
+               f"{name}: {len(values) - len(set(values))} repeated value(s) across processes")
     # Readers during the run saw consistent snapshots: no COMPLETE trial without its value.
     # A reader may start before any run has created the database or the study; those are
     # the failures allowed, and only before the first snapshot that found the study.

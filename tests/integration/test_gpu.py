@@ -240,5 +240,34 @@ def test_run_four_at_once(p):
     expect("gpu util/mem" in p.run("status", "--study", "s").stdout, "no GPU column in hpo status")
 
 
+def test_two_profiles_one_study(p):
+    # One study run on two kinds of GPU: the smaller one's ceiling bounds what is
+    # sampled there, but every trial keeps the declared distribution, so Optuna
+    # (which refuses a parameter whose choices change) opens the study.
+    p.study("batch_size: {type: categorical, choices: [256, 512, 1024, 2048, 4096]}\n"
+            "x: {type: float, low: 0.0, high: 1.0}\n")
+    p.run("run", "--study", "s", "-n", "6", "--gpu-profile", "h100")
+    small = p.run("run", "--study", "s", "-n", "12", "--gpu-profile", "rtx_4090")
+    expect("batch_size: dropped 1024, 2048, 4096" in small.stdout, small.stdout)
+    st = json.loads(p.run("status", "--study", "s", "--json").stdout)
+    expect(len(st["trials"]) == 18, st)
+    on_small = [t["params"]["batch_size"] for t in st["trials"][6:]]
+    expect(all(b <= 768 for b in on_small), f"the rtx_4090 ran batch sizes above its ceiling: {on_small}")
+    expect(any(t["params"]["batch_size"] > 768 for t in st["trials"][:6]),
+           "the h100 never sampled a large batch: the test checks nothing")
+    script = textwrap.dedent(f"""
+        import json, optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.load_study(study_name="s", storage="sqlite:///{os.path.join(p.dir, "gpu.db")}")
+        df = s.trials_dataframe()
+        print(json.dumps({{"rows": len(df), "choices": sorted({{str(t.distributions["batch_size"].choices)
+                                                             for t in s.trials}})}}))
+    """)
+    out = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True)
+    expect(out.returncode == 0, out.stderr)
+    o = json.loads(out.stdout)
+    expect(o["rows"] == 18 and o["choices"] == ["(256, 512, 1024, 2048, 4096)"], o)
+
+
 if __name__ == "__main__":
     run_named_test(globals(), Project, "hpo_gpu_")
