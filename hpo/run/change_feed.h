@@ -21,13 +21,9 @@ class ChangeFeed {
   // them on the first), in the order the storage returns them.
   std::vector<TrialRecord> next(Storage& storage);
 
-  // How many distinct trials the feed has returned so far.
-  int seen() const { return seen_; }
-
  private:
   int64_t study_id_;
   int64_t last_id_ = 0;
-  int seen_ = 0;
   std::set<int64_t> unfinished_;
 };
 
