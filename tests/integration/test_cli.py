@@ -209,6 +209,20 @@ def test_export(p):
     expect(len(all_json["trials"]) == 4, all_json)
 
 
+def test_export_to_stdout(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "4")
+    for args in (["--format", "yaml"], ["--format", "json"], ["--format", "csv"], ["--format", "json", "--trials"]):
+        # `-o -` prints exactly what no -o prints, and leaves no file named "-".
+        printed = p.run("export", "--study", "s", *args, "-o", "-").stdout
+        expect(printed and printed == p.run("export", "--study", "s", *args).stdout, (args, printed))
+        expect(not os.path.exists(os.path.join(p.dir, "-")), f"hpo export {args} -o - wrote a file named '-'")
+    r = p.run("export", "--study", "s", "--top", "3", "-o", "-", check=False)
+    expect(r.returncode == 2 and "-o -: --top 3 writes one file per config, so -o must name a directory"
+           in r.stderr, r.stderr)
+    expect(not os.path.exists(os.path.join(p.dir, "-")), "hpo export --top 3 -o - wrote '-'")
+
+
 def test_optuna_load_study(p):
     p.study()
     p.run("run", "--study", "s", "-n", "4")
