@@ -70,6 +70,7 @@ void check_gpu(const GpuContext& c, Findings& f) {
     f.warn("GPU", d.problem);
     return;
   }
+  for (const std::string& w : d.warnings) f.warn("GPU", w);
   if (d.devices.empty()) {
     f.warn("GPU", "nvidia-smi lists no GPU" + (d.visible_note.empty() ? "" : " (" + d.visible_note + ")"));
     return;

@@ -30,6 +30,9 @@ struct ExportFlags {
   bool trials = false;
 };
 
+// "-o -" means stdout, as for other Unix tools.
+bool to_stdout(const ExportFlags& flags) { return flags.output.empty() || flags.output == "-"; }
+
 // An export is whole or absent; a path that cannot be written is bad input.
 void write_file(const fs::path& path, const std::string& text) {
   try {
@@ -51,13 +54,18 @@ int export_study(const ExportFlags& flags) {
   if (flags.format == "csv" && !flags.trials && flags.top != 1) {
     throw ConfigError("--top: CSV exports every trial; --top applies to yaml and json configs");
   }
+  if (flags.output == "-" && flags.top > 1 && !flags.trials && flags.format != "csv") {
+    throw ConfigError("-o -: --top " + std::to_string(flags.top) +
+                      " writes one file per config, so -o must name a directory; leave out -o to print "
+                      "the configs to stdout");
+  }
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
 
   if (flags.trials || flags.format == "csv") {
     const std::string text = trials_text(view, flags.format);
-    if (flags.output.empty()) std::cout << text;
+    if (to_stdout(flags)) std::cout << text;
     else write_file(flags.output, text);
     return kExitOk;
   }
@@ -67,7 +75,7 @@ int export_study(const ExportFlags& flags) {
     std::cerr << "hpo export: study '" << view.study.name << "' has no COMPLETE trial to export\n";
     return kExitAllTrialsFailed;
   }
-  if (flags.output.empty()) {
+  if (to_stdout(flags)) {
     for (size_t i = 0; i < best.size(); ++i) {
       if (i > 0) std::cout << (flags.format == "json" ? "\n" : "---\n");
       std::cout << config_text(view, *best[i], flags.format);
@@ -98,7 +106,7 @@ void add_export_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", flags->format, "yaml or json: trainer configs; csv: every trial (default yaml)")
       ->check(CLI::IsMember({"yaml", "json", "csv"}));
   cmd->add_option("-o,--output", flags->output,
-                  "Output file (one config, or --trials), or directory (--top > 1); default stdout");
+                  "Output file (one config, or --trials; - for stdout), or directory (--top > 1); default stdout");
   cmd->add_flag("--trials", flags->trials, "Export every trial (params, state, metrics) as json or csv");
   cmd->footer(
       "A config holds the trial's sampled values and the study's fixed values: run it with\n"

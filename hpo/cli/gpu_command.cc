@@ -1,5 +1,6 @@
 // `hpo gpu`: the GPUs hpo sees, the profile it chose for them and why, and
 // the slot plan parallel trials would get.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -65,8 +66,10 @@ void print_devices(const GpuDetection& d, std::ostream& out) {
     out << "  " << std::left << std::setw(3) << g.index << std::setw(28) << g.name << g.memory_total_mib << " MiB";
     if (g.memory_used_mib) out << ", " << *g.memory_used_mib << " MiB used";
     if (g.utilization_pct) out << ", " << short_number(*g.utilization_pct) << "% busy";
+    if (!g.uuid.empty()) out << ", " << g.uuid;
     out << "\n";
   }
+  for (const std::string& w : d.warnings) out << "warning: " << w << "\n";
 }
 
 void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, int cores, std::ostream& out) {
@@ -74,11 +77,15 @@ void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, int core
   if (plan.on_gpu) out << plan.gpus << " GPU(s) x " << plan.capacity / std::max(1, plan.gpus) << " = ";
   out << plan.capacity << " allowed), " << cores << " CPU core(s), " << plan.threads_per_trial
       << " thread(s) per trial\n";
-  out << "  " << std::left << std::setw(10) << "slot" << std::setw(5) << "gpu" << std::setw(22)
+  // MIG ids are long: the column is as wide as the longest.
+  size_t id_width = 22;
+  for (const Slot& s : plan.slots) id_width = std::max(id_width, env_value(s, "CUDA_VISIBLE_DEVICES").size() + 4);
+  const int width = static_cast<int>(id_width);
+  out << "  " << std::left << std::setw(10) << "slot" << std::setw(5) << "gpu" << std::setw(width)
       << "CUDA_VISIBLE_DEVICES" << std::setw(17) << "OMP_NUM_THREADS" << "HPO_GPU_MEMORY_FRACTION\n";
   for (const Slot& s : plan.slots) {
     out << "  " << std::setw(10) << s.name << std::setw(5) << (s.gpu ? std::to_string(*s.gpu) : "-")
-        << std::setw(22) << ("\"" + env_value(s, "CUDA_VISIBLE_DEVICES") + "\"") << std::setw(17)
+        << std::setw(width) << ("\"" + env_value(s, "CUDA_VISIBLE_DEVICES") + "\"") << std::setw(17)
         << env_value(s, "OMP_NUM_THREADS") << env_value(s, "HPO_GPU_MEMORY_FRACTION") << "\n";
   }
   for (const std::string& w : plan.warnings) out << "warning: " << w << "\n";
@@ -106,11 +113,15 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
   nlohmann::json devices = nlohmann::json::array();
   for (const GpuDevice& g : c.detection.devices) {
     devices.push_back({{"index", g.index},
+                       {"uuid", g.uuid},
+                       {"mig_id", g.is_mig() ? nlohmann::json(g.mig_id) : nlohmann::json(nullptr)},
                        {"name", g.name},
                        {"memory_total_mib", g.memory_total_mib},
                        {"memory_used_mib", or_null(g.memory_used_mib)},
                        {"utilization_pct", or_null(g.utilization_pct)}});
   }
+  std::vector<std::string> warnings = c.detection.warnings;
+  warnings.insert(warnings.end(), plan.warnings.begin(), plan.warnings.end());
   nlohmann::json slots = nlohmann::json::array();
   for (const Slot& s : plan.slots) {
     nlohmann::json env = nlohmann::json::object();
@@ -130,7 +141,7 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
           {"n_jobs", plan.n_jobs()},
           {"threads_per_trial", plan.threads_per_trial},
           {"slots", slots},
-          {"warnings", plan.warnings}};
+          {"warnings", warnings}};
 }
 
 int show(const GpuFlags& flags) {
@@ -161,8 +172,9 @@ void add_gpu_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", flags->json, "Print JSON for scripts instead of tables");
   cmd->footer(
-      "GPUs come from `nvidia-smi --query-gpu=...` (honouring CUDA_VISIBLE_DEVICES); without it, trials\n"
-      "run on CPU slots. The profile is --gpu-profile, else $GPU_PROFILE, else the one matching the GPU's\n"
+      "GPUs come from `nvidia-smi --query-gpu=...`, narrowed by CUDA_VISIBLE_DEVICES (indices, GPU UUIDs\n"
+      "or their prefixes, MIG instances: a slot of a MIG instance gets its id as given); without it,\n"
+      "trials run on CPU slots. The profile is --gpu-profile, else $GPU_PROFILE, else the one matching the GPU's\n"
       "name and memory, else `cpu`. Profiles are gpu_profiles/*.yaml in $HPO_GPU_PROFILE_PATH, ./gpu_profiles\n"
       "and hpo's shipped ones. Each slot is one (GPU, worker) pair; its trials get CUDA_VISIBLE_DEVICES,\n"
       "OMP_NUM_THREADS = cores / slots and, if the profile sets one, HPO_GPU_MEMORY_FRACTION.\n\n"

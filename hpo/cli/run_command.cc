@@ -136,6 +136,7 @@ int run(const RunFlags& flags) {
             << "profile " << gpu.choice.profile.name << " (" << gpu.choice.reason << "), "
             << slots.n_jobs() << " slot(s)" << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
             << ", " << slots.threads_per_trial << " thread(s) per trial\n" << std::flush;
+  for (const auto& w : gpu.detection.warnings) std::cout << "warning: " << w << "\n";
   for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";
   for (const auto& b : bounded) std::cout << "note: " << b << "\n";
 

@@ -17,33 +17,56 @@ class GpuQueryError : public std::runtime_error {
 };
 
 // The query hpo sends, and the columns parse_gpu_query expects, in order.
-extern const char* const kGpuQueryFields;  // "index,name,memory.total,memory.used,utilization.gpu"
+extern const char* const kGpuQueryFields;  // "index,name,memory.total,memory.used,utilization.gpu,uuid"
 
 // Parses the output of
-//   nvidia-smi --query-gpu=index,name,memory.total,memory.used,utilization.gpu
+//   nvidia-smi --query-gpu=index,name,memory.total,memory.used,utilization.gpu,uuid
 //              --format=csv,noheader,nounits
-// one GPU per line, e.g. "0, NVIDIA H100 80GB HBM3, 81559, 0, 0". Spaces
-// around fields and blank lines are ignored; "[N/A]" or "[Not Supported]"
-// in the used-memory and utilization columns leave those unset. A line that
-// does not have the five fields, or a bad number, throws GpuQueryError
-// naming the line.
+// one GPU per line, e.g. "0, NVIDIA H100 80GB HBM3, 81559, 0, 0, GPU-8f2c...".
+// Spaces around fields and blank lines are ignored; "[N/A]" or
+// "[Not Supported]" in the used-memory and utilization columns leave those
+// unset. A line that does not have the six fields, or a bad number, throws
+// GpuQueryError naming the line.
 std::vector<GpuDevice> parse_gpu_query(const std::string& text);
 
-// Applies a CUDA_VISIBLE_DEVICES value the way CUDA does: the listed indices
-// in order, stopping at the first entry that is not a known index; empty
-// (or "-1") hides every GPU. UUID and MIG entries are not understood and end
-// the list like any unknown entry.
-std::vector<GpuDevice> filter_visible(const std::vector<GpuDevice>& devices, const std::string& visible);
+// A MIG instance as `nvidia-smi -L` lists it under its GPU:
+//   GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-8f2c...)
+//     MIG 1g.10gb     Device  0: (UUID: MIG-5f1e...)
+struct MigInstance {
+  int gpu = 0;           // the GPU's index
+  std::string profile;   // "1g.10gb"
+  std::string uuid;      // "MIG-5f1e..." (old drivers: "MIG-GPU-<uuid>/<gi>/<ci>")
+};
+
+// The MIG instances in `nvidia-smi -L` output; other lines are skipped.
+std::vector<MigInstance> parse_mig_list(const std::string& text);
+
+struct VisibleDevices {
+  std::vector<GpuDevice> devices;
+  std::vector<std::string> warnings;  // entries that name no device, for the user
+};
+
+// Applies a CUDA_VISIBLE_DEVICES value the way CUDA does: the listed
+// devices in order, each an index, a GPU UUID ("GPU-8f2c4b1a-...") or a
+// prefix of one that names a single GPU, or a MIG instance ("MIG-<uuid>",
+// from `migs`, or the older "MIG-GPU-<uuid>/<gi>/<ci>"). A MIG instance is a
+// device of its own, with its slice's memory when `migs` lists it. The list
+// stops at the first entry that names no device, with a warning naming it;
+// empty (or "-1") hides every GPU.
+VisibleDevices filter_visible(const std::vector<GpuDevice>& devices, const std::vector<MigInstance>& migs,
+                              const std::string& visible);
 
 struct GpuDetection {
   std::string tool;               // nvidia-smi's path; empty when not found
   std::vector<GpuDevice> devices; // visible ones only
   std::string problem;            // why nvidia-smi gave nothing, if it failed
   std::string visible_note;       // set when $CUDA_VISIBLE_DEVICES narrowed the list
+  std::vector<std::string> warnings;  // $CUDA_VISIBLE_DEVICES entries that name no device
 };
 
 // Runs nvidia-smi (found like trainers are, see resolve_program) with a
-// time limit and honours hpo's own $CUDA_VISIBLE_DEVICES. Never throws.
+// time limit and honours hpo's own $CUDA_VISIBLE_DEVICES (asking
+// `nvidia-smi -L` for MIG instances when it names one). Never throws.
 GpuDetection detect_gpus(double timeout_s = 10);
 
 // Just the devices, for the utilization sampler: no visibility filter (it

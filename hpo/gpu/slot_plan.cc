@@ -13,12 +13,15 @@ namespace {
 
 std::string fraction_text(double f) { return short_number(f); }
 
-Slot gpu_slot(int gpu, int worker, int threads, const GpuProfile& profile) {
+// `position`: the device's place in the list, which tells the MIG
+// instances of one GPU apart ("mig0.w0", "mig1.w0").
+Slot gpu_slot(const GpuDevice& device, size_t position, int worker, int threads, const GpuProfile& profile) {
   Slot s;
-  s.name = "gpu" + std::to_string(gpu) + ".w" + std::to_string(worker);
-  s.gpu = gpu;
+  s.name = (device.is_mig() ? "mig" + std::to_string(position) : "gpu" + std::to_string(device.index)) + ".w" +
+           std::to_string(worker);
+  s.gpu = device.index;
   s.worker = worker;
-  s.env = {{"CUDA_VISIBLE_DEVICES", std::to_string(gpu)},
+  s.env = {{"CUDA_VISIBLE_DEVICES", device.visible_id()},
            {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
            {"OMP_NUM_THREADS", std::to_string(threads)}};
   if (profile.memory_fraction) s.env.emplace_back("HPO_GPU_MEMORY_FRACTION", fraction_text(*profile.memory_fraction));
@@ -55,7 +58,7 @@ void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile, 
   for (int k = 0; k < n; ++k) chosen.emplace_back(static_cast<size_t>(k % plan.gpus), k / plan.gpus);
   std::sort(chosen.begin(), chosen.end());
   for (const auto& [device, worker] : chosen) {
-    plan.slots.push_back(gpu_slot(devices[device].index, worker, plan.threads_per_trial, profile));
+    plan.slots.push_back(gpu_slot(devices[device], device, worker, plan.threads_per_trial, profile));
   }
 }
 

@@ -19,11 +19,12 @@
 namespace hpo {
 
 struct Slot {
-  std::string name;          // "gpu1.w0", "cpu.w3"
-  std::optional<int> gpu;    // nvidia-smi index; none for a CPU slot
+  std::string name;          // "gpu1.w0", "mig0.w0" (a MIG instance), "cpu.w3"
+  std::optional<int> gpu;    // nvidia-smi index (a MIG instance's GPU); none for a CPU slot
   int worker = 0;            // index among the slots of the same GPU (or of the CPU)
   // Set for every trial in this slot, on top of the study's env (so it wins):
-  //   CUDA_VISIBLE_DEVICES  the slot's GPU ("" for CPU slots: no GPU at all)
+  //   CUDA_VISIBLE_DEVICES  the slot's GPU: its index, or a MIG instance's id
+  //                         as the user gave it ("" for CPU slots: no GPU at all)
   //   CUDA_DEVICE_ORDER     PCI_BUS_ID, so CUDA numbers GPUs as nvidia-smi does
   //   OMP_NUM_THREADS       max(1, cores / concurrent trials)
   //   HPO_GPU_MEMORY_FRACTION  the profile's memory_fraction, when it has one

@@ -29,6 +29,17 @@ std::string csv_field(const std::string& s) {
 
 std::string json_text(const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
+// A column name not yet in `taken`: `name`, else `prefix + name`, else that
+// with _2, _3, ... The objective's metric is also a trial metric (the final
+// report holds it), and a metric may be called "number" or "param_lr":
+// spreadsheets and csv.DictReader keep only one column of a name.
+std::string unique_column(const std::string& name, const std::string& prefix, std::set<std::string>& taken) {
+  std::string column = taken.count(name) ? prefix + name : name;
+  for (int n = 2; taken.count(column); ++n) column = prefix + name + "_" + std::to_string(n);
+  taken.insert(column);
+  return column;
+}
+
 }  // namespace
 
 nlohmann::ordered_json trial_json(const TrialRecord& t) {
@@ -99,11 +110,16 @@ std::string trials_csv(const StudyView& view) {
       if (seen_metrics.insert(k).second) metrics.push_back(k);
     }
   }
+  // The fixed columns keep their names; the objective's, the params' and
+  // the metrics' give way, in that order, when a name is taken.
+  std::set<std::string> taken = {"number", "state", "duration_s", "fail_reason"};
+  std::vector<std::string> header = {"number", "state", unique_column(view.metric, "objective_", taken)};
+  for (const auto& p : params) header.push_back(unique_column("param_" + p, "", taken));
+  for (const auto& m : metrics) header.push_back(unique_column(m, "metric_", taken));
+  header.insert(header.end(), {"duration_s", "fail_reason"});
   std::ostringstream out;
-  out << "number,state," << csv_field(view.metric);
-  for (const auto& p : params) out << "," << csv_field("param_" + p);
-  for (const auto& m : metrics) out << "," << csv_field(m);
-  out << ",duration_s,fail_reason\n";
+  for (size_t i = 0; i < header.size(); ++i) out << (i > 0 ? "," : "") << csv_field(header[i]);
+  out << "\n";
   for (const auto& t : view.trials) {
     const auto j = trial_json(t);
     out << t.number << "," << to_string(t.state) << "," << (t.value ? json_text(j["value"]) : "");

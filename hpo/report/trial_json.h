@@ -19,7 +19,11 @@ nlohmann::ordered_json trial_json(const TrialRecord& trial);
 nlohmann::ordered_json study_json(const StudyView& view);
 
 // One row per trial: number, state, value, every param, every metric,
-// duration_s, fail_reason. Fields are quoted as RFC 4180 asks.
+// duration_s, fail_reason. Fields are quoted as RFC 4180 asks. Column names
+// are unique: the value column is named after the objective's metric, params
+// are param_NAME, and a metric whose name is taken (the objective's own
+// metric, or one called like another column) becomes metric_NAME (or
+// metric_NAME_2, ...).
 std::string trials_csv(const StudyView& view);
 
 }  // namespace hpo

@@ -1,5 +1,6 @@
 // Out-of-memory failures: recognising them in a trainer's log, and the
-// retry that keeps the effective batch (batch_size / 2, grad_accum * 2).
+// retry at a smaller batch that keeps the effective batch
+// (batch_size x grad_accum).
 #ifndef HPO_RUN_OOM_H_
 #define HPO_RUN_OOM_H_
 
@@ -14,8 +15,12 @@ namespace hpo {
 // LibTorch's CPU allocator, std::bad_alloc, ...), trimmed; empty if none.
 std::string find_oom_line(const std::string& log);
 
-// The config for an OOM retry: batch_size halved and grad_accum doubled.
-// Empty when it cannot be (no integer batch_size, or it is already 1).
+// The config for an OOM retry: batch_size divided by its smallest factor f
+// and grad_accum multiplied by f (an even batch halves, 375 becomes 125 x 3),
+// so the effective batch stays exactly the same. A prime batch b >= 3 has no
+// such split: it becomes (b + 1) / 2 with grad_accum doubled, grad_accum
+// more samples per optimizer step than before. Empty when there is no
+// retry (no integer batch_size, or it is already 1).
 std::optional<nlohmann::ordered_json> halve_batch(const nlohmann::ordered_json& config);
 
 }  // namespace hpo

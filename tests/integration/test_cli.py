@@ -209,6 +209,42 @@ def test_export(p):
     expect(len(all_json["trials"]) == 4, all_json)
 
 
+def test_export_to_stdout(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "4")
+    for args in (["--format", "yaml"], ["--format", "json"], ["--format", "csv"], ["--format", "json", "--trials"]):
+        # `-o -` prints exactly what no -o prints, and leaves no file named "-".
+        printed = p.run("export", "--study", "s", *args, "-o", "-").stdout
+        expect(printed and printed == p.run("export", "--study", "s", *args).stdout, (args, printed))
+        expect(not os.path.exists(os.path.join(p.dir, "-")), f"hpo export {args} -o - wrote a file named '-'")
+    r = p.run("export", "--study", "s", "--top", "3", "-o", "-", check=False)
+    expect(r.returncode == 2 and "-o -: --top 3 writes one file per config, so -o must name a directory"
+           in r.stderr, r.stderr)
+    expect(not os.path.exists(os.path.join(p.dir, "-")), "hpo export --top 3 -o - wrote '-'")
+
+
+def test_export_csv_columns(p):
+    import csv, io
+    # Metrics named like the objective (always: the final report holds it), like a param's column and
+    # like the fixed columns: every column still comes once.
+    p.study(fixed='extra_metrics: "number,param_x,duration_s,fail_reason,metric_score"')
+    p.run("run", "--study", "s", "-n", "3")
+    text = p.run("export", "--study", "s", "--format", "csv").stdout
+    header = next(csv.reader(io.StringIO(text)))
+    expect(len(header) == len(set(header)), f"duplicate columns: {header}")
+    expect(header[:3] == ["number", "state", "score"] and header[-2:] == ["duration_s", "fail_reason"], header)
+    for name in ("param_x", "sharpe", "metric_score"):
+        expect(name in header, f"no column {name}: {header}")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    st = p.status()
+    for row, trial in zip(rows, st["trials"]):
+        expect(float(row["score"]) == trial["value"] and row["number"] == str(trial["number"]), (row, trial))
+        expect(float(row["param_x"]) == trial["params"]["x"], (row, trial))
+        expect(row["fail_reason"] == "" and float(row["duration_s"]) >= 0, row)
+    # Each value lands in exactly one column: the header and every row have the same width.
+    expect(all(len(r) == len(header) for r in csv.reader(io.StringIO(text))), text)
+
+
 def test_optuna_load_study(p):
     p.study()
     p.run("run", "--study", "s", "-n", "4")

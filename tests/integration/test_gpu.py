@@ -136,6 +136,43 @@ def test_visible_devices(p):
     expect(slot_env(plan, "CUDA_VISIBLE_DEVICES") == ["1", "1"], plan["slots"])
 
 
+GPU1 = "GPU-3b7e9d20-1c4f-4a8e-b6d2-7f9a0e1c2d31"  # the fake's second GPU
+MIG_A = "MIG-5f1e2d3c-4b5a-5968-8776-a5b4c3d2e1f0"
+MIG_B = "MIG-6a0b1c2d-3e4f-5a6b-8c7d-9e8f7a6b5c4d"
+
+
+def test_visible_uuids(p):
+    # UUIDs, UUID prefixes and indices, in CUDA_VISIBLE_DEVICES' order.
+    for visible, want in ((GPU1, [1]), ("GPU-3b7e", [1]), ("GPU-3b7e,0", [1, 0]), (f"0,{GPU1}", [0, 1])):
+        plan = p.gpu_json("--gpu-profile", "rtx_4090", CUDA_VISIBLE_DEVICES=visible)
+        expect([d["index"] for d in plan["devices"]] == want, (visible, plan["devices"]))
+        expect(slot_env(plan, "CUDA_VISIBLE_DEVICES") == [str(i) for i in want for _ in (0, 1)], plan["slots"])
+        expect(plan["warnings"] == [], plan["warnings"])
+    # An unknown id ends the list, as in CUDA, and the warning names it.
+    out = p.run("gpu", "--gpu-profile", "rtx_4090", CUDA_VISIBLE_DEVICES="0,GPU-deadbeef,1").stdout
+    expect("GPUs: 1 " in out and "warning: CUDA_VISIBLE_DEVICES=0,GPU-deadbeef,1: no GPU 'GPU-deadbeef'" in out, out)
+
+
+def test_visible_mig(p):
+    # Two MIG instances of GPU 0: each is a device of its own, with the slice's memory, and its
+    # trials get the MIG id as given. The old form MIG-GPU-<uuid>/<gi>/<ci> is understood too.
+    env = dict(FAKE_MIG=f"0:1g.10gb:{MIG_A},0:3g.40gb:{MIG_B}", CUDA_VISIBLE_DEVICES=f"{MIG_A},{MIG_B}")
+    plan = p.gpu_json(**env)
+    expect([(d["index"], d["memory_total_mib"]) for d in plan["devices"]] == [(0, 10240), (0, 40960)],
+           plan["devices"])
+    expect(sorted(set(slot_env(plan, "CUDA_VISIBLE_DEVICES"))) == [MIG_A, MIG_B], plan["slots"])
+    expect(len({s["name"] for s in plan["slots"]}) == len(plan["slots"]), plan["slots"])
+    out = p.run("gpu", **env).stdout
+    expect("MIG 1g.10gb on GPU 0" in out and MIG_A in out, out)
+    old = f"MIG-{GPU1}/1/0"
+    plan = p.gpu_json("--gpu-profile", "h100", CUDA_VISIBLE_DEVICES=old)
+    expect([d["index"] for d in plan["devices"]] == [1], plan["devices"])
+    expect(set(slot_env(plan, "CUDA_VISIBLE_DEVICES")) == {old}, plan["slots"])
+    out = p.run("gpu", CUDA_VISIBLE_DEVICES="MIG-00000000-1111-2222-3333-444444444444", **{"FAKE_MIG": env["FAKE_MIG"]}).stdout
+    expect("warning: CUDA_VISIBLE_DEVICES=MIG-00000000-1111-2222-3333-444444444444: no MIG instance "
+           "'MIG-00000000-1111-2222-3333-444444444444'" in out, out)
+
+
 def test_detects_by_name_and_memory(p):
     plan = p.gpu_json(FAKE_GPU_NAME="NVIDIA A100-SXM4-40GB", FAKE_GPU_MIB="40960")
     expect(plan["profile"]["name"] == "a100_40gb", plan["profile"])

@@ -97,6 +97,18 @@ TEST_CASE("slots use nvidia-smi's indices of the visible GPUs, and the memory fr
   CHECK(plan.threads_per_trial == 1);  // never 0, even with fewer cores than trials
 }
 
+TEST_CASE("a MIG instance's slots name it by its id, apart from the other instances of its GPU") {
+  std::vector<GpuDevice> migs = gpus({0, 0});
+  migs[0].mig_id = "MIG-5f1e2d3c";
+  migs[1].mig_id = "MIG-GPU-8f2c4b1a/1/0";
+  const SlotPlan plan = plan_slots(migs, two_per_gpu(), std::nullopt, 8);
+  CHECK(visible(plan) == std::vector<std::string>{"MIG-5f1e2d3c", "MIG-5f1e2d3c", "MIG-GPU-8f2c4b1a/1/0",
+                                                  "MIG-GPU-8f2c4b1a/1/0"});
+  CHECK(plan.slots[0].name == "mig0.w0");
+  CHECK(plan.slots[3].name == "mig1.w1");
+  CHECK(plan.slots[3].gpu == 0);  // its GPU, for the utilization sampler
+}
+
 TEST_CASE("without a GPU: CPU slots of threads_per_trial threads, GPUs hidden") {
   SlotPlan plan = plan_slots({}, cpu_profile(2), std::nullopt, 16);
   CHECK_FALSE(plan.on_gpu);

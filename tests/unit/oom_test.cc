@@ -40,16 +40,58 @@ TEST_CASE("a crash with an OOM line, or a SIGKILL hpo did not send, is an oom fa
   CHECK_FALSE(judge(run, "m").oom);
 }
 
-TEST_CASE("an OOM retry halves the batch and doubles grad_accum, keeping the effective batch") {
+int64_t effective(const nlohmann::ordered_json& config) {
+  return config["batch_size"].get<int64_t>() * config.value("grad_accum", int64_t{1});
+}
+
+bool is_prime(int64_t n) {
+  for (int64_t f = 2; f * f <= n; ++f) {
+    if (n % f == 0) return false;
+  }
+  return n >= 2;
+}
+
+TEST_CASE("an OOM retry halves an even batch and doubles grad_accum") {
   nlohmann::ordered_json config = {{"batch_size", 2048}, {"grad_accum", 2}, {"lr", 1e-3}};
   const auto retry = halve_batch(config);
   REQUIRE(retry);
   CHECK((*retry)["batch_size"] == 1024);
   CHECK((*retry)["grad_accum"] == 4);
   CHECK((*retry)["lr"] == 1e-3);
-  CHECK((*halve_batch({{"batch_size", 7}}))["grad_accum"] == 2);  // absent grad_accum counts as 1
+  CHECK((*halve_batch({{"batch_size", 2}}))["grad_accum"] == 2);  // absent grad_accum counts as 1
   CHECK_FALSE(halve_batch({{"batch_size", 1}}));
   CHECK_FALSE(halve_batch({{"lr", 1e-3}}));
+}
+
+TEST_CASE("an OOM retry keeps the effective batch exactly whenever the batch has a factor") {
+  // 375 = 3 x 125: the largest smaller batch that divides it is 125.
+  const auto retry = halve_batch({{"batch_size", 375}, {"grad_accum", 2}});
+  REQUIRE(retry);
+  CHECK((*retry)["batch_size"] == 125);
+  CHECK((*retry)["grad_accum"] == 6);
+  for (int64_t b = 2; b <= 5000; ++b) {
+    if (is_prime(b)) continue;
+    for (int64_t k : {1, 3}) {
+      const nlohmann::ordered_json config = {{"batch_size", b}, {"grad_accum", k}};
+      const auto smaller = halve_batch(config);
+      REQUIRE(smaller);
+      CAPTURE(b);
+      CHECK(effective(*smaller) == b * k);
+      CHECK((*smaller)["batch_size"].get<int64_t>() <= b / 2);  // at least halves the memory
+    }
+  }
+}
+
+TEST_CASE("an OOM retry of a prime batch rounds half up: grad_accum more samples per optimizer step") {
+  // No smaller batch divides a prime one: (b + 1) / 2 with grad_accum doubled
+  // is the nearest effective batch, k samples more than before.
+  for (int64_t b : {3, 7, 13, 383}) {
+    const auto retry = halve_batch({{"batch_size", b}, {"grad_accum", 2}});
+    REQUIRE(retry);
+    CHECK((*retry)["batch_size"] == (b + 1) / 2);
+    CHECK((*retry)["grad_accum"] == 4);
+    CHECK(effective(*retry) == (b + 1) * 2);
+  }
 }
 
 }  // namespace
