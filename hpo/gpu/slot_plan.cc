@@ -103,19 +103,19 @@ void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, i
 }  // namespace
 
 SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
-                    std::optional<int> n_jobs, int cores, int loader_workers) {
+                    std::optional<int> n_jobs, int cores, int workers) {
   SlotPlan plan;
   cores = std::max(1, cores);
-  loader_workers = std::max(0, loader_workers);
+  workers = std::max(0, workers);
   if (n_jobs && *n_jobs < 1) throw ConfigError("n_jobs: expected an integer >= 1 or 'auto'");
   if (!profile.cpu && !devices.empty()) {
-    plan_gpu(devices, profile, n_jobs, cores, loader_workers, plan);
+    plan_gpu(devices, profile, n_jobs, cores, workers, plan);
     return plan;
   }
   if (!profile.cpu) {
     plan.warnings.push_back("profile " + profile.name + " is for GPUs, but none was found: trials run on CPU slots");
   }
-  plan_cpu(profile, n_jobs, cores, loader_workers, plan);
+  plan_cpu(profile, n_jobs, cores, workers, plan);
   return plan;
 }
 

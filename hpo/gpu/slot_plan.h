@@ -57,12 +57,12 @@ struct SlotPlan {
 // slots (threads_per_trial from the profile, else 1), capped by the
 // profile's max_parallel_trials when set. More trials than cores warns.
 //
-// Either way OMP_NUM_THREADS = max(1, cores / slots - loader_workers): a
-// trial's data-loader workers (the study's NUM_WORKERS) run beside its
+// Either way OMP_NUM_THREADS = max(1, cores / slots - workers): a trial's
+// data-loader workers (the study's NUM_WORKERS) run beside its
 // compute threads, so both come out of its share of the cores. Loader
 // workers alone oversubscribing the CPU is a warning.
 SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
-                    std::optional<int> n_jobs, int cores, int loader_workers = 0);
+                    std::optional<int> n_jobs, int cores, int workers = 0);
 
 // NUM_WORKERS from a study's env (checked when the study file was read),
 // 0 when it is not set.
