@@ -153,17 +153,29 @@ void check_memory(const StudyConfig& study, const GpuProfile& profile, const Slo
   }
 }
 
-void check_cpu(const StudyConfig& study, const SlotPlan& plan, int cores, Findings& f) {
+// Trials get their slot's OMP_NUM_THREADS, whatever the study's env says.
+void check_cpu(const StudyConfig& study, const SlotPlan& plan, const GpuContext& c, Findings& f) {
   for (const std::string& w : plan.warnings) f.warn("slots", w);
+  f.info("CPU", "cores: " + c.cores_reason);
+  const std::string threads = std::to_string(plan.threads_per_trial);
   const std::string omp = env_of(study, "OMP_NUM_THREADS");
-  const int threads = omp.empty() ? plan.threads_per_trial : std::max(1, std::atoi(omp.c_str()));
-  const std::string source = omp.empty() ? "from the slot plan" : "OMP_NUM_THREADS in the study's env";
-  const int used = plan.n_jobs() * threads;
+  if (!omp.empty() && omp != threads) {
+    f.info("CPU", "the study's OMP_NUM_THREADS=" + omp + " is replaced by each slot's " + threads);
+  }
   std::ostringstream text;
-  text << plan.n_jobs() << " trial(s) at once x " << threads << " thread(s) (" << source << ") = " << used << " of "
-       << cores << " core(s)";
-  used > cores ? f.warn("CPU", text.str() + ": oversubscribed; lower n_jobs or OMP_NUM_THREADS")
-               : f.ok("CPU", text.str());
+  text << plan.n_jobs() << " trial(s) at once x ";
+  if (plan.loader_workers > 0) text << "(";
+  text << threads << " thread(s)";
+  if (plan.loader_workers > 0) text << " + " << plan.loader_workers << " data-loader worker(s))";
+  const int used = plan.n_jobs() * (plan.threads_per_trial + plan.loader_workers);
+  text << " = " << used << " of " << c.cores << " core(s); OMP_NUM_THREADS: " << plan.threads_reason;
+  if (!plan.cpu_warning.empty()) {
+    f.warn("CPU", plan.cpu_warning);
+  } else if (used > c.cores) {
+    f.warn("CPU", text.str() + ": oversubscribed; lower n_jobs");
+  } else {
+    f.ok("CPU", text.str());
+  }
 }
 
 void estimate_time(const StudyConfig& study, const GpuProfile& profile, bool on_gpu, Findings& f) {
@@ -190,7 +202,8 @@ int diagnose(const DoctorFlags& flags) {
   const std::optional<int> n_jobs = flags.n_jobs.empty() ? std::optional<int>(study.n_jobs) : parse_n_jobs(flags.n_jobs);
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
   const GpuProfile& profile = context.choice.profile;
-  const SlotPlan plan = plan_slots(context.detection.devices, profile, n_jobs, context.cores);
+  const SlotPlan plan =
+      plan_slots(context.detection.devices, profile, n_jobs, context.cores, loader_workers(study.env));
 
   std::cout << "hpo doctor: study " << study.name << " (" << study.path << ")\n";
   Findings f;
@@ -202,7 +215,7 @@ int diagnose(const DoctorFlags& flags) {
   check_data(study, f);
   check_bounds(study, profile, f);
   check_memory(study, profile, plan, f);
-  check_cpu(study, plan, context.cores, f);
+  check_cpu(study, plan, context, f);
   estimate_time(study, profile, plan.on_gpu, f);
   std::cout << (f.warnings() == 0 ? "no problems found" : std::to_string(f.warnings()) + " warning(s)") << "\n";
   return f.warnings() == 0 ? kExitOk : 1;

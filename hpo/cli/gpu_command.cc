@@ -10,6 +10,7 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/study_locator.h"
 #include "hpo/gpu/gpu_context.h"
 #include "hpo/gpu/slot_plan.h"
 #include "samplers/param_value.h"
@@ -19,6 +20,7 @@ namespace hpo {
 namespace {
 
 struct GpuFlags {
+  std::string study;
   std::string profile;
   std::string n_jobs = "auto";
   int cores = 0;
@@ -72,11 +74,12 @@ void print_devices(const GpuDetection& d, std::ostream& out) {
   for (const std::string& w : d.warnings) out << "warning: " << w << "\n";
 }
 
-void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, int cores, std::ostream& out) {
+void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, const GpuContext& c, std::ostream& out) {
   out << "slots: " << plan.n_jobs() << " (" << (n_jobs ? "--n-jobs " + std::to_string(*n_jobs) : "auto") << "; ";
   if (plan.on_gpu) out << plan.gpus << " GPU(s) x " << plan.capacity / std::max(1, plan.gpus) << " = ";
-  out << plan.capacity << " allowed), " << cores << " CPU core(s), " << plan.threads_per_trial
+  out << plan.capacity << " allowed), " << c.cores << " CPU core(s), " << plan.threads_per_trial
       << " thread(s) per trial\n";
+  out << "  CPU cores: " << c.cores_reason << "\n  OMP_NUM_THREADS: " << plan.threads_reason << "\n";
   // MIG ids are long: the column is as wide as the longest.
   size_t id_width = 22;
   for (const Slot& s : plan.slots) id_width = std::max(id_width, env_value(s, "CUDA_VISIBLE_DEVICES").size() + 4);
@@ -89,6 +92,7 @@ void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, int core
         << env_value(s, "OMP_NUM_THREADS") << env_value(s, "HPO_GPU_MEMORY_FRACTION") << "\n";
   }
   for (const std::string& w : plan.warnings) out << "warning: " << w << "\n";
+  if (!plan.cpu_warning.empty()) out << "warning: " << plan.cpu_warning << "\n";
 }
 
 nlohmann::json profile_json(const ProfileChoice& c) {
@@ -122,6 +126,7 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
   }
   std::vector<std::string> warnings = c.detection.warnings;
   warnings.insert(warnings.end(), plan.warnings.begin(), plan.warnings.end());
+  if (!plan.cpu_warning.empty()) warnings.push_back(plan.cpu_warning);
   nlohmann::json slots = nlohmann::json::array();
   for (const Slot& s : plan.slots) {
     nlohmann::json env = nlohmann::json::object();
@@ -136,6 +141,9 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
           {"devices", devices},
           {"profile", profile_json(c.choice)},
           {"cores", c.cores},
+          {"cores_reason", c.cores_reason},
+          {"loader_workers", plan.loader_workers},
+          {"threads_reason", plan.threads_reason},
           {"on_gpu", plan.on_gpu},
           {"capacity", plan.capacity},
           {"n_jobs", plan.n_jobs()},
@@ -146,8 +154,9 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
 
 int show(const GpuFlags& flags) {
   const std::optional<int> n_jobs = parse_n_jobs(flags.n_jobs);
+  const int workers = flags.study.empty() ? 0 : loader_workers(load_study(flags.study).env);
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
-  const SlotPlan plan = plan_slots(context.detection.devices, context.choice.profile, n_jobs, context.cores);
+  const SlotPlan plan = plan_slots(context.detection.devices, context.choice.profile, n_jobs, context.cores, workers);
   if (flags.json) {
     std::cout << gpu_json(context, plan).dump(2) << "\n";
     return kExitOk;
@@ -155,7 +164,7 @@ int show(const GpuFlags& flags) {
   print_devices(context.detection, std::cout);
   std::cout << "profile: " << context.choice.profile.name << " (" << to_string(context.choice.source) << ": "
             << context.choice.reason << ")\n  " << profile_summary(context.choice.profile) << "\n";
-  print_plan(plan, n_jobs, context.cores, std::cout);
+  print_plan(plan, n_jobs, context, std::cout);
   return kExitOk;
 }
 
@@ -164,6 +173,8 @@ int show(const GpuFlags& flags) {
 void add_gpu_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<GpuFlags>();
   CLI::App* cmd = app.add_subcommand("gpu", "Show the GPUs, the GPU profile chosen for them and the slot plan");
+  cmd->add_option("--study", flags->study,
+                  "Plan for this study's data-loader workers (its env's NUM_WORKERS); default none");
   cmd->add_option("--gpu-profile", flags->profile,
                   "Profile name (gpu_profiles/NAME.yaml) or file (default: $GPU_PROFILE, else detected)");
   cmd->add_option("-j,--n-jobs", flags->n_jobs, "Trials at once: a number, or auto for the profile's slots")
@@ -177,10 +188,13 @@ void add_gpu_command(CLI::App& app, int& exit_code) {
       "trials run on CPU slots. The profile is --gpu-profile, else $GPU_PROFILE, else the one matching the GPU's\n"
       "name and memory, else `cpu`. Profiles are gpu_profiles/*.yaml in $HPO_GPU_PROFILE_PATH, ./gpu_profiles\n"
       "and hpo's shipped ones. Each slot is one (GPU, worker) pair; its trials get CUDA_VISIBLE_DEVICES,\n"
-      "OMP_NUM_THREADS = cores / slots and, if the profile sets one, HPO_GPU_MEMORY_FRACTION.\n\n"
+      "OMP_NUM_THREADS = cores / slots - NUM_WORKERS (at least 1) and, if the profile sets one,\n"
+      "HPO_GPU_MEMORY_FRACTION. Cores are those of hpo's affinity mask, capped by its cgroup's CPU quota\n"
+      "(cpu.max, or cpu.cfs_quota_us / cpu.cfs_period_us, under $HPO_CGROUP_ROOT or /sys/fs/cgroup).\n\n"
       "Examples:\n"
       "  hpo gpu\n"
       "  hpo gpu --gpu-profile a100_80gb --n-jobs 4\n"
+      "  hpo gpu --study quick_sweep\n"
       "  GPU_PROFILE=my_profiles/l40s.yaml hpo gpu --json");
   cmd->callback([flags, &exit_code] { exit_code = show(*flags); });
 }

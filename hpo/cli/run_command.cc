@@ -118,7 +118,8 @@ int run(const RunFlags& flags) {
   // slots; each sets CUDA_VISIBLE_DEVICES and OMP_NUM_THREADS for its trials.
   const GpuContext gpu = resolve_gpu_context(flags.gpu_profile);
   const std::optional<int> jobs = flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
-  const SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores);
+  const SlotPlan slots =
+      plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores, loader_workers(config.env));
   config.n_jobs = slots.n_jobs();
   // The profile bounds what is sampled here, not the study's distributions.
   SearchSpace bounded_space = config.space.params;
@@ -135,9 +136,11 @@ int run(const RunFlags& flags) {
             << ", storage " << storage->url() << "\n"
             << "profile " << gpu.choice.profile.name << " (" << gpu.choice.reason << "), "
             << slots.n_jobs() << " slot(s)" << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
-            << ", " << slots.threads_per_trial << " thread(s) per trial\n" << std::flush;
+            << ", " << slots.threads_per_trial << " thread(s) per trial (" << slots.threads_reason << "; cores: "
+            << gpu.cores_reason << ")\n" << std::flush;
   for (const auto& w : gpu.detection.warnings) std::cout << "warning: " << w << "\n";
   for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";
+  if (!slots.cpu_warning.empty()) std::cout << "warning: " << slots.cpu_warning << "\n";
   for (const auto& b : bounded) std::cout << "note: " << b << "\n";
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials, config.objective.metric,

@@ -49,8 +49,8 @@ struct TrainerConfig {
   std::vector<std::string> command;
   double timeout_s = 0;          // per trial; 0 = none
   double grace_period_s = 10;    // after SIGTERM, before SIGKILL
-  // on_oom: retry_halved: a trial that ran out of memory runs again with
-  // batch_size halved and grad_accum doubled (same effective batch).
+  // on_oom: retry_halved: a trial that ran out of memory runs again at a
+  // smaller batch with grad_accum raised to match (see hpo/run/oom.h).
   bool retry_halved_on_oom = false;
 };
 

@@ -180,6 +180,11 @@ TrainerConfig parse_trainer(const YamlNode& node) {
   return trainer;
 }
 
+bool is_worker_count(const std::string& text) {
+  if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  return std::stoi(text) <= 1024;
+}
+
 // Environment values are text; a bool becomes 1 or 0, what programs test for.
 std::vector<std::pair<std::string, std::string>> parse_env(const YamlNode& node) {
   std::vector<std::pair<std::string, std::string>> env;
@@ -188,6 +193,10 @@ std::vector<std::pair<std::string, std::string>> parse_env(const YamlNode& node)
       value.fail("not a valid environment variable name (expected [A-Za-z_][A-Za-z0-9_]*)");
     }
     if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
+    // hpo takes a trial's data-loader workers out of its thread share.
+    if (name == "NUM_WORKERS" && !is_worker_count(value.node().Scalar())) {
+      value.fail("expected a number of data-loader workers (an integer from 0 to 1024), got " + value.describe());
+    }
     const ParamValue typed = value.as_value();
     const bool* flag = std::get_if<bool>(&typed);
     env.emplace_back(name, flag ? (*flag ? "1" : "0") : value.node().Scalar());

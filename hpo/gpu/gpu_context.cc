@@ -14,7 +14,14 @@ GpuContext resolve_gpu_context(const std::string& profile_flag, int cores) {
   if (explicit_choice) context.choice = select_profile(registry, profile_flag, env_value, {});
   context.detection = detect_gpus();
   if (!explicit_choice) context.choice = select_profile(registry, "", "", context.detection.devices);
-  context.cores = cores > 0 ? cores : available_cpu_cores();
+  if (cores > 0) {
+    context.cores = cores;
+    context.cores_reason = std::to_string(cores) + " (--cores)";
+  } else {
+    const CpuCores detected = detect_cpu_cores();
+    context.cores = detected.cores;
+    context.cores_reason = detected.explain();
+  }
   return context;
 }
 

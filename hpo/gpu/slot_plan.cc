@@ -37,10 +37,32 @@ Slot cpu_slot(int worker, int threads) {
   return s;
 }
 
-int threads_for(int cores, int slots) { return std::max(1, cores / std::max(1, slots)); }
+// Each trial's share of the cores, less its data-loader workers: they run
+// beside the compute threads, so counting them keeps the CPU from being
+// oversubscribed. Never below 1 thread.
+void split_cores(int cores, int trials, int workers, SlotPlan& plan) {
+  trials = std::max(1, trials);
+  const int share = cores / trials;
+  plan.loader_workers = workers;
+  plan.threads_per_trial = std::max(1, share - workers);
+  plan.threads_reason = std::to_string(cores) + " core(s) / " + std::to_string(trials) + " trial(s) = " +
+                        std::to_string(share);
+  if (workers > 0) {
+    plan.threads_reason += ", minus " + std::to_string(workers) + " data-loader worker(s) (NUM_WORKERS) = " +
+                           std::to_string(share - workers);
+  }
+  if (share - workers < 1) plan.threads_reason += ", at least 1";
+  const int used = trials * (plan.threads_per_trial + workers);
+  if (workers > 0 && used > cores) {
+    plan.cpu_warning = std::to_string(trials) + " trial(s) x (" + std::to_string(plan.threads_per_trial) +
+                       " thread(s) + " + std::to_string(workers) + " data-loader worker(s)) = " +
+                       std::to_string(used) + " on " + std::to_string(cores) +
+                       " core(s): the CPU is oversubscribed; lower NUM_WORKERS or n_jobs";
+  }
+}
 
 void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile, std::optional<int> n_jobs,
-              int cores, SlotPlan& plan) {
+              int cores, int workers, SlotPlan& plan) {
   plan.on_gpu = true;
   plan.gpus = static_cast<int>(devices.size());
   plan.capacity = plan.gpus * profile.max_parallel_trials;
@@ -51,7 +73,7 @@ void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile, 
                             std::to_string(profile.max_parallel_trials) +
                             "): GPUs are oversubscribed and trials may run out of memory");
   }
-  plan.threads_per_trial = threads_for(cores, n);
+  split_cores(cores, n, workers, plan);
   // Slot k is worker k / gpus of GPU k % gpus: every GPU gets a trial
   // before any gets a second.
   std::vector<std::pair<size_t, int>> chosen;  // (device position, worker)
@@ -62,7 +84,7 @@ void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile, 
   }
 }
 
-void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, SlotPlan& plan) {
+void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, int workers, SlotPlan& plan) {
   const int wanted_threads = profile.threads_per_trial.value_or(1);
   plan.capacity = std::max(1, cores / wanted_threads);
   // A GPU profile's max_parallel_trials counts per GPU: no cap for the CPU.
@@ -74,26 +96,35 @@ void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, S
     plan.warnings.push_back(std::to_string(n) + " trials at once on " + std::to_string(cores) +
                             " CPU core(s): the CPU is oversubscribed");
   }
-  plan.threads_per_trial = threads_for(cores, n);
+  split_cores(cores, n, workers, plan);
   for (int w = 0; w < n; ++w) plan.slots.push_back(cpu_slot(w, plan.threads_per_trial));
 }
 
 }  // namespace
 
 SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
-                    std::optional<int> n_jobs, int cores) {
+                    std::optional<int> n_jobs, int cores, int workers) {
   SlotPlan plan;
   cores = std::max(1, cores);
+  workers = std::max(0, workers);
   if (n_jobs && *n_jobs < 1) throw ConfigError("n_jobs: expected an integer >= 1 or 'auto'");
   if (!profile.cpu && !devices.empty()) {
-    plan_gpu(devices, profile, n_jobs, cores, plan);
+    plan_gpu(devices, profile, n_jobs, cores, workers, plan);
     return plan;
   }
   if (!profile.cpu) {
     plan.warnings.push_back("profile " + profile.name + " is for GPUs, but none was found: trials run on CPU slots");
   }
-  plan_cpu(profile, n_jobs, cores, plan);
+  plan_cpu(profile, n_jobs, cores, workers, plan);
   return plan;
+}
+
+int loader_workers(const std::vector<std::pair<std::string, std::string>>& env) {
+  int workers = 0;
+  for (const auto& [name, value] : env) {
+    if (name == "NUM_WORKERS") workers = std::max(0, std::atoi(value.c_str()));
+  }
+  return workers;
 }
 
 std::optional<int> parse_n_jobs(const std::string& text) {

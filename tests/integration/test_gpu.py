@@ -50,18 +50,18 @@ class Project:
                     and not k.startswith("FAKE_GPU")}
         self.env["PATH"] = self.bin + os.pathsep + "/usr/bin:/bin"
 
-    def study(self, params, name="s", jobs=1, threads=1, fixed=""):
+    def study(self, params, name="s", jobs=1, threads=1, fixed="", workers=None):
         with open(os.path.join(self.dir, "search_spaces", "space_" + name + ".yaml"), "w") as f:
             f.write("params:\n" + textwrap.indent(params, "  "))
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
+            env = f"{{OMP_NUM_THREADS: {threads}" + ("" if workers is None else f", NUM_WORKERS: {workers}") + "}"
             f.write(textwrap.dedent(f"""\
                 search_space: space_{name}.yaml
                 objective: {{metric: score, direction: maximize}}
                 n_jobs: {jobs}
                 trainer:
                   command: [{PYTHON}, "{{study_dir}}/../trainer.py"]
-                env:
-                  OMP_NUM_THREADS: {threads}
+                env: {env}
                 storage: sqlite:///gpu.db
                 fixed: {{{fixed}}}
                 """))
@@ -193,6 +193,56 @@ def test_user_profile_overrides(p):
     expect("gpu_profiles/h100.yaml:6: batch_size_choices[1]: expected an integer, got 'many'" in r.stderr, r.stderr)
 
 
+def cgroup_root(p, text):
+    root = os.path.join(p.dir, "cgroup")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "cpu.max"), "w") as f:
+        f.write(text)
+    return root
+
+
+def test_cgroup_quota(p):
+    # A quota of 1 CPU: one core to share, whatever the affinity mask says.
+    root = cgroup_root(p, "100000 100000\n")
+    affinity = len(os.sched_getaffinity(0))
+    plan = p.gpu_json("--n-jobs", "1", HPO_CGROUP_ROOT=root)
+    expect(plan["cores"] == 1 and slot_env(plan, "OMP_NUM_THREADS") == ["1"], plan)
+    out = p.run("gpu", "--n-jobs", "1", HPO_CGROUP_ROOT=root).stdout
+    expect(f"CPU cores: 1 (affinity mask: {affinity} CPU(s); cgroup quota: 1 CPU(s) in {root}/cpu.max)" in out, out)
+    # 1.5 CPUs round up to 2; "max" is no limit.
+    cgroup_root(p, "150000 100000\n")
+    expect(p.gpu_json(HPO_CGROUP_ROOT=root)["cores"] == min(affinity, 2), "1.5 CPUs")
+    cgroup_root(p, "max 100000\n")
+    expect(p.gpu_json(HPO_CGROUP_ROOT=root)["cores"] == affinity, "no quota")
+    cgroup_root(p, "lots\n")
+    r = p.run("gpu", expect_rc=2, HPO_CGROUP_ROOT=root)
+    expect(f"{root}/cpu.max: expected 'QUOTA PERIOD' or 'max PERIOD' (microseconds), got 'lots'" in r.stderr, r.stderr)
+
+
+def test_loader_workers(p):
+    # Each trial's NUM_WORKERS come out of its share of the cores.
+    p.study(SMALL, jobs=2, workers=3)
+    out = p.run("gpu", "--study", "s", "--cores", "16", "-j", "2").stdout
+    expect("OMP_NUM_THREADS: 16 core(s) / 2 trial(s) = 8, minus 3 data-loader worker(s) (NUM_WORKERS) = 5" in out, out)
+    r = p.run("doctor", "--study", "s", "--cores", "16")
+    expect("ok       CPU: 2 trial(s) at once x (5 thread(s) + 3 data-loader worker(s)) = 16 of 16 core(s)" in r.stdout,
+           r.stdout)
+    # The trainers get it: 4 cores (a quota of 4 CPUs, or fewer in the mask) for 1 trial with 3 workers.
+    p.study("batch_size: {type: categorical, choices: [256]}\n", workers=3)
+    root = cgroup_root(p, "400000 100000\n")
+    p.run("run", "--study", "s", "-n", "1", "--gpu-profile", "cpu", HPO_CGROUP_ROOT=root)
+    seen = json.load(open(os.path.join(p.dir, "runs", "s", "trial_0000", "slot.json")))
+    cores = min(len(os.sched_getaffinity(0)), 4)
+    expect(seen["OMP_NUM_THREADS"] == str(max(1, cores - 3)), (cores, seen))
+    with open(os.path.join(p.dir, "studies", "s.yaml")) as f:
+        text = f.read().replace("NUM_WORKERS: 3", "NUM_WORKERS: many")
+    with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
+        f.write(text)
+    r = p.run("gpu", "--study", "s", expect_rc=2)
+    expect("env.NUM_WORKERS: expected a number of data-loader workers (an integer from 0 to 1024), got 'many'"
+           in r.stderr, r.stderr)
+
+
 # --- hpo doctor --------------------------------------------------------------
 
 SMALL = "batch_size: {type: categorical, choices: [256, 512]}\nlr: {type: float, low: 1.0e-4, high: 1.0e-2, log: true}\n"
@@ -207,18 +257,21 @@ def test_doctor_fine(p):
     expect("ok       profile: h100 (detected" in r.stdout, r.stdout)
     expect("ok       trainer: /usr/bin/python3" in r.stdout, r.stdout)
     expect("ok       memory: worst case tcn batch_size 512" in r.stdout, r.stdout)
-    expect("ok       CPU: 2 trial(s) at once x 2 thread(s)" in r.stdout, r.stdout)
+    # Trials get their slot's threads, not the study's OMP_NUM_THREADS (the slot's env wins).
+    expect("ok       CPU: 2 trial(s) at once x 8 thread(s) = 16 of 16 core(s); OMP_NUM_THREADS: 16 core(s) / "
+           "2 trial(s) = 8" in r.stdout, r.stdout)
+    expect("info     CPU: the study's OMP_NUM_THREADS=2 is replaced by each slot's 8" in r.stdout, r.stdout)
     expect("info     time: worst case" in r.stdout and r.stdout.rstrip().endswith("no problems found"), r.stdout)
 
 
 def test_doctor_warns_oversized(p):
-    p.study(HUGE, jobs=4, threads=8)
+    p.study(HUGE, jobs=4, threads=8, workers=4)
     r = p.run("doctor", "--study", "s", "--gpu-profile", "rtx_4090", "--cores", "16", expect_rc=1)
     expect("warning  memory: worst case tcn batch_size 65536, hidden_size 4096, layers 8" in r.stdout, r.stdout)
     expect("out-of-memory risk" in r.stdout, r.stdout)
     expect("info     space: batch_size: dropped 65536 (profile rtx_4090 allows <= 768)" in r.stdout, r.stdout)
-    expect("warning  CPU: 4 trial(s) at once x 8 thread(s) (OMP_NUM_THREADS in the study's env) = 32 of 16 core(s)"
-           in r.stdout, r.stdout)
+    expect("warning  CPU: 4 trial(s) x (1 thread(s) + 4 data-loader worker(s)) = 20 on 16 core(s): the CPU is "
+           "oversubscribed; lower NUM_WORKERS or n_jobs" in r.stdout, r.stdout)
     expect(r.stdout.rstrip().endswith("2 warning(s)"), r.stdout)
     # More trials than the profile's slots is a warning too.
     r = p.run("doctor", "--study", "s", "--gpu-profile", "rtx_4090", "-j", "6", "--cores", "64", expect_rc=1)

@@ -278,6 +278,11 @@ TEST_CASE("env names and values are checked") {
               "expected a single value, got nothing");
   check_error(std::string(kRequired) + "env: [A]\n", "studies/s.yaml:4: env",
               "expected a mapping, got a list");
+  // hpo counts the loader workers when it splits the cores, so they must be a count.
+  check_error(std::string(kRequired) + "env:\n  NUM_WORKERS: many\n", "studies/s.yaml:5: env.NUM_WORKERS",
+              "expected a number of data-loader workers (an integer from 0 to 1024), got 'many'");
+  check_error(std::string(kRequired) + "env:\n  NUM_WORKERS: -2\n", "studies/s.yaml:5: env.NUM_WORKERS",
+              "expected a number of data-loader workers");
 }
 
 TEST_CASE("study names must be safe for paths and the database") {
