@@ -3,6 +3,9 @@
 // group of its own so that signals reach every process the trainer starts
 // (data-loader workers, for one) and a Ctrl-C at the terminal reaches hpo
 // alone, which then decides what the trainers get.
+//
+// The trainer is killed when the hpo process dies, even by kill -9 (see
+// launcher_thread.h).
 #ifndef HPO_LAUNCH_PROCESS_H_
 #define HPO_LAUNCH_PROCESS_H_
 
