@@ -166,6 +166,15 @@ int Process::pid() const { return impl_->child.id(); }
 
 std::optional<ExitStatus> Process::poll() {
   if (impl_->status) return impl_->status;
+  // Look without reaping: until it is reaped the trainer's pid, which names
+  // its group, cannot be reused, so what is left in the group is the
+  // trainer's own (a shell's background job, a data-loader worker). Nothing
+  // else would end those, so they go now, however the trainer ended.
+  siginfo_t info{};
+  if (::waitid(P_PID, static_cast<id_t>(pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0) {
+    if (info.si_pid == 0) return std::nullopt;  // still running
+    ::kill(-pid(), SIGKILL);
+  }
   std::error_code ec;
   if (impl_->child.running(ec)) return std::nullopt;
   // running() reaped the child and stored its raw wait status.

@@ -4,8 +4,9 @@
 // (data-loader workers, for one) and a Ctrl-C at the terminal reaches hpo
 // alone, which then decides what the trainers get.
 //
-// The trainer is killed when the hpo process dies, even by kill -9 (see
-// launcher_thread.h).
+// Nothing of a trainer outlives hpo's knowing: the trainer is killed when the
+// hpo process dies, even by kill -9 (see launcher_thread.h), and once it has
+// exited, whatever it left running in its group is killed too.
 #ifndef HPO_LAUNCH_PROCESS_H_
 #define HPO_LAUNCH_PROCESS_H_
 
@@ -54,7 +55,8 @@ class Process {
 
   int pid() const;
 
-  // The exit status once the process has ended; never blocks.
+  // The exit status once the process has ended; never blocks. On the first
+  // call that sees the end, what is left of the group is killed.
   std::optional<ExitStatus> poll();
   // Waits up to `timeout` for the process to end, then returns poll(). The
   // end wakes the wait at once, so a trainer that finishes in a millisecond

@@ -395,6 +395,21 @@ def test_oom(p):
     expect(best["batch_size"] == 256, best)                               # the config that ran
 
 
+def alive(pid):
+    """True while process `pid` runs; a zombie is dead but for its pid."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone_within(pid, seconds):
+    deadline = time.time() + seconds
+    while alive(pid) and time.time() < deadline:
+        time.sleep(0.02)
+    return not alive(pid)
+
+
 def test_dead_run_is_resumed(p):
     p.study(fixed="sleep: 1.0")
     proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "3"], cwd=p.dir,
@@ -424,6 +439,22 @@ def test_dead_run_is_resumed(p):
     trial_dir = st["trials"][1]["trial_dir"]
     expect(json.load(open(os.path.join(trial_dir, "seen.json")))["resume"] == "1", "no HPO_RESUME for the rerun")
     expect(os.path.exists(os.path.join(trial_dir, "stdout.prev.log")), "the first attempt's log was lost")
+
+
+def test_leftover_children_are_killed(p):
+    # Whatever a trainer leaves running in its process group ends with it,
+    # however it ends: a finished trial holds no CPU, memory or GPU.
+    for mode in ("ok", "fail"):
+        p.study(name=mode, fixed=f"mode: {mode}, leave_child: true")
+        p.run("run", "--study", mode, "-n", "2", check=False)
+        for t in p.status(mode)["trials"]:
+            expect(t["state"] == ("COMPLETE" if mode == "ok" else "FAIL"), t)
+            child = int(open(os.path.join(t["trial_dir"], "child.pid")).read())
+            try:
+                expect(gone_within(child, 2), f"{mode}: trial {t['number']}'s trainer left {child} running")
+            finally:
+                if alive(child):
+                    os.kill(child, signal.SIGKILL)
 
 
 def test_concurrent_processes(p):

@@ -119,6 +119,17 @@ TEST_CASE("signal_group reaches the trainer's own children") {
   CHECK(gone_within(grandchild, 2));
 }
 
+TEST_CASE("what a trainer leaves running in its group is killed once it has exited") {
+  // A shell's background job: not waited for, still in the trainer's group.
+  const auto pidfile = temp_path("leftover");
+  std::remove(pidfile.c_str());
+  Process p(sh("sleep 30 & echo $! > " + pidfile));
+  const int leftover = pid_from_file(pidfile);
+  REQUIRE(leftover > 0);
+  CHECK(wait_for(p).success());
+  CHECK(gone_within(leftover, 2));
+}
+
 TEST_CASE("a trainer started from a thread that has ended runs on while hpo lives") {
   // The kernel's parent-death signal follows the thread that started the
   // child; TBB's worker threads end when idle, hpo does not.
