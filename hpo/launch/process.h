@@ -6,7 +6,9 @@
 //
 // Nothing of a trainer outlives hpo's knowing: the trainer is killed when the
 // hpo process dies, even by kill -9 (see launcher_thread.h), and once it has
-// exited, whatever it left running in its group is killed too.
+// exited, whatever it left running in its group is killed too. Its children
+// do not die with hpo (the kernel signals only the trainer); a resumed trial
+// ends them (see process_group.h).
 #ifndef HPO_LAUNCH_PROCESS_H_
 #define HPO_LAUNCH_PROCESS_H_
 
@@ -54,6 +56,8 @@ class Process {
   Process& operator=(const Process&) = delete;
 
   int pid() const;
+  // The trainer's process group: its own, named by its pid.
+  int pgid() const { return pid(); }
 
   // The exit status once the process has ended; never blocks. On the first
   // call that sees the end, what is left of the group is killed.
