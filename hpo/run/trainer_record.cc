@@ -1,5 +1,7 @@
 #include "hpo/run/trainer_record.h"
 
+#include <string>
+
 #include "hpo/launch/proc_stat.h"
 #include "hpo/launch/process_group.h"
 
@@ -19,8 +21,10 @@ TrainerRecord TrainerRecord::from_json(const nlohmann::json& j) {
 }
 
 TrainerRecord record_of(const Process& trainer) {
+  // Once per process: every trial pays for this, and the host stays put.
+  static const std::string host = current_owner().host;
   TrainerRecord r;
-  r.process = current_owner();
+  r.process.host = host;
   r.process.pid = trainer.pid();
   // Not reaped before hpo polls it, so its stat is there even if it has exited.
   r.process.start_ticks = process_start_ticks(trainer.pid());
