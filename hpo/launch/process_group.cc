@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -42,11 +43,11 @@ bool wait_empty(int64_t pgid, Clock::duration limit) {
 std::vector<GroupMember> live_group_members(int64_t pgid) {
   std::vector<GroupMember> members;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    char* end = nullptr;
-    const long long pid = std::strtoll(name.c_str(), &end, 10);
-    if (name.empty() || *end != '\0') continue;  // not a process
+  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    char* rest = nullptr;
+    const long long pid = std::strtoll(name.c_str(), &rest, 10);
+    if (name.empty() || *rest != '\0') continue;  // not a process
     const auto stat = read_proc_stat(pid);       // nothing if it just ended
     if (stat && stat->pgid == pgid && stat->state != 'Z' && stat->state != 'X') {
       members.push_back({pid, stat->start_ticks});

@@ -34,7 +34,8 @@ TrainerRecord record_of(const Process& trainer) {
 
 size_t end_leftover_trainer(const TrainerRecord& record, std::chrono::duration<double> grace) {
   const Owner& trainer = record.process;
-  if (record.pgid <= 1 || trainer.host.empty() || trainer.host != current_owner().host) return 0;
+  if (record.pgid <= 1 || trainer.start_ticks <= 0) return 0;  // not a record hpo wrote
+  if (trainer.host.empty() || trainer.host != current_owner().host) return 0;
   const auto leader = read_proc_stat(trainer.pid);
   if (leader && leader->start_ticks != trainer.start_ticks) return 0;
   const auto members = live_group_members(record.pgid);
