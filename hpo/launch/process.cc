@@ -4,6 +4,7 @@
 #include <linux/close_range.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,6 +23,8 @@
 #include <map>
 #include <sstream>
 #include <thread>
+
+#include "hpo/launch/launcher_thread.h"
 
 namespace bp = boost::process;
 
@@ -64,32 +67,18 @@ bool is_executable_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// Blocks every signal in the calling thread while it lives. The vfork
-// child runs on hpo's memory until exec: a handler running there would act
-// on hpo's data (hpo's stop flag, say), so the child starts with signals
-// blocked and unblocks them only once no handler of hpo's is left.
-class SignalsBlocked {
- public:
-  SignalsBlocked() {
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old_);
-  }
-  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-  SignalsBlocked(const SignalsBlocked&) = delete;
-  SignalsBlocked& operator=(const SignalsBlocked&) = delete;
-
- private:
-  sigset_t old_;
-};
-
 // Runs in the child between vfork and exec. A process group of its own (see
 // the header), and no inherited descriptors: hpo's database, other trials'
 // logs and report files must not leak into a trainer. Marking them
 // close-on-exec (rather than closing them) keeps Boost's exec-error
 // reporting working, which boost::process::limit_handles breaks in 1.74.
-void prepare_child() {
+void prepare_child(pid_t hpo) {
   ::setpgid(0, 0);
+  // Killed when hpo dies, however it dies (see launcher_thread.h). Should hpo
+  // have died before this line, the child was already handed to init and no
+  // signal will come: then it stops here.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != hpo) ::_exit(127);
   // Signals hpo handles go back to their defaults (the child's dispositions
   // are its own even under vfork). Ignoring first drops any still pending:
   // a Ctrl-C that reached the child while it was in hpo's group was meant
@@ -148,12 +137,17 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
   ChildEnvironment env(spec.env);
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
   std::error_code ec;
-  const SignalsBlocked blocked;
-  impl_->child = bp::child(
-      bp::exe = spec.argv[0], bp::args = args,
-      bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
-      bp::std_in < bp::null, bp::std_out > spec.stdout_path, bp::std_err > spec.stderr_path,
-      bp::extend::on_exec_setup = [](auto&) { prepare_child(); }, bp::posix::use_vfork, ec);
+  const pid_t hpo = ::getpid();
+  // Started by the thread that lives as long as hpo, which has every signal
+  // blocked: the vfork child runs on hpo's memory until exec, and a handler
+  // running there would act on hpo's data (its stop flag, say).
+  run_on_launcher_thread([&] {
+    impl_->child = bp::child(
+        bp::exe = spec.argv[0], bp::args = args,
+        bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
+        bp::std_in < bp::null, bp::std_out > spec.stdout_path, bp::std_err > spec.stderr_path,
+        bp::extend::on_exec_setup = [hpo](auto&) { prepare_child(hpo); }, bp::posix::use_vfork, ec);
+  });
   if (ec) {
     throw LaunchError("cannot start '" + spec.argv[0] + "': " + ec.message());
   }
@@ -172,6 +166,15 @@ int Process::pid() const { return impl_->child.id(); }
 
 std::optional<ExitStatus> Process::poll() {
   if (impl_->status) return impl_->status;
+  // Look without reaping: until it is reaped the trainer's pid, which names
+  // its group, cannot be reused, so what is left in the group is the
+  // trainer's own (a shell's background job, a data-loader worker). Nothing
+  // else would end those, so they go now, however the trainer ended.
+  siginfo_t info{};
+  if (::waitid(P_PID, static_cast<id_t>(pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0) {
+    if (info.si_pid == 0) return std::nullopt;  // still running
+    ::kill(-pid(), SIGKILL);
+  }
   std::error_code ec;
   if (impl_->child.running(ec)) return std::nullopt;
   // running() reaped the child and stored its raw wait status.

@@ -3,6 +3,12 @@
 // group of its own so that signals reach every process the trainer starts
 // (data-loader workers, for one) and a Ctrl-C at the terminal reaches hpo
 // alone, which then decides what the trainers get.
+//
+// Nothing of a trainer outlives hpo's knowing: the trainer is killed when the
+// hpo process dies, even by kill -9 (see launcher_thread.h), and once it has
+// exited, whatever it left running in its group is killed too. Its children
+// do not die with hpo (the kernel signals only the trainer); a resumed trial
+// ends them (see process_group.h).
 #ifndef HPO_LAUNCH_PROCESS_H_
 #define HPO_LAUNCH_PROCESS_H_
 
@@ -50,8 +56,11 @@ class Process {
   Process& operator=(const Process&) = delete;
 
   int pid() const;
+  // The trainer's process group: its own, named by its pid.
+  int pgid() const { return pid(); }
 
-  // The exit status once the process has ended; never blocks.
+  // The exit status once the process has ended; never blocks. On the first
+  // call that sees the end, what is left of the group is killed.
   std::optional<ExitStatus> poll();
   // Waits up to `timeout` for the process to end, then returns poll(). The
   // end wakes the wait at once, so a trainer that finishes in a millisecond

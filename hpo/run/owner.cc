@@ -2,8 +2,7 @@
 
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
+#include "hpo/launch/proc_stat.h"
 
 namespace hpo {
 
@@ -31,19 +30,8 @@ Owner current_owner() {
 }
 
 int64_t process_start_ticks(int64_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat;
-  if (!std::getline(in, stat)) return -1;
-  // The command name (field 2) is in parentheses and may hold spaces, so
-  // count fields from the last ')'.
-  const auto close = stat.rfind(')');
-  if (close == std::string::npos) return -1;
-  std::istringstream fields(stat.substr(close + 2));
-  std::string field;
-  for (int i = 3; i <= 22 && fields >> field; ++i) {
-    if (i == 22) return std::stoll(field);
-  }
-  return -1;
+  const auto stat = read_proc_stat(pid);
+  return stat ? stat->start_ticks : -1;
 }
 
 bool owner_is_dead(const Owner& owner) {

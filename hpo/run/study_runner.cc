@@ -118,6 +118,8 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
       TrialPlan plan = plan_for(orphan, slot);
       // Run again after its owner died: a trainer that checkpoints resumes.
       plan.env.emplace_back("HPO_RESUME", "1");
+      const auto earlier = orphan.system_attrs.find(kTrainerAttr);
+      if (earlier != orphan.system_attrs.end()) plan.earlier_trainer = TrainerRecord::from_json(earlier->second);
       return plan;
     }
   }
@@ -222,6 +224,18 @@ void StudyRunner::beat() {
   }
 }
 
+// The trainer of a run that died was killed with it, but processes it
+// started may still hold the trial's directory, checkpoint or GPU. They must
+// be gone before the trial's new trainer starts.
+void StudyRunner::end_earlier_trainer(const TrialPlan& plan) {
+  const size_t ended = end_leftover_trainer(*plan.earlier_trainer,
+                                            std::chrono::duration<double>(config_.trainer.grace_period_s));
+  if (ended > 0) {
+    progress_.note("trial " + std::to_string(plan.number) + ": ended " + std::to_string(ended) +
+                   " process(es) its trainer left running when its run died");
+  }
+}
+
 void StudyRunner::give_up(std::exception_ptr error) {
   budget_ = 0;
   if (!error_) error_ = error;
@@ -265,6 +279,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
     progress_.trial_started(plan->number, (resumed ? "(resumed) " : "") + plan->summary);
     TrialResult result;
     try {
+      if (plan->earlier_trainer) end_earlier_trainer(*plan);
       const bool measure = utilization && slot.gpu;
       const int measurement = measure ? utilization->start(*slot.gpu) : -1;
       result = runner.run(*plan);

@@ -67,6 +67,7 @@ class StudyRunner {
   TrialPlan plan_for(const TrialRecord& trial, const Slot& slot);
   void worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization, RunSummary& summary);
   bool should_prune(const TrialPlan& plan);
+  void end_earlier_trainer(const TrialPlan& plan);
   void find_orphans();
   void beat();  // heartbeats for every trial in running_
   void sync_sampler();  // needs mu_ held

@@ -137,6 +137,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
   ReportReader reader((dir / kReportFile).string());
   try {
     Process process(spec);
+    // Overwrites the previous attempt's: a resumed run ends this one's group.
+    storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json());
     Watch watch(reader, storage_, plan.trial_id, metric_);
     const auto deadline = trainer_.timeout_s > 0
                               ? started + std::chrono::duration_cast<Clock::duration>(

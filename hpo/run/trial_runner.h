@@ -15,6 +15,7 @@
 
 #include "hpo/config/study_config.h"
 #include "hpo/run/stop_flag.h"
+#include "hpo/run/trainer_record.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -29,6 +30,9 @@ struct TrialPlan {
   std::vector<std::string> argv;  // placeholders expanded; argv[0] resolved
   std::vector<std::pair<std::string, std::string>> env;  // on top of hpo's own environment
   std::string summary;            // "batch_size=512 lr=0.0003", for progress lines
+  // A trial run again after its hpo died: the trainer that run started, whose
+  // leftovers must be gone before the trial's new trainer starts.
+  std::optional<TrainerRecord> earlier_trainer;
 };
 
 struct TrialResult {

@@ -1,17 +1,36 @@
 #!/usr/bin/env python3
 """A trainer for integration tests, scripted by its config's `mode`:
 ok, fail, hang, hang_hard (ignores SIGTERM), garbage, no_final, nan, slow.
-Records what it saw (argv, env) in its trial directory."""
-import json, os, signal, sys, time
+Records what it saw (argv, env) in its trial directory. With `leave_child`,
+it starts a `sleep` in its process group that it never waits for, as a
+data-loader worker or a shell's background job would be, and writes its pid
+to child.pid."""
+import json, os, signal, subprocess, sys, time
 
 config = json.load(open(os.environ["HPO_CONFIG"]))
 trial_dir = os.environ["HPO_TRIAL_DIR"]
 mode = config.get("mode", "ok")
+
+def alive(pid):
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+# A child left by an earlier trainer of this trial (a run that died).
+child_file = os.path.join(trial_dir, "child.pid")
+earlier_child = int(open(child_file).read()) if os.path.exists(child_file) else None
 with open(os.path.join(trial_dir, "seen.json"), "w") as f:
     json.dump({"argv": sys.argv, "env": {k: v for k, v in os.environ.items()
                if k.startswith(("HPO_", "NUM_WORKERS", "OMP_", "FAKE_"))},
                "start": time.time(), "pid": os.getpid(),
-               "resume": os.environ.get("HPO_RESUME")}, f)
+               "resume": os.environ.get("HPO_RESUME"),
+               "earlier_child_alive": earlier_child is not None and alive(earlier_child)}, f)
+if config.get("leave_child"):
+    child = subprocess.Popen(["sleep", "60"], stdin=subprocess.DEVNULL)
+    with open(child_file + ".tmp", "w") as f:
+        f.write(str(child.pid))
+    os.rename(child_file + ".tmp", child_file)
 
 def on_sigterm(signum, frame):
     # What a real trainer does: checkpoint, then exit with the "stopped" code.

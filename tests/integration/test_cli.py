@@ -504,35 +504,74 @@ params:
     expect(theirs["system_attrs"]["hpo:ran_outside_space"] == ["batch_size"], theirs)
 
 
+def alive(pid):
+    """True while process `pid` runs; a zombie is dead but for its pid."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone_within(pid, seconds):
+    deadline = time.time() + seconds
+    while alive(pid) and time.time() < deadline:
+        time.sleep(0.02)
+    return not alive(pid)
+
+
 def test_dead_run_is_resumed(p):
-    p.study(fixed="sleep: 1.0")
+    # Every trainer leaves a child in its process group (as data-loader
+    # workers are); the kernel's parent-death signal reaches only the trainer.
+    p.study(fixed="sleep: 1.0, leave_child: true")
     proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "3"], cwd=p.dir,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    # Wait until trial 1 is RUNNING, then kill -9 hpo (its trainer dies with it or lingers).
+    # Wait until trial 1's trainer runs and has started its child, then kill -9 hpo.
+    trial_dir = os.path.join(p.dir, "runs", "s", "trial_0001")
     deadline = time.time() + 60
-    while time.time() < deadline:
-        if os.path.exists(p.db()):
-            try:
-                rows = sqlite3.connect(p.db()).execute("select number, state from trials").fetchall()
-            except sqlite3.OperationalError:
-                rows = []
-            if (1, "RUNNING") in rows:
-                break
-        time.sleep(0.05)
+    while time.time() < deadline and not os.path.exists(os.path.join(trial_dir, "child.pid")):
+        time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    before = {t["number"]: t for t in p.status()["trials"]}
-    expect(before[1]["state"] == "RUNNING", before)
-    out = p.run("run", "--study", "s", "-n", "2").stdout
-    expect("left RUNNING by a run that died" in out, out)
+    trainer = json.load(open(os.path.join(trial_dir, "seen.json")))["pid"]
+    child = int(open(os.path.join(trial_dir, "child.pid")).read())
+    try:
+        # The trainer dies with hpo, not 3 s later when its epochs are done.
+        expect(gone_within(trainer, 1.5), f"trainer {trainer} outlived the hpo that ran it")
+        before = {t["number"]: t for t in p.status()["trials"]}
+        expect(before[1]["state"] == "RUNNING", before)
+        out = p.run("run", "--study", "s", "-n", "2").stdout
+        expect("left RUNNING by a run that died" in out, out)
+        expect("trial 1: ended 1 process(es)" in out, out)
+        # The new trainer never ran beside what the old one left.
+        seen = json.load(open(os.path.join(trial_dir, "seen.json")))
+        expect(seen["earlier_child_alive"] is False, "the resumed trainer started beside its earlier trainer's child")
+        expect(not alive(child), f"the earlier trainer's child {child} survived the resumed run")
+    finally:
+        if alive(child):
+            os.kill(child, signal.SIGKILL)
     st = p.status()
     numbers = [t["number"] for t in st["trials"]]
     expect(numbers == [0, 1, 2], f"trial count not exact: {numbers}")
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
     expect(st["trials"][1]["params"] == before[1]["params"], "the resumed trial changed its params")
-    trial_dir = st["trials"][1]["trial_dir"]
-    expect(json.load(open(os.path.join(trial_dir, "seen.json")))["resume"] == "1", "no HPO_RESUME for the rerun")
+    expect(seen["resume"] == "1", "no HPO_RESUME for the rerun")
     expect(os.path.exists(os.path.join(trial_dir, "stdout.prev.log")), "the first attempt's log was lost")
+
+
+def test_leftover_children_are_killed(p):
+    # Whatever a trainer leaves running in its process group ends with it,
+    # however it ends: a finished trial holds no CPU, memory or GPU.
+    for mode in ("ok", "fail"):
+        p.study(name=mode, fixed=f"mode: {mode}, leave_child: true")
+        p.run("run", "--study", mode, "-n", "2", check=False)
+        for t in p.status(mode)["trials"]:
+            expect(t["state"] == ("COMPLETE" if mode == "ok" else "FAIL"), t)
+            child = int(open(os.path.join(t["trial_dir"], "child.pid")).read())
+            try:
+                expect(gone_within(child, 2), f"{mode}: trial {t['number']}'s trainer left {child} running")
+            finally:
+                if alive(child):
+                    os.kill(child, signal.SIGKILL)
 
 
 def test_concurrent_processes(p):

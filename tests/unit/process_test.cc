@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -33,6 +34,30 @@ ExitStatus wait_for(Process& p, double seconds = 10) {
   }
   FAIL("process did not exit in time");
   return {};
+}
+
+// The pid a process wrote to `path`, once it has; 0 if none came.
+int pid_from_file(const std::string& path) {
+  int pid = 0;
+  for (int i = 0; i < 400 && pid == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::ifstream(path) >> pid;
+  }
+  return pid;
+}
+
+// Whether `pid` ends within `seconds`. A zombie counts as gone: it holds
+// nothing but its pid, until its parent (or init) reaps it.
+bool gone_within(int pid, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (true) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string all;
+    std::getline(stat, all);
+    if (!stat || all.find(") Z") != std::string::npos) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 LaunchSpec sh(const std::string& script) {
@@ -85,25 +110,51 @@ TEST_CASE("signal_group reaches the trainer's own children") {
   const auto pidfile = temp_path("grandchild");
   std::remove(pidfile.c_str());
   Process p(sh("sleep 30 & echo $! > " + pidfile + "; wait"));
-  int grandchild = 0;
-  for (int i = 0; i < 400 && grandchild == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    std::ifstream(pidfile) >> grandchild;
-  }
+  const int grandchild = pid_from_file(pidfile);
   REQUIRE(grandchild > 0);
   p.signal_group(SIGTERM);
   const auto s = wait_for(p);
   CHECK(s.signaled);
   // The grandchild got SIGTERM too (give the kernel a moment to reap it).
-  bool gone = false;
-  for (int i = 0; i < 400 && !gone; ++i) {
-    std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
-    std::string all;
-    std::getline(stat, all);
-    gone = !stat || all.find(") Z") != std::string::npos;
-    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  CHECK(gone_within(grandchild, 2));
+}
+
+TEST_CASE("what a trainer leaves running in its group is killed once it has exited") {
+  // A shell's background job: not waited for, still in the trainer's group.
+  const auto pidfile = temp_path("leftover");
+  std::remove(pidfile.c_str());
+  Process p(sh("sleep 30 & echo $! > " + pidfile));
+  const int leftover = pid_from_file(pidfile);
+  REQUIRE(leftover > 0);
+  CHECK(wait_for(p).success());
+  CHECK(gone_within(leftover, 2));
+}
+
+TEST_CASE("a trainer started from a thread that has ended runs on while hpo lives") {
+  // The kernel's parent-death signal follows the thread that started the
+  // child; TBB's worker threads end when idle, hpo does not.
+  std::unique_ptr<Process> p;
+  std::thread([&] { p = std::make_unique<Process>(sh("sleep 30")); }).join();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK_FALSE(p->poll());
+  p->signal_group(SIGKILL);
+}
+
+TEST_CASE("a trainer dies with the hpo that started it, even by kill -9") {
+  LaunchSpec spec;
+  spec.argv = {HPO_PROCESS_TEST_HELPER, "/bin/sleep", "30"};
+  spec.stdout_path = temp_path("helper_out");
+  spec.stderr_path = temp_path("helper_err");
+  std::remove(spec.stdout_path.c_str());
+  Process hpo(spec);
+  const int trainer = pid_from_file(spec.stdout_path);
+  REQUIRE(trainer > 0);
+  CHECK_FALSE(gone_within(trainer, 0.1));
+  ::kill(hpo.pid(), SIGKILL);
+  CHECK(wait_for(hpo).signal == SIGKILL);
+  const bool gone = gone_within(trainer, 2);
   CHECK(gone);
+  if (!gone) ::kill(trainer, SIGKILL);
 }
 
 TEST_CASE("a program that does not exist is a LaunchError") {
