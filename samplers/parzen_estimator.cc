@@ -58,10 +58,8 @@ Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space
 // (mu, index) pairs sorted, ties by index. On a grid there are few distinct
 // values: counting them is much faster than sorting thousands of ties.
 std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayXd& mus,
-                                                             const KernelDim& space) {
+                                                             const Eigen::ArrayXi& slot, int n_slots) {
   std::vector<std::pair<double, Eigen::Index>> order(static_cast<size_t>(mus.size()));
-  int n_slots = 0;
-  const Eigen::ArrayXi slot = half_step_slots(mus, space, n_slots);
   if (slot.size() == 0) {
     for (Eigen::Index i = 0; i < mus.size(); ++i) order[static_cast<size_t>(i)] = {mus(i), i};
     std::sort(order.begin(), order.end());
@@ -120,7 +118,7 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   // domain's ends counting as neighbours.
   // Sorted with the kernel's index as tie-break: ties are common on grids,
   // and the index keeps the result independent of the sort algorithm.
-  const auto order = sorted_by_value(mus, dim.space);
+  const auto order = sorted_by_value(mus, dim.slot, dim.n_slots);
   Eigen::ArrayXd sorted(n + 2);
   sorted(0) = low;
   for (Eigen::Index i = 0; i < n; ++i) sorted(i + 1) = order[static_cast<size_t>(i)].first;
@@ -146,6 +144,8 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const {
   dim.mu.resize(n);
   dim.mu.head(n_obs_) = obs;
   if (has_prior_) dim.mu(n_obs_) = 0.5 * (low + high);
+  // Where each kernel sits on a grid, for the bandwidths and the groups.
+  dim.slot = half_step_slots(dim.mu, dim.space, dim.n_slots);
   // Bandwidths are clipped to [floor, range]: the floor keeps a few close
   // observations from making l(x) a spike.
   const double min_sigma =
@@ -186,9 +186,8 @@ void ParzenEstimator::group_kernels(Dim& dim) const {
   // Kernels with the same (mu, sigma) form a group. A grid's kernels share
   // few means, and each mean few bandwidths: chain the groups per mean.
   const Eigen::Index n = dim.mu.size();
-  int n_slots = 0;
-  const Eigen::ArrayXi slot = half_step_slots(dim.mu, dim.space, n_slots);
-  std::vector<int> head(static_cast<size_t>(std::max(n_slots, 1)), -1), next;
+  const Eigen::ArrayXi& slot = dim.slot;
+  std::vector<int> head(static_cast<size_t>(std::max(dim.n_slots, 1)), -1), next;
   std::unordered_map<MuSigma, int, MuSigmaHash> hashed;  // for grids too fine to chain
   std::vector<double> mus, sigmas;
   dim.group.resize(n);

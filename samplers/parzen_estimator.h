@@ -72,6 +72,10 @@ class ParzenEstimator {
     // Numeric: one mean and bandwidth per kernel.
     Eigen::ArrayXd mu, sigma;
     Eigen::ArrayXd log_norm;  // continuous: -log(sqrt(2 pi) * mass over support), see fit_numeric
+    // Grids: each kernel's mean in half steps from the first point (see
+    // half_step_slots); empty when the grid is too fine to bucket.
+    Eigen::ArrayXi slot;
+    int n_slots = 0;
     // Grids: kernels that share (mu, sigma) share their cell masses, and
     // there are few distinct ones, so the cell masses are computed per group.
     Eigen::ArrayXi group;
@@ -93,7 +97,7 @@ class ParzenEstimator {
   void fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const;
   void group_kernels(Dim& dim) const;
   void fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const;
-  Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;
+  Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;  // mus: dim.mu
   Prepared prepare(const Dim& dim, const Eigen::ArrayXd& x) const;
   void add_log_pdf(const Prepared& p, double x, Eigen::Index point, Eigen::ArrayXd& acc) const;
   void grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,

@@ -1,6 +1,7 @@
 #include "samplers/tpe_history.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace hpo {
@@ -31,6 +32,8 @@ void TpeHistory::update(const std::map<int, TrialView>& history, std::vector<int
     numbers_.clear();
     ranks_.clear();
     values_.clear();
+    pattern_.clear();
+    patterns_.clear();
     told.clear();
     for (const auto& [number, trial] : history) told.push_back(number);
   }
@@ -43,6 +46,7 @@ void TpeHistory::update(const std::map<int, TrialView>& history, std::vector<int
       // New trials come last but for one told late (another process's).
       numbers_.insert(it, number);
       ranks_.insert(ranks_.begin() + row, TpeRank{});
+      pattern_.insert(pattern_.begin() + row, 0);
       values_.insert(values_.begin() + row * static_cast<std::ptrdiff_t>(params_.size()), params_.size(), kMissing);
     }
     read(static_cast<int>(row), history.at(number));
@@ -66,6 +70,11 @@ void TpeHistory::read(int row, const TrialView& trial) {
       values[j] = params_[static_cast<size_t>(j)].to_model(it->second);
     }
   }
+  std::vector<bool> held(params_.size());
+  for (size_t j = 0; j < params_.size(); ++j) held[j] = !std::isnan(values[j]);
+  auto known = std::find(patterns_.begin(), patterns_.end(), held);
+  if (known == patterns_.end()) known = patterns_.insert(known, std::move(held));
+  pattern_[static_cast<size_t>(row)] = static_cast<int>(known - patterns_.begin());
 }
 
 }  // namespace hpo

@@ -40,6 +40,11 @@ class TpeHistory {
     return values_[static_cast<size_t>(row) * params_.size() + static_cast<size_t>(param)];
   }
 
+  // Which parameters the trial in `row` holds, as a number that rows with
+  // the same parameters share; held() lists them, one flag per parameter.
+  int pattern(int row) const { return pattern_[static_cast<size_t>(row)]; }
+  const std::vector<bool>& held(int pattern) const { return patterns_[static_cast<size_t>(pattern)]; }
+
  private:
   void read(int row, const TrialView& trial);
 
@@ -54,6 +59,8 @@ class TpeHistory {
   std::vector<int> numbers_;
   std::vector<TpeRank> ranks_;
   std::vector<double> values_;  // row-major, one row per trial
+  std::vector<int> pattern_;    // per row
+  std::vector<std::vector<bool>> patterns_;  // the distinct ones seen
 };
 
 }  // namespace hpo

@@ -84,11 +84,14 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model,
   Presence present;
   std::vector<bool> held(free.size());
   const auto& ranks = model.rows.ranks();
+  int last = -1;
   for (size_t i = 0; i < ranks.size(); ++i) {
     if (!ranks[i].counts || ranks[i].running) continue;
-    for (size_t k = 0; k < free.size(); ++k) {
-      held[k] = !std::isnan(model.rows.value(static_cast<int>(i), free[k]));
-    }
+    const int pattern = model.rows.pattern(static_cast<int>(i));
+    if (pattern == last) continue;
+    last = pattern;
+    const auto& all = model.rows.held(pattern);
+    for (size_t k = 0; k < free.size(); ++k) held[k] = all[static_cast<size_t>(free[k])];
     if (present.empty() || present.back() != held) present.push_back(held);
   }
   const int n = static_cast<int>(free.size());

@@ -4,12 +4,15 @@
 // What is timed is what hpo's run loop does for each new trial
 // (StudyRunner::new_trial): tell the sampler what changed since the last
 // ask (here, the previous suggestion's trial, told as FAIL so that the
-// history TPE learns from stays at N trials, as on Optuna's side), then ask.
+// history TPE learns from stays at N trials, as on Optuna's side), then ask,
+// with the allocator set as hpo's main() sets it.
 //
 // Usage: bench_sampler_speed N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered]
 //   --univariate: `multivariate: false` under the default preset.
 // Prints: the median latency and the mean CPU time per suggestion (all
 // threads), in milliseconds.
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -56,6 +59,9 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
+  // As in hpo/cli/main.cc: keep freed heap instead of returning it to the
+  // kernel and faulting it back in at the next ask.
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   const int n_trials = std::atoi(argv[1]);
   const int n_asks = std::atoi(argv[2]);
   const auto space = mission_space();
