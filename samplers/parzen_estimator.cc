@@ -39,6 +39,9 @@ double log_sum_exp(const Eigen::ArrayXd& terms) {
   return top + std::log((terms - top).max(-80.0).cast<float>().exp().cast<double>().sum());
 }
 
+// Grids and categoricals: dimensions whose kernels take few distinct forms.
+bool is_discrete(const KernelDim& dim) { return dim.categorical || dim.q > 0; }
+
 // Where a grid kernel's mean lies, in half steps from the first grid point:
 // observations are on the grid (even slots), the prior may sit between two
 // points (an odd slot). -1 when the grid is too fine to bucket cheaply.
@@ -100,6 +103,47 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
       fit_numeric(dims_[j], column);
     }
   }
+  find_classes();
+}
+
+void ParzenEstimator::find_classes() {
+  for (size_t j = 0; j < dims_.size(); ++j) {
+    if (is_discrete(dims_[j].space)) discrete_.push_back(j);
+  }
+  if (discrete_.size() < 2) {
+    discrete_.clear();
+    return;
+  }
+  // Refined one dimension at a time: a class and a key make the next class.
+  // Keys are few (grid groups, choices), so a dense table numbers the pairs;
+  // when classes would be nearly as many as kernels they are not worth it.
+  class_ = Eigen::ArrayXi::Zero(n_kernels());
+  int n_classes = 1;
+  std::vector<int> next;
+  for (size_t j : discrete_) {
+    const Dim& dim = dims_[j];
+    const bool categorical = dim.space.categorical;
+    const Eigen::ArrayXi& keys = categorical ? dim.choice : dim.group;
+    const int shift = categorical ? 1 : 0;  // the prior's choice is -1
+    const size_t radix = static_cast<size_t>(categorical ? dim.space.n_choices + 1 : dim.group_mu.size());
+    if (static_cast<size_t>(n_classes) * radix > static_cast<size_t>(n_kernels()) + 64) {
+      discrete_.clear();
+      return;
+    }
+    next.assign(static_cast<size_t>(n_classes) * radix, -1);
+    n_classes = 0;
+    for (Eigen::Index k = 0; k < class_.size(); ++k) {
+      int& id = next[static_cast<size_t>(class_(k)) * radix + static_cast<size_t>(keys(k) + shift)];
+      if (id < 0) id = n_classes++;
+      class_(k) = id;
+    }
+  }
+  if (2 * n_classes > n_kernels()) {
+    discrete_.clear();
+    return;
+  }
+  class_kernel_.assign(static_cast<size_t>(n_classes), 0);
+  for (Eigen::Index k = class_.size() - 1; k >= 0; --k) class_kernel_[static_cast<size_t>(class_(k))] = k;
 }
 
 Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const {
@@ -288,9 +332,21 @@ Eigen::ArrayXd ParzenEstimator::log_pdf(const Eigen::ArrayXXd& x) const {
   Eigen::ArrayXd out(x.rows());
   auto points = [&](const tbb::blocked_range<Eigen::Index>& range) {
     Eigen::ArrayXd acc(n_kernels());
+    Eigen::ArrayXd by_class(static_cast<Eigen::Index>(class_kernel_.size()));
     for (Eigen::Index c = range.begin(); c < range.end(); ++c) {
-      acc.head(acc.size()) = log_weights_;  // no resize: GCC 12 misreads one as use-after-free
-      for (const auto& p : prepared) add_log_pdf(p, x(c, p.column), c, acc);
+      if (discrete_.empty()) {
+        acc.head(acc.size()) = log_weights_;  // no resize: GCC 12 misreads one as use-after-free
+      } else {
+        for (size_t i = 0; i < class_kernel_.size(); ++i) {
+          double sum = 0;
+          for (size_t j : discrete_) sum += discrete_term(prepared[j], x(c, prepared[j].column), c, class_kernel_[i]);
+          by_class(static_cast<Eigen::Index>(i)) = sum;
+        }
+        for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) = log_weights_(k) + by_class(class_(k));
+      }
+      for (const auto& p : prepared) {
+        if (discrete_.empty() || !is_discrete(p.dim->space)) add_log_pdf(p, x(c, p.column), c, acc);
+      }
       out(c) = log_sum_exp(acc);
     }
   };
@@ -315,19 +371,22 @@ ParzenEstimator::Prepared ParzenEstimator::prepare(const Dim& dim, const Eigen::
 void ParzenEstimator::add_log_pdf(const Prepared& p, double x, Eigen::Index c,
                                   Eigen::ArrayXd& acc) const {
   const Dim& dim = *p.dim;
-  if (dim.space.categorical) {
-    const int v = static_cast<int>(std::lround(x));
-    const double log_prior = -std::log(static_cast<double>(dim.space.n_choices));
-    for (Eigen::Index k = 0; k < acc.size(); ++k) {
-      const int hit = dim.choice(k);
-      acc(k) += hit < 0 ? log_prior : hit == v ? dim.log_hit : dim.log_miss;
-    }
-  } else if (dim.space.q > 0) {
-    const auto column = p.table.col(p.value_of[static_cast<size_t>(c)]);
-    for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) += column(dim.group(k));
+  if (is_discrete(dim.space)) {
+    for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) += discrete_term(p, x, c, k);
   } else {
     acc += dim.log_norm - 0.5 * ((x - dim.mu) * p.inv_sigma).square();
   }
+}
+
+// A discrete dimension's log density under `kernel` at point `c` (x).
+double ParzenEstimator::discrete_term(const Prepared& p, double x, Eigen::Index c, Eigen::Index kernel) const {
+  const Dim& dim = *p.dim;
+  if (dim.space.categorical) {
+    const int hit = dim.choice(kernel);
+    if (hit < 0) return -std::log(static_cast<double>(dim.space.n_choices));
+    return hit == static_cast<int>(std::lround(x)) ? dim.log_hit : dim.log_miss;
+  }
+  return p.table(dim.group(kernel), p.value_of[static_cast<size_t>(c)]);
 }
 
 void ParzenEstimator::grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,

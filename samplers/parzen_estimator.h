@@ -95,6 +95,8 @@ class ParzenEstimator {
   };
 
   void fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const;
+  void find_classes();
+  double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;
   void group_kernels(Dim& dim) const;
   void fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const;
   Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;  // mus: dim.mu
@@ -106,6 +108,13 @@ class ParzenEstimator {
   double sample_dim(const Dim& dim, int kernel, std::mt19937_64& rng) const;
 
   std::vector<Dim> dims_;
+  // Kernels that agree on every discrete dimension (the same grid group, the
+  // same categorical choice) have the same log density over those at any
+  // point: with two or more such dimensions, log_pdf sums them once per
+  // class and point instead of once per kernel. Empty otherwise.
+  std::vector<size_t> discrete_;  // the discrete dimensions
+  Eigen::ArrayXi class_;          // per kernel
+  std::vector<Eigen::Index> class_kernel_;  // per class, one kernel of it
   ParzenOptions options_;
   int n_obs_ = 0;
   bool has_prior_ = true;
