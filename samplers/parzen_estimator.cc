@@ -96,7 +96,7 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
   dims_.resize(dims.size());
   for (size_t j = 0; j < dims.size(); ++j) {
     dims_[j].space = dims[j];
-    const Eigen::ArrayXd column = obs.col(static_cast<Eigen::Index>(j));
+    const auto column = obs.col(static_cast<Eigen::Index>(j));
     if (dims[j].categorical) {
       fit_categorical(dims_[j], column);
     } else {
@@ -182,7 +182,7 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   return sigma;
 }
 
-void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const {
+void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const {
   const double low = dim.space.low, high = dim.space.high, range = high - low;
   const Eigen::Index n = n_kernels();
   dim.mu.resize(n);
@@ -271,7 +271,7 @@ void ParzenEstimator::group_kernels(Dim& dim) const {
   }
 }
 
-void ParzenEstimator::fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const {
+void ParzenEstimator::fit_categorical(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const {
   const int n_choices = dim.space.n_choices;
   dim.choice.resize(n_kernels());
   for (int k = 0; k < n_obs_; ++k) dim.choice(k) = static_cast<int>(std::lround(obs(k)));

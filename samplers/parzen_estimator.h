@@ -94,11 +94,11 @@ class ParzenEstimator {
     std::vector<int> value_of;    // grid: each point's column in `table`
   };
 
-  void fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const;
+  void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const;
   void find_classes();
   double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;
   void group_kernels(Dim& dim) const;
-  void fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const;
+  void fit_categorical(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const;
   Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;  // mus: dim.mu
   Prepared prepare(const Dim& dim, const Eigen::ArrayXd& x) const;
   void add_log_pdf(const Prepared& p, double x, Eigen::Index point, Eigen::ArrayXd& acc) const;

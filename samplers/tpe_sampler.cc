@@ -17,16 +17,17 @@ namespace {
 // those trials in `kept`.
 Eigen::ArrayXXd observations(const TpeHistory& values, const std::vector<int>& rows,
                              const std::vector<int>& group, std::vector<int>& kept) {
+  kept.reserve(rows.size());
   for (int r : rows) {
     bool held = true;
     for (int p : group) held = held && !std::isnan(values.value(r, p));
     if (held) kept.push_back(r);
   }
+  // Column by column: the estimator reads one dimension at a time.
   Eigen::ArrayXXd obs(static_cast<Eigen::Index>(kept.size()), static_cast<Eigen::Index>(group.size()));
-  for (size_t i = 0; i < kept.size(); ++i) {
-    for (size_t j = 0; j < group.size(); ++j) {
-      obs(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = values.value(kept[i], group[j]);
-    }
+  for (size_t j = 0; j < group.size(); ++j) {
+    auto column = obs.col(static_cast<Eigen::Index>(j));
+    for (size_t i = 0; i < kept.size(); ++i) column(static_cast<Eigen::Index>(i)) = values.value(kept[i], group[j]);
   }
   return obs;
 }
