@@ -39,6 +39,9 @@ double log_sum_exp(const Eigen::ArrayXd& terms) {
   return top + std::log((terms - top).max(-80.0).cast<float>().exp().cast<double>().sum());
 }
 
+// Grids and categoricals: dimensions whose kernels take few distinct forms.
+bool is_discrete(const KernelDim& dim) { return dim.categorical || dim.q > 0; }
+
 // Where a grid kernel's mean lies, in half steps from the first grid point:
 // observations are on the grid (even slots), the prior may sit between two
 // points (an odd slot). -1 when the grid is too fine to bucket cheaply.
@@ -58,10 +61,8 @@ Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space
 // (mu, index) pairs sorted, ties by index. On a grid there are few distinct
 // values: counting them is much faster than sorting thousands of ties.
 std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayXd& mus,
-                                                             const KernelDim& space) {
+                                                             const Eigen::ArrayXi& slot, int n_slots) {
   std::vector<std::pair<double, Eigen::Index>> order(static_cast<size_t>(mus.size()));
-  int n_slots = 0;
-  const Eigen::ArrayXi slot = half_step_slots(mus, space, n_slots);
   if (slot.size() == 0) {
     for (Eigen::Index i = 0; i < mus.size(); ++i) order[static_cast<size_t>(i)] = {mus(i), i};
     std::sort(order.begin(), order.end());
@@ -95,13 +96,54 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
   dims_.resize(dims.size());
   for (size_t j = 0; j < dims.size(); ++j) {
     dims_[j].space = dims[j];
-    const Eigen::ArrayXd column = obs.col(static_cast<Eigen::Index>(j));
+    const auto column = obs.col(static_cast<Eigen::Index>(j));
     if (dims[j].categorical) {
       fit_categorical(dims_[j], column);
     } else {
       fit_numeric(dims_[j], column);
     }
   }
+  find_classes();
+}
+
+void ParzenEstimator::find_classes() {
+  for (size_t j = 0; j < dims_.size(); ++j) {
+    if (is_discrete(dims_[j].space)) discrete_.push_back(j);
+  }
+  if (discrete_.size() < 2) {
+    discrete_.clear();
+    return;
+  }
+  // Refined one dimension at a time: a class and a key make the next class.
+  // Keys are few (grid groups, choices), so a dense table numbers the pairs;
+  // when classes would be nearly as many as kernels they are not worth it.
+  class_ = Eigen::ArrayXi::Zero(n_kernels());
+  int n_classes = 1;
+  std::vector<int> next;
+  for (size_t j : discrete_) {
+    const Dim& dim = dims_[j];
+    const bool categorical = dim.space.categorical;
+    const Eigen::ArrayXi& keys = categorical ? dim.choice : dim.group;
+    const int shift = categorical ? 1 : 0;  // the prior's choice is -1
+    const size_t radix = static_cast<size_t>(categorical ? dim.space.n_choices + 1 : dim.group_mu.size());
+    if (static_cast<size_t>(n_classes) * radix > static_cast<size_t>(n_kernels()) + 64) {
+      discrete_.clear();
+      return;
+    }
+    next.assign(static_cast<size_t>(n_classes) * radix, -1);
+    n_classes = 0;
+    for (Eigen::Index k = 0; k < class_.size(); ++k) {
+      int& id = next[static_cast<size_t>(class_(k)) * radix + static_cast<size_t>(keys(k) + shift)];
+      if (id < 0) id = n_classes++;
+      class_(k) = id;
+    }
+  }
+  if (2 * n_classes > n_kernels()) {
+    discrete_.clear();
+    return;
+  }
+  class_kernel_.assign(static_cast<size_t>(n_classes), 0);
+  for (Eigen::Index k = class_.size() - 1; k >= 0; --k) class_kernel_[static_cast<size_t>(class_(k))] = k;
 }
 
 Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const {
@@ -120,7 +162,7 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   // domain's ends counting as neighbours.
   // Sorted with the kernel's index as tie-break: ties are common on grids,
   // and the index keeps the result independent of the sort algorithm.
-  const auto order = sorted_by_value(mus, dim.space);
+  const auto order = sorted_by_value(mus, dim.slot, dim.n_slots);
   Eigen::ArrayXd sorted(n + 2);
   sorted(0) = low;
   for (Eigen::Index i = 0; i < n; ++i) sorted(i + 1) = order[static_cast<size_t>(i)].first;
@@ -140,12 +182,14 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   return sigma;
 }
 
-void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const {
+void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const {
   const double low = dim.space.low, high = dim.space.high, range = high - low;
   const Eigen::Index n = n_kernels();
   dim.mu.resize(n);
   dim.mu.head(n_obs_) = obs;
   if (has_prior_) dim.mu(n_obs_) = 0.5 * (low + high);
+  // Where each kernel sits on a grid, for the bandwidths and the groups.
+  dim.slot = half_step_slots(dim.mu, dim.space, dim.n_slots);
   // Bandwidths are clipped to [floor, range]: the floor keeps a few close
   // observations from making l(x) a spike.
   const double min_sigma =
@@ -171,11 +215,16 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const {
     // 391 against 160, branin 0.047 against 0.027). `normalized`
     // gives true densities, as the paper's TPE uses.
     dim.log_norm.resize(n);
+    // Most kernels share the bandwidth floor: one log for a run of them.
+    double last_sigma = 1.0, log_sigma = 0.0;
     for (Eigen::Index k = 0; k < n; ++k) {
       const double s = dim.sigma(k);
+      if (options_.normalized && s != last_sigma) {
+        last_sigma = s;
+        log_sigma = std::log(s);
+      }
       dim.log_norm(k) = -truncnorm::kLogSqrt2Pi -
-                        truncnorm::log_gauss_mass((low - dim.mu(k)) / s, (high - dim.mu(k)) / s) -
-                        (options_.normalized ? std::log(s) : 0.0);
+                        truncnorm::log_gauss_mass((low - dim.mu(k)) / s, (high - dim.mu(k)) / s) - log_sigma;
     }
     return;
   }
@@ -186,9 +235,8 @@ void ParzenEstimator::group_kernels(Dim& dim) const {
   // Kernels with the same (mu, sigma) form a group. A grid's kernels share
   // few means, and each mean few bandwidths: chain the groups per mean.
   const Eigen::Index n = dim.mu.size();
-  int n_slots = 0;
-  const Eigen::ArrayXi slot = half_step_slots(dim.mu, dim.space, n_slots);
-  std::vector<int> head(static_cast<size_t>(std::max(n_slots, 1)), -1), next;
+  const Eigen::ArrayXi& slot = dim.slot;
+  std::vector<int> head(static_cast<size_t>(std::max(dim.n_slots, 1)), -1), next;
   std::unordered_map<MuSigma, int, MuSigmaHash> hashed;  // for grids too fine to chain
   std::vector<double> mus, sigmas;
   dim.group.resize(n);
@@ -223,7 +271,7 @@ void ParzenEstimator::group_kernels(Dim& dim) const {
   }
 }
 
-void ParzenEstimator::fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const {
+void ParzenEstimator::fit_categorical(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const {
   const int n_choices = dim.space.n_choices;
   dim.choice.resize(n_kernels());
   for (int k = 0; k < n_obs_; ++k) dim.choice(k) = static_cast<int>(std::lround(obs(k)));
@@ -289,9 +337,21 @@ Eigen::ArrayXd ParzenEstimator::log_pdf(const Eigen::ArrayXXd& x) const {
   Eigen::ArrayXd out(x.rows());
   auto points = [&](const tbb::blocked_range<Eigen::Index>& range) {
     Eigen::ArrayXd acc(n_kernels());
+    Eigen::ArrayXd by_class(static_cast<Eigen::Index>(class_kernel_.size()));
     for (Eigen::Index c = range.begin(); c < range.end(); ++c) {
-      acc.head(acc.size()) = log_weights_;  // no resize: GCC 12 misreads one as use-after-free
-      for (const auto& p : prepared) add_log_pdf(p, x(c, p.column), c, acc);
+      if (discrete_.empty()) {
+        acc.head(acc.size()) = log_weights_;  // no resize: GCC 12 misreads one as use-after-free
+      } else {
+        for (size_t i = 0; i < class_kernel_.size(); ++i) {
+          double sum = 0;
+          for (size_t j : discrete_) sum += discrete_term(prepared[j], x(c, prepared[j].column), c, class_kernel_[i]);
+          by_class(static_cast<Eigen::Index>(i)) = sum;
+        }
+        for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) = log_weights_(k) + by_class(class_(k));
+      }
+      for (const auto& p : prepared) {
+        if (discrete_.empty() || !is_discrete(p.dim->space)) add_log_pdf(p, x(c, p.column), c, acc);
+      }
       out(c) = log_sum_exp(acc);
     }
   };
@@ -316,19 +376,22 @@ ParzenEstimator::Prepared ParzenEstimator::prepare(const Dim& dim, const Eigen::
 void ParzenEstimator::add_log_pdf(const Prepared& p, double x, Eigen::Index c,
                                   Eigen::ArrayXd& acc) const {
   const Dim& dim = *p.dim;
-  if (dim.space.categorical) {
-    const int v = static_cast<int>(std::lround(x));
-    const double log_prior = -std::log(static_cast<double>(dim.space.n_choices));
-    for (Eigen::Index k = 0; k < acc.size(); ++k) {
-      const int hit = dim.choice(k);
-      acc(k) += hit < 0 ? log_prior : hit == v ? dim.log_hit : dim.log_miss;
-    }
-  } else if (dim.space.q > 0) {
-    const auto column = p.table.col(p.value_of[static_cast<size_t>(c)]);
-    for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) += column(dim.group(k));
+  if (is_discrete(dim.space)) {
+    for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) += discrete_term(p, x, c, k);
   } else {
     acc += dim.log_norm - 0.5 * ((x - dim.mu) * p.inv_sigma).square();
   }
+}
+
+// A discrete dimension's log density under `kernel` at point `c` (x).
+double ParzenEstimator::discrete_term(const Prepared& p, double x, Eigen::Index c, Eigen::Index kernel) const {
+  const Dim& dim = *p.dim;
+  if (dim.space.categorical) {
+    const int hit = dim.choice(kernel);
+    if (hit < 0) return -std::log(static_cast<double>(dim.space.n_choices));
+    return hit == static_cast<int>(std::lround(x)) ? dim.log_hit : dim.log_miss;
+  }
+  return p.table(dim.group(kernel), p.value_of[static_cast<size_t>(c)]);
 }
 
 void ParzenEstimator::grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,

@@ -72,6 +72,10 @@ class ParzenEstimator {
     // Numeric: one mean and bandwidth per kernel.
     Eigen::ArrayXd mu, sigma;
     Eigen::ArrayXd log_norm;  // continuous: -log(sqrt(2 pi) * mass over support), see fit_numeric
+    // Grids: each kernel's mean in half steps from the first point (see
+    // half_step_slots); empty when the grid is too fine to bucket.
+    Eigen::ArrayXi slot;
+    int n_slots = 0;
     // Grids: kernels that share (mu, sigma) share their cell masses, and
     // there are few distinct ones, so the cell masses are computed per group.
     Eigen::ArrayXi group;
@@ -90,10 +94,12 @@ class ParzenEstimator {
     std::vector<int> value_of;    // grid: each point's column in `table`
   };
 
-  void fit_numeric(Dim& dim, const Eigen::ArrayXd& obs) const;
+  void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const;
+  void find_classes();
+  double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;
   void group_kernels(Dim& dim) const;
-  void fit_categorical(Dim& dim, const Eigen::ArrayXd& obs) const;
-  Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;
+  void fit_categorical(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const;
+  Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;  // mus: dim.mu
   Prepared prepare(const Dim& dim, const Eigen::ArrayXd& x) const;
   void add_log_pdf(const Prepared& p, double x, Eigen::Index point, Eigen::ArrayXd& acc) const;
   void grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,
@@ -102,6 +108,13 @@ class ParzenEstimator {
   double sample_dim(const Dim& dim, int kernel, std::mt19937_64& rng) const;
 
   std::vector<Dim> dims_;
+  // Kernels that agree on every discrete dimension (the same grid group, the
+  // same categorical choice) have the same log density over those at any
+  // point: with two or more such dimensions, log_pdf sums them once per
+  // class and point instead of once per kernel. Empty otherwise.
+  std::vector<size_t> discrete_;  // the discrete dimensions
+  Eigen::ArrayXi class_;          // per kernel
+  std::vector<Eigen::Index> class_kernel_;  // per class, one kernel of it
   ParzenOptions options_;
   int n_obs_ = 0;
   bool has_prior_ = true;

@@ -38,7 +38,7 @@ class Sampler {
 
   // Records a trial: new, running or finished. A later tell for the same
   // trial number replaces the earlier one.
-  void tell(const TrialView& trial) { history_[trial.number] = trial; }
+  virtual void tell(const TrialView& trial) { history_[trial.number] = trial; }
 
   const std::map<int, TrialView>& history() const { return history_; }
 

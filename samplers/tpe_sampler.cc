@@ -13,32 +13,36 @@ namespace hpo {
 
 namespace {
 
-constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
-
 // The observations of `group` in the trials `rows` that hold all of it;
 // those trials in `kept`.
-Eigen::ArrayXXd observations(const Eigen::ArrayXXd& values, const std::vector<int>& rows,
+Eigen::ArrayXXd observations(const TpeHistory& values, const std::vector<int>& rows,
                              const std::vector<int>& group, std::vector<int>& kept) {
+  kept.reserve(rows.size());
   for (int r : rows) {
     bool held = true;
-    for (int p : group) held = held && !std::isnan(values(r, p));
+    for (int p : group) held = held && !std::isnan(values.value(r, p));
     if (held) kept.push_back(r);
   }
+  // Column by column: the estimator reads one dimension at a time.
   Eigen::ArrayXXd obs(static_cast<Eigen::Index>(kept.size()), static_cast<Eigen::Index>(group.size()));
-  for (size_t i = 0; i < kept.size(); ++i) {
-    for (size_t j = 0; j < group.size(); ++j) {
-      obs(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = values(kept[i], group[j]);
-    }
+  for (size_t j = 0; j < group.size(); ++j) {
+    auto column = obs.col(static_cast<Eigen::Index>(j));
+    for (size_t i = 0; i < kept.size(); ++i) column(static_cast<Eigen::Index>(i)) = values.value(kept[i], group[j]);
   }
   return obs;
 }
 
 }  // namespace
 
+void TpeSampler::tell(const TrialView& trial) {
+  Sampler::tell(trial);
+  told_.push_back(trial.number);
+}
+
 ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
-  Model model;
-  model.split = split_trials(history(), direction(), options_.constant_liar, options_.gamma,
-                             options_.split);
+  rows_.update(history(), std::move(told_), space);
+  told_.clear();
+  const Model model{rows_, split_ranked(rows_.ranks(), options_.gamma, options_.split)};
   if (model.split.n_finished < options_.n_startup_trials) {
     // Exactly the random sampler's draws, so a study's first trials do not
     // depend on which of the two it uses.
@@ -50,14 +54,13 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   ParamValues out;
   std::vector<int> free;
   for (size_t j = 0; j < space.size(); ++j) {
-    model.params.emplace_back(space[j].distribution, options_.ordered_choices);
-    if (model.params.back().single()) {
-      out[space[j].name] = model.params.back().to_internal(model.params.back().kernel().low);
+    const TpeParam& param = rows_.params()[j];
+    if (param.single()) {
+      out[space[j].name] = param.to_internal(param.kernel().low);
     } else {
       free.push_back(static_cast<int>(j));
     }
   }
-  model.values = model_values(space, model);
   // Groups are independent: each draws from its own stream, so they can be
   // fitted in parallel and still give the same suggestion.
   const auto todo = groups(model, free);
@@ -68,34 +71,6 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   });
   for (const auto& values : found) out.insert(values.begin(), values.end());
   return out;
-}
-
-Eigen::ArrayXXd TpeSampler::model_values(const SearchSpace& space, const Model& model) const {
-  // Merge each trial's (sorted) parameters with the space's names sorted:
-  // linear per trial, where a lookup per parameter would dominate the ask.
-  std::vector<std::pair<const std::string*, int>> names;
-  for (size_t j = 0; j < space.size(); ++j) names.emplace_back(&space[j].name, static_cast<int>(j));
-  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
-  const auto& trials = model.split.trials;
-  Eigen::ArrayXXd values = Eigen::ArrayXXd::Constant(static_cast<Eigen::Index>(trials.size()),
-                                                     static_cast<Eigen::Index>(space.size()), kMissing);
-  for (size_t i = 0; i < trials.size(); ++i) {
-    auto it = trials[i]->params.begin();
-    const auto end = trials[i]->params.end();
-    for (const auto& [name, j] : names) {
-      int order = -1;
-      while (it != end && (order = it->first.compare(*name)) < 0) ++it;
-      if (it == end) break;
-      if (order != 0) continue;
-      // A value outside today's distribution (the space changed) is no
-      // observation of it.
-      const auto& dist = space[static_cast<size_t>(j)].distribution;
-      if (contains(dist, it->second)) {
-        values(static_cast<Eigen::Index>(i), j) = model.params[static_cast<size_t>(j)].to_model(it->second);
-      }
-    }
-  }
-  return values;
 }
 
 std::vector<std::vector<int>> TpeSampler::groups(const Model& model,
@@ -109,11 +84,15 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model,
   // the same parameters (the usual case) is one entry.
   Presence present;
   std::vector<bool> held(free.size());
-  for (size_t i = 0; i < model.split.trials.size(); ++i) {
-    if (model.split.trials[i]->state == TrialState::kRunning) continue;
-    for (size_t k = 0; k < free.size(); ++k) {
-      held[k] = !std::isnan(model.values(static_cast<Eigen::Index>(i), free[k]));
-    }
+  const auto& ranks = model.rows.ranks();
+  int last = -1;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (!ranks[i].counts || ranks[i].running) continue;
+    const int pattern = model.rows.pattern(static_cast<int>(i));
+    if (pattern == last) continue;
+    last = pattern;
+    const auto& all = model.rows.held(pattern);
+    for (size_t k = 0; k < free.size(); ++k) held[k] = all[static_cast<size_t>(free[k])];
     if (present.empty() || present.back() != held) present.push_back(held);
   }
   const int n = static_cast<int>(free.size());
@@ -145,7 +124,7 @@ Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& r
 void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& space,
                               const Model& model, std::mt19937_64& rng, ParamValues& out) const {
   std::vector<KernelDim> dims;
-  for (int p : group) dims.push_back(model.params[static_cast<size_t>(p)].kernel());
+  for (int p : group) dims.push_back(model.rows.params()[static_cast<size_t>(p)].kernel());
   ParzenOptions popts;
   popts.consider_prior = options_.consider_prior;
   popts.prior_weight = options_.prior_weight;
@@ -159,8 +138,8 @@ void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& 
   popts.normalized = options_.normalized_kernels;
   popts.categorical_prior_weight = options_.categorical_prior_weight;
   std::vector<int> below_rows, above_rows;
-  const Eigen::ArrayXXd below = observations(model.values, model.split.below, group, below_rows);
-  const Eigen::ArrayXXd above = observations(model.values, model.split.above, group, above_rows);
+  const Eigen::ArrayXXd below = observations(model.rows, model.split.below, group, below_rows);
+  const Eigen::ArrayXXd above = observations(model.rows, model.split.above, group, above_rows);
   const Eigen::ArrayXd below_w = weights(model, below_rows, true);
   ParzenOptions below_opts = popts;
   // The prior keeps its share against weights that are no longer 1 each.
@@ -176,7 +155,7 @@ void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& 
   Eigen::ArrayXXd internal(candidates.rows(), candidates.cols());
   for (Eigen::Index c = 0; c < candidates.rows(); ++c) {
     for (size_t j = 0; j < group.size(); ++j) {
-      const auto& param = model.params[static_cast<size_t>(group[j])];
+      const auto& param = model.rows.params()[static_cast<size_t>(group[j])];
       const auto col = static_cast<Eigen::Index>(j);
       internal(c, col) = param.to_internal(candidates(c, col));
       candidates(c, col) = param.to_model(internal(c, col));

@@ -17,8 +17,8 @@
 
 #include "samplers/parzen_estimator.h"
 #include "samplers/sampler.h"
+#include "samplers/tpe_history.h"
 #include "samplers/tpe_options.h"
-#include "samplers/tpe_param.h"
 #include "samplers/tpe_split.h"
 
 namespace hpo {
@@ -26,30 +26,32 @@ namespace hpo {
 class TpeSampler : public Sampler {
  public:
   TpeSampler(uint64_t seed, Direction direction, TpeOptions options = {})
-      : Sampler(seed, direction), options_(options) {}
+      : Sampler(seed, direction),
+        options_(options),
+        rows_(direction, options.constant_liar, options.ordered_choices) {}
 
   std::string name() const override { return "tpe"; }
   int startup_trials() const override { return options_.n_startup_trials; }
   ParamValues ask(const SearchSpace& space, int number) override;
+  void tell(const TrialView& trial) override;
 
   const TpeOptions& options() const { return options_; }
 
  private:
-  // The history as TPE sees it: one row per counted trial, one column per
-  // parameter, in model space; NaN where a trial lacks the parameter.
+  // The history as TPE sees it, split; the split's indices are rows.
   struct Model {
-    std::vector<TpeParam> params;
+    const TpeHistory& rows;
     TpeSplit split;
-    Eigen::ArrayXXd values;
   };
 
-  Eigen::ArrayXXd model_values(const SearchSpace& space, const Model& model) const;
   std::vector<std::vector<int>> groups(const Model& model, const std::vector<int>& free) const;
   Eigen::ArrayXd weights(const Model& model, const std::vector<int>& rows, bool below) const;
   void sample_group(const std::vector<int>& group, const SearchSpace& space, const Model& model,
                     std::mt19937_64& rng, ParamValues& out) const;
 
   TpeOptions options_;
+  TpeHistory rows_;
+  std::vector<int> told_;  // trial numbers told since the last ask
 };
 
 }  // namespace hpo

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 namespace hpo {
 
@@ -19,35 +18,44 @@ struct Rank {
   bool operator<(const Rank& o) const {
     return step < o.step || (step == o.step && value < o.value);
   }
-  bool operator==(const Rank& o) const { return step == o.step && value == o.value; }
 };
 
-// nullopt for trials TPE does not learn from.
-std::optional<Rank> rank_of(const TrialView& t, double sign, bool constant_liar) {
+TpeRank counted(double step, double value, double loss, bool running = false) {
+  TpeRank r;
+  r.counts = true;
+  r.running = running;
+  r.step = step;
+  r.value = value;
+  r.loss = loss;
+  return r;
+}
+
+}  // namespace
+
+TpeRank tpe_rank(const TrialView& t, Direction direction, bool constant_liar) {
+  const double sign = direction == Direction::kMinimize ? 1.0 : -1.0;
   switch (t.state) {
     case TrialState::kComplete:
-      if (!t.value || std::isnan(*t.value)) return std::nullopt;
-      return Rank{-kInf, sign * *t.value};
+      if (!t.value || std::isnan(*t.value)) return {};
+      return counted(-kInf, sign * *t.value, sign * *t.value);
     case TrialState::kPruned: {
-      if (t.intermediate.empty()) return Rank{1, 0};
+      if (t.intermediate.empty()) return counted(1, 0, kNaN);
       const auto& [step, value] = *t.intermediate.rbegin();
-      return Rank{-static_cast<double>(step), std::isnan(value) ? kInf : sign * value};
+      return counted(-static_cast<double>(step), std::isnan(value) ? kInf : sign * value, kNaN);
     }
     case TrialState::kRunning:
-      if (!constant_liar) return std::nullopt;
-      return Rank{kInf, kInf};
+      if (!constant_liar) return {};
+      return counted(kInf, kInf, kNaN, true);
     case TrialState::kFail:
       // An out-of-memory failure says the region is infeasible: rank it
       // worst, so TPE's l(x)/g(x) steers away from it. Other failures
       // teach nothing, as in Optuna.
-      if (!t.infeasible) return std::nullopt;
-      return Rank{kInf, kInf};
+      if (!t.infeasible) return {};
+      return counted(kInf, kInf, kNaN);
     default:
-      return std::nullopt;
+      return {};
   }
 }
-
-}  // namespace
 
 int n_below(int n_finished, double gamma, TpeSplitRule rule) {
   const double n = rule == TpeSplitRule::kSqrt ? std::sqrt(static_cast<double>(n_finished)) : n_finished;
@@ -56,30 +64,41 @@ int n_below(int n_finished, double gamma, TpeSplitRule rule) {
 
 TpeSplit split_trials(const std::map<int, TrialView>& history, Direction direction,
                       bool constant_liar, double gamma, TpeSplitRule rule) {
-  const double sign = direction == Direction::kMinimize ? 1.0 : -1.0;
-  TpeSplit split;
-  std::vector<Rank> ranks;
+  std::vector<TpeRank> ranks;
+  std::vector<const TrialView*> trials;
   for (const auto& [number, trial] : history) {
-    const auto rank = rank_of(trial, sign, constant_liar);
-    if (!rank) continue;
-    split.trials.push_back(&trial);
-    ranks.push_back(*rank);
-    split.loss.push_back(trial.state == TrialState::kComplete ? sign * *trial.value : kNaN);
-    if (trial.state != TrialState::kRunning) ++split.n_finished;
+    const TpeRank rank = tpe_rank(trial, direction, constant_liar);
+    if (!rank.counts) continue;
+    ranks.push_back(rank);
+    trials.push_back(&trial);
   }
+  TpeSplit split = split_ranked(ranks, gamma, rule);
+  split.trials = std::move(trials);
+  return split;
+}
+
+TpeSplit split_ranked(const std::vector<TpeRank>& ranks, double gamma, TpeSplitRule rule) {
+  TpeSplit split;
   // Only the best few need ordering; the trial's position breaks ties.
   std::vector<std::pair<Rank, int>> order;
   order.reserve(ranks.size());
-  for (size_t i = 0; i < ranks.size(); ++i) order.push_back({ranks[i], static_cast<int>(i)});
+  split.loss.resize(ranks.size(), kNaN);
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const TpeRank& r = ranks[i];
+    if (!r.counts) continue;
+    order.push_back({Rank{r.step, r.value}, static_cast<int>(i)});
+    split.loss[i] = r.loss;
+    if (!r.running) ++split.n_finished;
+  }
   const size_t cut = std::min(order.size(), static_cast<size_t>(n_below(split.n_finished, gamma, rule)));
   // One more than the cut: the best of "above" sets the threshold.
   const size_t sorted = std::min(order.size(), cut + 1);
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(sorted), order.end());
   split.threshold = sorted > cut ? split.loss[static_cast<size_t>(order[cut].second)] : kNaN;
-  std::vector<bool> is_below(order.size());
+  std::vector<bool> is_below(ranks.size());
   for (size_t i = 0; i < cut; ++i) is_below[static_cast<size_t>(order[i].second)] = true;
-  for (size_t i = 0; i < order.size(); ++i) {
-    (is_below[i] ? split.below : split.above).push_back(static_cast<int>(i));
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (ranks[i].counts) (is_below[i] ? split.below : split.above).push_back(static_cast<int>(i));
   }
   return split;
 }

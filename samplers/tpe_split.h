@@ -11,12 +11,24 @@
 
 namespace hpo {
 
+// A trial's place in TPE's ranking, see split_trials; smaller ranks first.
+struct TpeRank {
+  bool counts = false;   // false: TPE does not learn from the trial
+  bool running = false;  // counted only with the constant liar
+  double step = 0;       // (step, value) rank lexicographically
+  double value = 0;
+  double loss = 0;       // the value as a loss (negated when maximizing); NaN unless COMPLETE
+};
+
+TpeRank tpe_rank(const TrialView& trial, Direction direction, bool constant_liar);
+
 struct TpeSplit {
-  std::vector<const TrialView*> trials;  // those that count, by trial number
-  std::vector<int> below, above;         // indices into `trials`, ascending
+  std::vector<const TrialView*> trials;  // split_trials: those that count, by trial number
+  std::vector<int> below, above;         // indices into `trials` (the ranks), ascending
   int n_finished = 0;                    // COMPLETE and PRUNED trials in `trials`
   // Per trial, its value as a loss (negated when maximizing); NaN for all
-  // but COMPLETE trials. The expected-improvement weights need them.
+  // but COMPLETE trials (and for ranks that do not count). The
+  // expected-improvement weights need them.
   std::vector<double> loss;
   // The loss of the best trial in "above", NaN when that is no COMPLETE one.
   double threshold = 0;
@@ -34,6 +46,11 @@ int n_below(int n_finished, double gamma, TpeSplitRule rule = TpeSplitRule::kLin
 // FAIL and WAITING trials, and complete trials without a value, are ignored.
 TpeSplit split_trials(const std::map<int, TrialView>& history, Direction direction,
                       bool constant_liar, double gamma, TpeSplitRule rule = TpeSplitRule::kLinear);
+
+// The same split of trials already ranked (tpe_rank), in trial order; ranks
+// that do not count are in neither part. `trials` stays empty.
+TpeSplit split_ranked(const std::vector<TpeRank>& ranks, double gamma,
+                      TpeSplitRule rule = TpeSplitRule::kLinear);
 
 }  // namespace hpo
 

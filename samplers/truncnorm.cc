@@ -69,10 +69,12 @@ double log_ndtr(double x) {
 double log_gauss_mass(double a, double b) {
   if (b <= 0) return log_diff_exp(log_ndtr(b), log_ndtr(a));
   if (a >= 0) return log_diff_exp(log_ndtr(-a), log_ndtr(-b));  // mirror into the left tail
-  // The interval holds the mode: subtract the two small tails from one,
-  // unless both are below 1e-340 anyway (common: kernels are narrow).
-  if (a < -40 && b > 40) return 0.0;
-  return std::log1p(-ndtr(a) - ndtr(-b));
+  // The interval holds the mode: subtract the two small tails from one.
+  // A tail beyond 9 sigma (common: kernels are narrow) is below 1.2e-19 and
+  // counts as 0, which changes the log mass by less than that: the erfc
+  // calls cost a tenth of TPE's ask at 10,000 trials.
+  const double left = a < -9 ? 0.0 : ndtr(a), right = b > 9 ? 0.0 : ndtr(-b);
+  return left + right == 0 ? 0.0 : std::log1p(-left - right);
 }
 
 double ndtri(double p) {

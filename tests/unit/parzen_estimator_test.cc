@@ -221,6 +221,40 @@ TEST_CASE("grid masses sum to one, by hand and jointly with a continuous dimensi
   CHECK(grid_alone.n_kernels() == 4);
 }
 
+TEST_CASE("several discrete dimensions: the joint mass by hand, kernel by kernel") {
+  // Two integer grids and a categorical, with many observations on few
+  // values: log_pdf sums the discrete dimensions once per class of kernels
+  // that agree on all three; the result must be the mixture all the same.
+  const KernelDim grid{false, 0, -0.5, 4.5, 1.0};
+  const KernelDim choice{true, 3, 0.0, 0.0, 0.0};
+  const int n = 120;
+  Eigen::ArrayXXd obs(n, 3);
+  for (int i = 0; i < n; ++i) obs.row(i) << i % 3, (i * 7) % 5 == 0 ? 4 : 2, i % 2;
+  ParzenOptions multi;
+  multi.multivariate = true;
+  multi.bandwidth = TpeBandwidth::kNeighbours;
+  const ParzenEstimator pe({grid, grid, choice}, obs, Eigen::ArrayXd::Ones(n), multi);
+  const double p = 1.0 / (n + 1);  // the prior weight spread over the choices
+  auto cell = [&](int dim, int k, int g) {
+    const double mu = pe.mus(dim)(k), s = pe.sigmas(dim)(k);
+    return (truncnorm::ndtr((g + 0.5 - mu) / s) - truncnorm::ndtr((g - 0.5 - mu) / s)) /
+           (truncnorm::ndtr((4.5 - mu) / s) - truncnorm::ndtr((-0.5 - mu) / s));
+  };
+  Eigen::ArrayXXd x(75, 3);
+  for (int i = 0; i < 75; ++i) x.row(i) << i % 5, (i / 5) % 5, i / 25;
+  const Eigen::ArrayXd got = pe.log_pdf(x);
+  CHECK(got.exp().sum() == doctest::Approx(1.0).epsilon(1e-9));
+  for (int i = 0; i < 75; ++i) {
+    double sum = 0;
+    for (int k = 0; k <= n; ++k) {
+      const int c = i / 25;
+      const double cat = k == n ? 1.0 / 3 : (c == static_cast<int>(obs(k, 2)) ? 1 + p : p) / (3 * p + 1);
+      sum += cell(0, k, i % 5) * cell(1, k, (i / 5) % 5) * cat / (n + 1);
+    }
+    CHECK(got(i) == doctest::Approx(std::log(sum)).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("categorical kernels spread the prior weight, by hand") {
   // Three choices, observations {0, 0}: p = 1/3 per choice and kernel, so an
   // observation kernel gives (1 + 1/3) / 2 = 2/3 to its choice and 1/6 to

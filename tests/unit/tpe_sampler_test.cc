@@ -8,24 +8,10 @@
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_param.h"
 #include "samplers/tpe_sampler.h"
+#include "tests/unit/tpe_test_space.h"
 
 namespace hpo {
 namespace {
-
-CategoricalDistribution choices(std::vector<ParamValue> values) { return {std::move(values)}; }
-
-SearchSpace mixed_space() {
-  return {
-      {"batch_size", choices({int64_t{512}, int64_t{256}, int64_t{2048}, int64_t{1024}})},
-      {"activation", choices({std::string("relu"), std::string("tanh"), std::string("gelu")})},
-      {"lr", FloatDistribution{1e-5, 1e-1, true, std::nullopt}},
-      {"dropout", FloatDistribution{0.0, 0.5, false, 0.1}},
-      {"momentum", FloatDistribution{0.5, 0.99, false, std::nullopt}},
-      {"layers", IntDistribution{1, 10, false, 3}},
-      {"width", IntDistribution{8, 1024, true, 1}},
-      {"fixed", IntDistribution{4, 4, false, 1}},
-  };
-}
 
 using Objective = std::function<double(const ParamValues&)>;
 
@@ -48,13 +34,6 @@ double run(Sampler& s, const SearchSpace& space, const Objective& f, int n_trial
     tell_complete(s, n, v, y);
   }
   return best;
-}
-
-double mixed_objective(const ParamValues& v) {
-  return std::pow(std::log10(v.at("lr")) + 3, 2) + std::fabs(v.at("dropout") - 0.2) +
-         std::pow(v.at("momentum") - 0.9, 2) + (v.at("activation") == 1 ? 0 : 0.5) +
-         std::fabs(v.at("batch_size") - 3) * 0.3 + std::fabs(v.at("layers") - 7) * 0.1 +
-         std::fabs(std::log2(v.at("width")) - 6) * 0.1;
 }
 
 TEST_CASE("ordered choices are modelled by rank of value, and snap back to indices") {
