@@ -11,8 +11,6 @@
 //   --univariate: `multivariate: false` under the default preset.
 // Prints: the median latency and the mean CPU time per suggestion (all
 // threads), in milliseconds.
-#include <malloc.h>
-
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -21,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "hpo/run/heap_settings.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_sampler.h"
 
@@ -59,9 +58,7 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
-  // As in hpo/cli/main.cc: keep freed heap instead of returning it to the
-  // kernel and faulting it back in at the next ask.
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  hpo::keep_freed_heap();  // as hpo's main() does
   const int n_trials = std::atoi(argv[1]);
   const int n_asks = std::atoi(argv[2]);
   const auto space = mission_space();

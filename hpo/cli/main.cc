@@ -1,21 +1,16 @@
 // hpo: hyperparameter optimization for training jobs. The command line only
 // parses flags and reports errors; each subcommand lives in its own file.
-#include <malloc.h>
-
 #include <iostream>
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/config/config_error.h"
 #include "hpo/launch/process.h"
+#include "hpo/run/heap_settings.h"
 #include "hpo/storage/storage.h"
 
 int main(int argc, char** argv) {
-  // Keep up to 64 MiB of freed heap instead of handing it back at once: a
-  // run frees and reallocates the same few hundred kilobytes for every
-  // trial, and glibc's default (trim above 128 KiB) returned and re-faulted
-  // those pages each time, several times per trial.
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  hpo::keep_freed_heap();
   CLI::App app{
       "hpo: hyperparameter optimization for training jobs.\n"
       "Samples trial configs from a YAML search space, runs your trainer on each (any program that\n"
