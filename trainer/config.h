@@ -55,4 +55,12 @@ std::vector<std::string> config_keys();
 // Every key with its default and meaning, for --help.
 std::string config_help();
 
+// Every key with its value, one "key=value" line each. A checkpoint records
+// it, so a resume can tell whether the checkpoint was written for this config.
+std::string config_text(const TrainerConfig& config);
+
+// The keys whose values differ between two config_text()s, as
+// "batch_size 512 -> 256, grad_accum 1 -> 2"; empty when none do.
+std::string config_text_diff(const std::string& before, const std::string& after);
+
 }  // namespace hpo::trainer
