@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "trainer/error.h"
+#include "trainer/features.h"
 
 namespace hpo::trainer {
 
@@ -82,7 +83,10 @@ const std::vector<Key>& keys() {
       key("eval_batch_size", &TrainerConfig::eval_batch_size, "an integer", "batch size for validation and test"),
       key("seed", &TrainerConfig::seed, "a non-negative integer", "initialization, dropout and shuffling"),
       string_key("data", &TrainerConfig::data, "CSV panel path; empty = the built-in synthetic panel"),
-      key("horizon", &TrainerConfig::horizon, "an integer", "label: log return from close t to close t + horizon"),
+      key("horizon", &TrainerConfig::horizon, "an integer", "label: log return of a position held this many days"),
+      string_key("label_entry", &TrainerConfig::label_entry,
+                 "label entry: next_open (o[t+1] to o[t+1+horizon]) | next_close (c[t+1] to c[t+1+horizon]) | "
+                 "close (c[t] to c[t+horizon], the feature day's close: not tradable)"),
       key("train_frac", &TrainerConfig::train_frac, "a number", "share of days for training"),
       key("valid_frac", &TrainerConfig::valid_frac, "a number", "share of days for validation (test: the rest)"),
       key("synthetic_tickers", &TrainerConfig::synthetic_tickers, "an integer", "synthetic panel size"),
@@ -186,6 +190,8 @@ void validate(const TrainerConfig& c, const std::string& source) {
   require(c.max_valid_samples >= 0, source, "max_valid_samples", "must be >= 0");
   require(c.eval_batch_size >= 1, source, "eval_batch_size", "must be >= 1");
   require(c.horizon >= 1, source, "horizon", "must be >= 1");
+  require(label_entry_named(c.label_entry).has_value(), source, "label_entry",
+          "must be \"next_open\", \"next_close\" or \"close\"");
   require(c.train_frac > 0 && c.valid_frac > 0 && c.train_frac + c.valid_frac < 1, source, "train_frac",
           "train_frac and valid_frac must be > 0 with a sum below 1");
   require(c.synthetic_tickers >= 5, source, "synthetic_tickers", "must be >= 5");

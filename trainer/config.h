@@ -32,7 +32,8 @@ struct TrainerConfig {
   uint64_t seed = 0;
   // Data.
   std::string data;      // CSV path; empty = the built-in synthetic panel
-  int horizon = 1;       // label = log(close[t + horizon] / close[t])
+  int horizon = 1;       // days the label's position is held
+  std::string label_entry = "next_open";  // where it is entered: next_open | next_close | close
   double train_frac = 0.6;
   double valid_frac = 0.2;
   int synthetic_tickers = 500;
