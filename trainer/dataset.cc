@@ -61,7 +61,7 @@ Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, c
     target.push_back(fs.target[fs.cell(s.ticker, s.day)]);
     day.push_back(s.day);
   }
-  return score(pred, label, target, day);
+  return score(pred, label, target, day, fs.label_spec.horizon);
 }
 
 Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples) {
