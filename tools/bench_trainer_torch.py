@@ -4,24 +4,39 @@
 Trains the same TCN (causal dilated Conv1d residual blocks with weight norm,
 a linear head on the last step) with the same loop (AdamW, warm-up + cosine,
 grad accumulation, clipping) on the features hpo-trainer exported with
---export-features, feeding it the idiomatic way: a Dataset whose
-__getitem__ returns one window and a DataLoader that stacks them.
-Prints one JSON line with samples/s of the training steps, overall and per
-epoch.
+--export-features. Two ways to feed it (--loader):
 
-With --device cuda it is the idiomatic GPU version: pinned DataLoader batches,
-non-blocking copies, cuDNN benchmark, TF32 and bf16 autocast (--amp), AdamW
-and gradient clipping with PyTorch's defaults (the multi-tensor "foreach"
-kernels on CUDA); each epoch's clock stops after a device synchronize.
+  gather      the fast way: the whole feature array is one tensor, and each
+              batch is one vectorized index_select of its windows (no
+              per-sample Python); with --workers > 0 a background thread
+              gathers the next batches while the model trains (index_select
+              runs without the GIL). AdamW is fused where this torch has it
+              (torch >= 2.0, CUDA), else the multi-tensor "foreach" kernels;
+              clipping is foreach where supported. On CUDA the feature tensor
+              lives on the GPU, and the model goes through torch.compile
+              where torch >= 2 has it (--compile).
+  dataloader  the idiomatic way: a Dataset whose __getitem__ returns one
+              window and a DataLoader that stacks them; AdamW and clipping
+              with PyTorch's defaults.
+
+Prints one JSON line with samples/s and the share of step time spent waiting
+for batches, overall and per epoch.
+
+With --device cuda: non-blocking copies (pinned DataLoader batches), cuDNN
+benchmark, TF32 and bf16 autocast (--amp); each epoch's clock stops after a
+device synchronize.
 
 Run with Debian's python3-torch: /usr/bin/python3 tools/bench_trainer_torch.py --data-dir DIR ...
 or on a GPU machine with its torch 2.x: python3 tools/bench_trainer_torch.py --device cuda ...
 """
 import argparse
 import contextlib
+import inspect
 import json
 import math
 import os
+import queue
+import threading
 import time
 import warnings
 
@@ -43,6 +58,44 @@ class Windows(Dataset):
         i, t = self.samples[k]
         x = torch.from_numpy(self.features[i, t - self.lookback + 1:t + 1])  # [lookback, features]
         return x, torch.tensor(self.target[i, t])
+
+
+class Gatherer:
+    """Batches by one vectorized gather: the feature array as a [cells, features]
+    tensor, a window as `lookback` consecutive cells of one ticker."""
+
+    def __init__(self, features, target, samples, lookback, device):
+        n, d, nf = features.shape
+        self.features = torch.from_numpy(features).view(n * d, nf).to(device)
+        self.target = torch.from_numpy(target).view(n * d).to(device)
+        self.cells = torch.from_numpy(samples[:, 0] * d + samples[:, 1]).to(device)  # each sample's last cell
+        self.offsets = torch.arange(-(lookback - 1), 1, device=device)
+        self.lookback, self.nf = lookback, nf
+
+    def batch(self, order):
+        cells = self.cells[order]
+        rows = (cells[:, None] + self.offsets[None, :]).reshape(-1)
+        x = self.features.index_select(0, rows).view(len(order), self.lookback, self.nf)
+        return x, self.target.index_select(0, cells)
+
+    def epoch(self, order, batch_size, prefetch):
+        """The epoch's batches; with prefetch > 0, built ahead by a thread."""
+        order = torch.from_numpy(order).to(self.cells.device)
+        chunks = [order[k:k + batch_size] for k in range(0, len(order), batch_size)]
+        if prefetch <= 0:
+            return (self.batch(c) for c in chunks)
+        ready = queue.Queue(maxsize=prefetch)
+
+        def fill():
+            for c in chunks:
+                ready.put(self.batch(c))
+
+        threading.Thread(target=fill, daemon=True).start()
+        return (ready.get() for _ in chunks)
+
+
+def supports(function, keyword):
+    return keyword in inspect.signature(function).parameters
 
 
 class CausalConv(nn.Module):
@@ -86,9 +139,23 @@ class Tcn(nn.Module):
         return self.head(h[:, :, -1]).squeeze(1)
 
 
+def make_optimizer(model, args, cuda):
+    """AdamW at its fastest here: fused (torch >= 2.0, CUDA) or foreach, for
+    --loader gather; PyTorch's defaults for the idiomatic dataloader peer."""
+    options = {"lr": args.lr, "weight_decay": args.weight_decay}
+    kind = "default"
+    if args.loader == "gather":
+        if cuda and supports(torch.optim.AdamW, "fused"):
+            options["fused"], kind = True, "fused"
+        elif supports(torch.optim.AdamW, "foreach"):
+            options["foreach"], kind = True, "foreach"
+    return torch.optim.AdamW(model.parameters(), **options), kind
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", required=True)
+    ap.add_argument("--loader", choices=["gather", "dataloader"], default="gather")
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--hidden-size", type=int, default=64)
     ap.add_argument("--layers", type=int, default=3)
@@ -102,11 +169,14 @@ def main():
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--max-train-samples", type=int, default=32768)
     ap.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "0") or 0))
-    ap.add_argument("--workers", type=int, default=int(os.environ.get("NUM_WORKERS", "0") or 0))
+    ap.add_argument("--workers", type=int, default=int(os.environ.get("NUM_WORKERS", "0") or 0),
+                    help="dataloader: worker processes; gather on the CPU: > 0 gathers in a background thread")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument("--amp", choices=["bf16", "off"], default="bf16", help="autocast dtype on CUDA")
-    ap.add_argument("--prefetch-factor", type=int, default=2, help="DataLoader prefetch_factor (with --workers > 0)")
+    ap.add_argument("--prefetch-factor", type=int, default=2, help="batches built ahead (with --workers > 0)")
+    ap.add_argument("--compile", choices=["auto", "on", "off"], default="auto",
+                    help="torch.compile the model (auto: with --loader gather on CUDA, where torch has it)")
     args = ap.parse_args()
     if args.threads > 0:
         torch.set_num_threads(args.threads)
@@ -127,7 +197,14 @@ def main():
     samples = np.fromfile(os.path.join(args.data_dir, "train.u32"), dtype=np.uint32).reshape(-1, 2).astype(np.int64)
 
     model = Tcn(nf, args.hidden_size, args.layers, args.kernel_size, args.dropout).to(device)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    params = list(model.parameters())
+    optimizer, optimizer_kind = make_optimizer(model, args, cuda)
+    clip_options = {"foreach": True} if args.loader == "gather" and supports(nn.utils.clip_grad_norm_, "foreach") else {}
+    compiled = args.compile == "on" or (args.compile == "auto" and cuda and args.loader == "gather")
+    compiled = compiled and hasattr(torch, "compile")  # torch >= 2
+    if compiled:
+        torch._dynamo.config.suppress_errors = True  # what it cannot compile runs eagerly
+        model = torch.compile(model)
     per_epoch = min(len(samples), args.max_train_samples) if args.max_train_samples > 0 else len(samples)
     batches = math.ceil(per_epoch / args.batch_size)
     steps_per_epoch = math.ceil(batches / args.grad_accum)
@@ -140,20 +217,26 @@ def main():
 
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
     rng = np.random.default_rng(args.seed)
-    trained, seconds, wait = 0, 0.0, 0.0
-    epochs = []
+    gatherer = Gatherer(features, target, samples, lookback, device) if args.loader == "gather" else None
     loader_options = {"num_workers": args.workers, "pin_memory": cuda}
     if args.workers > 0:
         loader_options["prefetch_factor"] = args.prefetch_factor
+
+    def epoch_batches(order):
+        if gatherer is not None:  # on CUDA the gather is an asynchronous kernel: no thread needed
+            return gatherer.epoch(order, args.batch_size, 0 if cuda or args.workers <= 0 else args.prefetch_factor)
+        return DataLoader(Windows(features, target, samples[order], lookback), batch_size=args.batch_size,
+                          shuffle=False, **loader_options)
+
+    trained, seconds, wait = 0, 0.0, 0.0
+    epochs = []
     model.train()
     for epoch in range(args.epochs):
         order = rng.permutation(len(samples))[:per_epoch]
-        loader = DataLoader(Windows(features, target, samples[order], lookback), batch_size=args.batch_size,
-                            shuffle=False, **loader_options)
         epoch_trained, epoch_wait = 0, 0.0
         start = time.perf_counter()
         t_fetch = time.perf_counter()
-        for k, (x, y) in enumerate(loader):
+        for k, (x, y) in enumerate(epoch_batches(order)):
             epoch_wait += time.perf_counter() - t_fetch
             if cuda:
                 x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
@@ -163,7 +246,7 @@ def main():
             (loss / args.grad_accum).backward()
             if (k + 1) % args.grad_accum == 0 or k + 1 == batches:
                 if args.grad_clip > 0:
-                    nn.utils.clip_grad_norm_(model.parameters(), args.grad_clip)
+                    nn.utils.clip_grad_norm_(params, args.grad_clip, **clip_options)
                 optimizer.step()
                 optimizer.zero_grad()
                 scheduler.step()
@@ -180,6 +263,7 @@ def main():
     print(json.dumps({"samples_per_s": trained / seconds, "data_wait_frac": wait / seconds,
                       "samples": trained, "seconds": seconds, "threads": torch.get_num_threads(),
                       "device": args.device, "amp": args.amp if cuda else "off", "torch": torch.__version__,
+                      "loader": args.loader, "optimizer": optimizer_kind, "compiled": compiled,
                       "epochs": epochs}))
 
 
