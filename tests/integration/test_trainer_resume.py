@@ -96,8 +96,8 @@ def epoch_lines(path):
         return []
 
 
-def processes_with_arg(suffix):
-    """The pids of processes with an argument ending in `suffix`."""
+def processes_with_arg(arg):
+    """The pids of processes with `arg` among their arguments."""
     out = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -106,7 +106,7 @@ def processes_with_arg(suffix):
                     argv = f.read().split(b"\0")
             except OSError:
                 continue
-            if any(a.endswith(suffix.encode()) for a in argv):
+            if arg.encode() in argv:
                 out.append(int(entry))
     return out
 
@@ -122,7 +122,7 @@ def crash_during_third_epoch(study):
             raise AssertionError(f"hpo ended early:\n{hpo.communicate()[0]}")
         expect(time.time() < deadline, "the trainer reported no second epoch within 120 s")
         time.sleep(0.02)
-    trainers = processes_with_arg(os.path.join(study.name, "trial_0000"))  # its --out
+    trainers = processes_with_arg(os.path.dirname(report))  # its --out
     expect(len(trainers) == 1, f"expected one trainer, found {trainers}")
     group = os.getpgid(trainers[0])
     # Half an epoch in: the checkpoint of epoch 1 is written, epoch 2 is not done.
@@ -135,7 +135,8 @@ def crash_during_third_epoch(study):
 
 def main():
     hpo, trainer = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    with tempfile.TemporaryDirectory(prefix="hpo-trainer-resume-") as root:
+    with tempfile.TemporaryDirectory(prefix="hpo-trainer-resume-") as tmp:
+        root = os.path.realpath(tmp)  # as hpo spells the trial directory (its cwd, links resolved)
         straight = Study(hpo, trainer, root, "straight")
         straight.run()
         reference = straight.trial()
