@@ -10,14 +10,16 @@ grad accumulation, clipping) on the features hpo-trainer exported with
               batch is one vectorized index_select of its windows (no
               per-sample Python); with --workers > 0 a background thread
               gathers the next batches while the model trains (index_select
-              runs without the GIL). AdamW is fused where this torch has it
+              runs without the GIL). The TCN computes only the time steps
+              that reach the head, as hpo-trainer's does (CompactTcn: the
+              same function as Tcn). AdamW is fused where this torch has it
               (torch >= 2.0, CUDA), else the multi-tensor "foreach" kernels;
               clipping is foreach where supported. On CUDA the feature tensor
               lives on the GPU, and the model goes through torch.compile
               where torch >= 2 has it (--compile).
   dataloader  the idiomatic way: a Dataset whose __getitem__ returns one
-              window and a DataLoader that stacks them; AdamW and clipping
-              with PyTorch's defaults.
+              window and a DataLoader that stacks them, the TCN over every
+              time step, AdamW and clipping with PyTorch's defaults.
 
 Prints one JSON line with samples/s and the share of step time spent waiting
 for batches, overall and per epoch.
@@ -76,7 +78,9 @@ class Gatherer:
         cells = self.cells[order]
         rows = (cells[:, None] + self.offsets[None, :]).reshape(-1)
         x = self.features.index_select(0, rows).view(len(order), self.lookback, self.nf)
-        return x, self.target.index_select(0, cells)
+        # [batch, features, lookback], as the compact TCN reads it (and as
+        # hpo-trainer's batcher builds it, off the training thread).
+        return x.transpose(1, 2).contiguous(), self.target.index_select(0, cells)
 
     def epoch(self, order, batch_size, prefetch):
         """The epoch's batches; with prefetch > 0, built ahead by a thread."""
@@ -139,6 +143,111 @@ class Tcn(nn.Module):
         return self.head(h[:, :, -1]).squeeze(1)
 
 
+def plan_blocks(layers, kernel, lookback):
+    """Per block, bottom first: (out_count, out_stride, mid_count), the time
+    steps a block must compute so that the head's last step is exact; the
+    plan of hpo-trainer's TCN (trainer/models.h, BlockPlan)."""
+    plans, out_count = [None] * layers, 1
+    for b in reversed(range(layers)):
+        available = (lookback - 1) // (1 << b) + 1  # steps spaced by the dilation
+        out_stride = 1 if b == layers - 1 else 2
+        mid_count = min((out_count - 1) * out_stride + kernel, available)
+        plans[b] = (out_count, out_stride, mid_count)
+        out_count = min(mid_count + kernel - 1, available)
+    return plans
+
+
+class CompactConv(nn.Module):
+    """A weight-normed causal convolution over a compact input (only the
+    steps a dilated layer reads, spaced by its dilation), so the dilated
+    convolution is a plain one with a stride."""
+
+    def __init__(self, cin, cout, kernel):
+        super().__init__()
+        bound = 1 / math.sqrt(cin * kernel)
+        self.v = nn.Parameter(torch.empty(cout, cin, kernel).uniform_(-bound, bound))
+        self.g = nn.Parameter(self.v.detach().norm(2, dim=(1, 2), keepdim=True).clone())
+        self.bias = nn.Parameter(torch.empty(cout).uniform_(-bound, bound))
+        self.kernel = kernel
+
+    def forward(self, x, count, stride):
+        weight = self.v * (self.g / self.v.norm(2, dim=(1, 2), keepdim=True))
+        need, have = (count - 1) * stride + self.kernel, x.shape[2]
+        x = F.pad(x, (need - have, 0)) if need > have else x[:, :, have - need:]
+        return F.conv1d(x, weight, self.bias, stride=stride)
+
+
+class CompactBlock(nn.Module):
+    def __init__(self, cin, cout, kernel, dropout):
+        super().__init__()
+        self.conv1, self.conv2 = CompactConv(cin, cout, kernel), CompactConv(cout, cout, kernel)
+        self.drop1, self.drop2 = nn.Dropout(dropout), nn.Dropout(dropout)
+        self.downsample = nn.Conv1d(cin, cout, 1) if cin != cout else None
+
+    def forward(self, x, plan):
+        out_count, out_stride, mid_count = plan
+        y = self.drop1(torch.relu(self.conv1(x, mid_count, 1)))
+        y = self.drop2(torch.relu(self.conv2(y, out_count, out_stride)))
+        n = x.shape[2]
+        skip = x[:, :, n - 1 - (out_count - 1) * out_stride::out_stride]
+        return torch.relu(y + (self.downsample(skip) if self.downsample is not None else skip))
+
+
+class CompactTcn(nn.Module):
+    """The TCN above computing only the time steps that reach the head, as
+    hpo-trainer's does: the same function with less than half the work."""
+
+    def __init__(self, features, hidden, layers, kernel, dropout):
+        super().__init__()
+        self.blocks = nn.ModuleList(
+            CompactBlock(features if i == 0 else hidden, hidden, kernel, dropout) for i in range(layers))
+        self.head = nn.Linear(hidden, 1)
+        self.kernel = kernel
+
+    def forward(self, x):  # x: [batch, features, lookback]
+        h = x
+        for block, plan in zip(self.blocks, plan_blocks(len(self.blocks), self.kernel, x.shape[2])):
+            h = block(h, plan)
+        return self.head(h[:, :, -1]).squeeze(1)
+
+
+def self_check():
+    """The peers do the work hpo-trainer does: the gathered batches are the
+    Dataset's windows, and the compact TCN is the full one (same weights,
+    same outputs)."""
+    rng = np.random.default_rng(1)
+    n, d, nf, lookback = 6, 40, 5, 7
+    features = rng.standard_normal((n, d, nf)).astype(np.float32)
+    target = rng.standard_normal((n, d)).astype(np.float32)
+    samples = np.array([(i, t) for i in range(n) for t in range(lookback - 1, d)], dtype=np.int64)
+    order = rng.permutation(len(samples))[:100]
+    windows = Windows(features, target, samples, lookback)
+    expected_x = torch.stack([windows[k][0] for k in order]).transpose(1, 2)
+    expected_y = torch.stack([windows[k][1] for k in order])
+    gatherer = Gatherer(features, target, samples, lookback, torch.device("cpu"))
+    for prefetch in (0, 2):
+        batches = list(gatherer.epoch(order, 32, prefetch))
+        assert torch.equal(torch.cat([x for x, _ in batches]), expected_x), "gathered windows differ"
+        assert torch.equal(torch.cat([y for _, y in batches]), expected_y), "gathered targets differ"
+    torch.manual_seed(0)
+    for layers, kernel, steps in [(3, 3, 20), (5, 3, 20), (2, 2, 7), (4, 5, 30)]:
+        full = Tcn(nf, 16, layers, kernel, 0.0).eval()
+        compact = CompactTcn(nf, 16, layers, kernel, 0.0).eval()
+        with torch.no_grad():
+            for fb, cb in zip(full.blocks, compact.blocks):
+                for fc, cc in ((fb.conv1, cb.conv1), (fb.conv2, cb.conv2)):
+                    cc.v.copy_(fc.conv.weight_v)
+                    cc.g.copy_(fc.conv.weight_g)
+                    cc.bias.copy_(fc.conv.bias)
+                if fb.downsample is not None:
+                    cb.downsample.load_state_dict(fb.downsample.state_dict())
+            compact.head.load_state_dict(full.head.state_dict())
+            x = torch.randn(64, steps, nf)
+            gap = (full(x) - compact(x.transpose(1, 2).contiguous())).abs().max().item()
+        assert gap < 1e-5, f"compact TCN differs by {gap} (layers {layers}, kernel {kernel}, lookback {steps})"
+    print("self-check: passed")
+
+
 def make_optimizer(model, args, cuda):
     """AdamW at its fastest here: fused (torch >= 2.0, CUDA) or foreach, for
     --loader gather; PyTorch's defaults for the idiomatic dataloader peer."""
@@ -154,7 +263,8 @@ def make_optimizer(model, args, cuda):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data-dir", required=True)
+    ap.add_argument("--self-check", action="store_true", help="check the peers' batches and models, then exit")
+    ap.add_argument("--data-dir")
     ap.add_argument("--loader", choices=["gather", "dataloader"], default="gather")
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--hidden-size", type=int, default=64)
@@ -178,6 +288,10 @@ def main():
     ap.add_argument("--compile", choices=["auto", "on", "off"], default="auto",
                     help="torch.compile the model (auto: with --loader gather on CUDA, where torch has it)")
     args = ap.parse_args()
+    if args.self_check:
+        return self_check()
+    if not args.data_dir:
+        ap.error("--data-dir is required")
     if args.threads > 0:
         torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -196,7 +310,8 @@ def main():
     target = np.fromfile(os.path.join(args.data_dir, "target.f32"), dtype=np.float32).reshape(n, d)
     samples = np.fromfile(os.path.join(args.data_dir, "train.u32"), dtype=np.uint32).reshape(-1, 2).astype(np.int64)
 
-    model = Tcn(nf, args.hidden_size, args.layers, args.kernel_size, args.dropout).to(device)
+    tcn = CompactTcn if args.loader == "gather" else Tcn
+    model = tcn(nf, args.hidden_size, args.layers, args.kernel_size, args.dropout).to(device)
     params = list(model.parameters())
     optimizer, optimizer_kind = make_optimizer(model, args, cuda)
     clip_options = {"foreach": True} if args.loader == "gather" and supports(nn.utils.clip_grad_norm_, "foreach") else {}
@@ -263,7 +378,8 @@ def main():
     print(json.dumps({"samples_per_s": trained / seconds, "data_wait_frac": wait / seconds,
                       "samples": trained, "seconds": seconds, "threads": torch.get_num_threads(),
                       "device": args.device, "amp": args.amp if cuda else "off", "torch": torch.__version__,
-                      "loader": args.loader, "optimizer": optimizer_kind, "compiled": compiled,
+                      "loader": args.loader, "model": tcn.__name__, "optimizer": optimizer_kind,
+                      "compiled": compiled,
                       "epochs": epochs}))
 
 
