@@ -48,8 +48,9 @@ std::vector<torch::Tensor> model_state(const torch::nn::Module& model) {
 }
 
 void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
-                     const LoopState& s, bool cuda_rng) {
+                     const LoopState& s, const std::string& config, bool cuda_rng) {
   torch::serialize::OutputArchive out, model_archive, optimizer_archive;
+  out.write("config", c10::IValue(config));
   model.save(model_archive);
   optimizer.save(optimizer_archive);
   out.write("model", model_archive);
@@ -101,6 +102,13 @@ LoopState load_checkpoint(const std::string& path, torch::nn::Module& model, boo
     set_generator_state(cuda_generator(), rng_cuda);
   }
   return s;
+}
+
+std::string checkpoint_config(const std::string& path) {
+  torch::serialize::InputArchive in;
+  in.load_from(path, torch::Device(torch::kCPU));
+  c10::IValue config;
+  return in.try_read("config", config) && config.isString() ? config.toStringRef() : std::string();
 }
 
 void load_optimizer(const std::string& path, torch::optim::Optimizer& optimizer, const torch::Device& device) {

@@ -28,10 +28,15 @@ struct LoopState {
 // The model's parameters and buffers, in a fixed order.
 std::vector<torch::Tensor> model_state(const torch::nn::Module& model);
 
-// With `cuda_rng`, the state of CUDA device 0's generator (dropout draws from
-// it when training there) is saved too.
+// `config` is the run's config_text(), recorded so that a resume can refuse a
+// checkpoint of another config. With `cuda_rng`, the state of CUDA device 0's
+// generator (dropout draws from it when training there) is saved too.
 void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
-                     const LoopState& state, bool cuda_rng = false);
+                     const LoopState& state, const std::string& config, bool cuda_rng = false);
+
+// The config_text() the checkpoint was written for; empty when it records
+// none (written before checkpoints recorded their config).
+std::string checkpoint_config(const std::string& path);
 
 // Restores the model, the loop state and the CPU RNG (with `cuda_rng`, also
 // CUDA's, where the checkpoint has it). Call while the model is still on the

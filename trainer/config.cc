@@ -3,17 +3,28 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "trainer/error.h"
+#include "trainer/features.h"
 
 namespace hpo::trainer {
 
 namespace {
 
 using Setter = std::function<void(TrainerConfig*, const YAML::Node&, const std::string& where)>;
+using Getter = std::function<std::string(const TrainerConfig&)>;
+
+// One config key: how to read it, how to print its value, what it means.
+struct Key {
+  const char* name;
+  Setter set;
+  Getter get;
+  const char* meaning;
+};
 
 template <typename T>
 T read_as(const YAML::Node& node, const std::string& where, const char* type) {
@@ -26,48 +37,70 @@ T read_as(const YAML::Node& node, const std::string& where, const char* type) {
 }
 
 template <typename T>
-Setter set(T TrainerConfig::*field, const char* type) {
-  return [field, type](TrainerConfig* c, const YAML::Node& n, const std::string& where) {
+Getter get(T TrainerConfig::*field) {
+  return [field](const TrainerConfig& c) { return fmt::format("{}", c.*field); };
+}
+
+template <typename T>
+Key key(const char* name, T TrainerConfig::*field, const char* type, const char* meaning) {
+  Setter set = [field, type](TrainerConfig* c, const YAML::Node& n, const std::string& where) {
     c->*field = read_as<T>(n, where, type);
   };
+  return {name, set, get(field), meaning};
 }
 
-Setter set_string(std::string TrainerConfig::*field) {
-  return [field](TrainerConfig* c, const YAML::Node& n, const std::string& where) {
+Key string_key(const char* name, std::string TrainerConfig::*field, const char* meaning) {
+  Setter set = [field](TrainerConfig* c, const YAML::Node& n, const std::string& where) {
     c->*field = n.IsNull() ? std::string() : read_as<std::string>(n, where, "a string");
   };
+  return {name, set, get(field), meaning};
 }
 
-const std::map<std::string, Setter>& setters() {
-  static const std::map<std::string, Setter> kSetters = {
-      {"model", set_string(&TrainerConfig::model)},
-      {"hidden_size", set(&TrainerConfig::hidden_size, "an integer")},
-      {"layers", set(&TrainerConfig::layers, "an integer")},
-      {"kernel_size", set(&TrainerConfig::kernel_size, "an integer")},
-      {"dropout", set(&TrainerConfig::dropout, "a number")},
-      {"lookback", set(&TrainerConfig::lookback, "an integer")},
-      {"batch_size", set(&TrainerConfig::batch_size, "an integer")},
-      {"grad_accum", set(&TrainerConfig::grad_accum, "an integer")},
-      {"lr", set(&TrainerConfig::lr, "a number")},
-      {"weight_decay", set(&TrainerConfig::weight_decay, "a number")},
-      {"warmup_epochs", set(&TrainerConfig::warmup_epochs, "a number")},
-      {"grad_clip", set(&TrainerConfig::grad_clip, "a number")},
-      {"epochs", set(&TrainerConfig::epochs, "an integer")},
-      {"patience", set(&TrainerConfig::patience, "an integer")},
-      {"max_train_samples", set(&TrainerConfig::max_train_samples, "an integer")},
-      {"max_valid_samples", set(&TrainerConfig::max_valid_samples, "an integer")},
-      {"eval_batch_size", set(&TrainerConfig::eval_batch_size, "an integer")},
-      {"seed", set(&TrainerConfig::seed, "a non-negative integer")},
-      {"data", set_string(&TrainerConfig::data)},
-      {"horizon", set(&TrainerConfig::horizon, "an integer")},
-      {"train_frac", set(&TrainerConfig::train_frac, "a number")},
-      {"valid_frac", set(&TrainerConfig::valid_frac, "a number")},
-      {"synthetic_tickers", set(&TrainerConfig::synthetic_tickers, "an integer")},
-      {"synthetic_days", set(&TrainerConfig::synthetic_days, "an integer")},
-      {"synthetic_seed", set(&TrainerConfig::synthetic_seed, "a non-negative integer")},
-      {"device", set_string(&TrainerConfig::device)},
+// Every key, in the order --help lists them.
+const std::vector<Key>& keys() {
+  static const std::vector<Key> kKeys = {
+      string_key("model", &TrainerConfig::model, "tcn | mlp"),
+      key("hidden_size", &TrainerConfig::hidden_size, "an integer", "channels (TCN) / units (MLP)"),
+      key("layers", &TrainerConfig::layers, "an integer",
+          "TCN residual blocks (dilations 1, 2, 4, ...) / MLP hidden layers"),
+      key("kernel_size", &TrainerConfig::kernel_size, "an integer", "TCN kernel"),
+      key("dropout", &TrainerConfig::dropout, "a number", "dropout rate"),
+      key("lookback", &TrainerConfig::lookback, "an integer", "days of features per sample"),
+      key("batch_size", &TrainerConfig::batch_size, "an integer", "samples per batch"),
+      key("grad_accum", &TrainerConfig::grad_accum, "an integer", "batches per optimizer step (loss divided by it)"),
+      key("lr", &TrainerConfig::lr, "a number", "AdamW peak learning rate"),
+      key("weight_decay", &TrainerConfig::weight_decay, "a number", "AdamW weight decay"),
+      key("warmup_epochs", &TrainerConfig::warmup_epochs, "a number",
+          "linear warm-up (may be fractional), then cosine decay"),
+      key("grad_clip", &TrainerConfig::grad_clip, "a number", "max global gradient norm; 0 = off"),
+      key("epochs", &TrainerConfig::epochs, "an integer", "epochs"),
+      key("patience", &TrainerConfig::patience, "an integer",
+          "early stop after this many epochs without a better val RankIC"),
+      key("max_train_samples", &TrainerConfig::max_train_samples, "an integer",
+          "training samples per epoch (random subset); 0 = all"),
+      key("max_valid_samples", &TrainerConfig::max_valid_samples, "an integer",
+          "validate on every k-th date to stay under; 0 = all"),
+      key("eval_batch_size", &TrainerConfig::eval_batch_size, "an integer", "batch size for validation and test"),
+      key("seed", &TrainerConfig::seed, "a non-negative integer", "initialization, dropout and shuffling"),
+      string_key("data", &TrainerConfig::data, "CSV panel path; empty = the built-in synthetic panel"),
+      key("horizon", &TrainerConfig::horizon, "an integer", "label: log return of a position held this many days"),
+      string_key("label_entry", &TrainerConfig::label_entry,
+                 "label entry: next_open (o[t+1] to o[t+1+horizon]) | next_close (c[t+1] to c[t+1+horizon]) | "
+                 "close (c[t] to c[t+horizon], the feature day's close: not tradable)"),
+      key("train_frac", &TrainerConfig::train_frac, "a number", "share of days for training"),
+      key("valid_frac", &TrainerConfig::valid_frac, "a number", "share of days for validation (test: the rest)"),
+      key("synthetic_tickers", &TrainerConfig::synthetic_tickers, "an integer", "synthetic panel size"),
+      key("synthetic_days", &TrainerConfig::synthetic_days, "an integer", "synthetic panel size"),
+      key("synthetic_seed", &TrainerConfig::synthetic_seed, "a non-negative integer", "synthetic panel seed"),
+      string_key("device", &TrainerConfig::device, "auto | cpu | cuda"),
   };
-  return kSetters;
+  return kKeys;
+}
+
+const Key* find_key(const std::string& name) {
+  for (const Key& k : keys())
+    if (name == k.name) return &k;
+  return nullptr;
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -85,9 +118,9 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 std::string suggestion(const std::string& key) {
   std::string best;
   size_t best_distance = 3;  // suggest only close names
-  for (const auto& [name, setter] : setters()) {
-    size_t d = edit_distance(key, name);
-    if (d < best_distance) best = name, best_distance = d;
+  for (const Key& k : keys()) {
+    size_t d = edit_distance(key, k.name);
+    if (d < best_distance) best = k.name, best_distance = d;
   }
   return best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best);
 }
@@ -99,43 +132,42 @@ void require(bool ok, const std::string& source, const char* key, const std::str
 }  // namespace
 
 std::vector<std::string> config_keys() {
-  std::vector<std::string> keys;
-  for (const auto& [name, setter] : setters()) keys.push_back(name);
-  return keys;
+  std::vector<std::string> names;
+  for (const Key& k : keys()) names.push_back(k.name);
+  return names;
 }
 
 std::string config_help() {
-  const TrainerConfig d;
+  const TrainerConfig defaults;
   std::string out = "Config keys (all optional; default in brackets):\n";
-  auto line = [&](const char* key, const std::string& value, const char* meaning) {
-    out += fmt::format("  {:<18} [{}] {}\n", key, value, meaning);
+  for (const Key& k : keys()) out += fmt::format("  {:<18} [{}] {}\n", k.name, k.get(defaults), k.meaning);
+  return out;
+}
+
+std::string config_text(const TrainerConfig& config) {
+  std::string out;
+  for (const Key& k : keys()) out += fmt::format("{}={}\n", k.name, k.get(config));
+  return out;
+}
+
+std::string config_text_diff(const std::string& before, const std::string& after) {
+  auto values = [](const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+      const size_t eq = line.find('=');
+      if (eq != std::string::npos) out[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return out;
   };
-  line("model", d.model, "tcn | mlp");
-  line("hidden_size", std::to_string(d.hidden_size), "channels (TCN) / units (MLP)");
-  line("layers", std::to_string(d.layers), "TCN residual blocks (dilations 1, 2, 4, ...) / MLP hidden layers");
-  line("kernel_size", std::to_string(d.kernel_size), "TCN kernel");
-  line("dropout", fmt::format("{}", d.dropout), "dropout rate");
-  line("lookback", std::to_string(d.lookback), "days of features per sample");
-  line("batch_size", std::to_string(d.batch_size), "samples per batch");
-  line("grad_accum", std::to_string(d.grad_accum), "batches per optimizer step (loss divided by it)");
-  line("lr", fmt::format("{}", d.lr), "AdamW peak learning rate");
-  line("weight_decay", fmt::format("{}", d.weight_decay), "AdamW weight decay");
-  line("warmup_epochs", fmt::format("{}", d.warmup_epochs), "linear warm-up (may be fractional), then cosine decay");
-  line("grad_clip", fmt::format("{}", d.grad_clip), "max global gradient norm; 0 = off");
-  line("epochs", std::to_string(d.epochs), "epochs");
-  line("patience", std::to_string(d.patience), "early stop after this many epochs without a better val RankIC");
-  line("max_train_samples", std::to_string(d.max_train_samples), "training samples per epoch (random subset); 0 = all");
-  line("max_valid_samples", std::to_string(d.max_valid_samples), "validate on every k-th date to stay under; 0 = all");
-  line("eval_batch_size", std::to_string(d.eval_batch_size), "batch size for validation and test");
-  line("seed", std::to_string(d.seed), "initialization, dropout and shuffling");
-  line("data", "synthetic", "CSV panel path; empty = the built-in synthetic panel");
-  line("horizon", std::to_string(d.horizon), "label: log return from close t to close t + horizon");
-  line("train_frac", fmt::format("{}", d.train_frac), "share of days for training");
-  line("valid_frac", fmt::format("{}", d.valid_frac), "share of days for validation (test: the rest)");
-  line("synthetic_tickers", std::to_string(d.synthetic_tickers), "synthetic panel size");
-  line("synthetic_days", std::to_string(d.synthetic_days), "synthetic panel size");
-  line("synthetic_seed", std::to_string(d.synthetic_seed), "synthetic panel seed");
-  line("device", d.device, "auto | cpu | cuda");
+  const auto a = values(before), b = values(after);
+  std::string out;
+  for (const Key& k : keys()) {
+    auto ia = a.find(k.name), ib = b.find(k.name);
+    const std::string va = ia == a.end() ? "(none)" : ia->second, vb = ib == b.end() ? "(none)" : ib->second;
+    if (va != vb) out += fmt::format("{}{} {} -> {}", out.empty() ? "" : ", ", k.name, va, vb);
+  }
   return out;
 }
 
@@ -158,6 +190,8 @@ void validate(const TrainerConfig& c, const std::string& source) {
   require(c.max_valid_samples >= 0, source, "max_valid_samples", "must be >= 0");
   require(c.eval_batch_size >= 1, source, "eval_batch_size", "must be >= 1");
   require(c.horizon >= 1, source, "horizon", "must be >= 1");
+  require(label_entry_named(c.label_entry).has_value(), source, "label_entry",
+          "must be \"next_open\", \"next_close\" or \"close\"");
   require(c.train_frac > 0 && c.valid_frac > 0 && c.train_frac + c.valid_frac < 1, source, "train_frac",
           "train_frac and valid_frac must be > 0 with a sum below 1");
   require(c.synthetic_tickers >= 5, source, "synthetic_tickers", "must be >= 5");
@@ -180,9 +214,9 @@ TrainerConfig load_config(const std::string& path) {
   if (!root.IsMap()) throw UsageError(fmt::format("{}: expected a flat object of key: value", path));
   for (const auto& entry : root) {
     const std::string key = entry.first.as<std::string>();
-    auto it = setters().find(key);
-    if (it == setters().end()) throw UsageError(fmt::format("{}: unknown key '{}'{}", path, key, suggestion(key)));
-    it->second(&config, entry.second, fmt::format("{}: key '{}'", path, key));
+    const Key* k = find_key(key);
+    if (!k) throw UsageError(fmt::format("{}: unknown key '{}'{}", path, key, suggestion(key)));
+    k->set(&config, entry.second, fmt::format("{}: key '{}'", path, key));
   }
   validate(config, path);
   return config;

@@ -32,7 +32,8 @@ struct TrainerConfig {
   uint64_t seed = 0;
   // Data.
   std::string data;      // CSV path; empty = the built-in synthetic panel
-  int horizon = 1;       // label = log(close[t + horizon] / close[t])
+  int horizon = 1;       // days the label's position is held
+  std::string label_entry = "next_open";  // where it is entered: next_open | next_close | close
   double train_frac = 0.6;
   double valid_frac = 0.2;
   int synthetic_tickers = 500;
@@ -54,5 +55,13 @@ std::vector<std::string> config_keys();
 
 // Every key with its default and meaning, for --help.
 std::string config_help();
+
+// Every key with its value, one "key=value" line each. A checkpoint records
+// it, so a resume can tell whether the checkpoint was written for this config.
+std::string config_text(const TrainerConfig& config);
+
+// The keys whose values differ between two config_text()s, as
+// "batch_size 512 -> 256, grad_accum 1 -> 2"; empty when none do.
+std::string config_text_diff(const std::string& before, const std::string& after);
 
 }  // namespace hpo::trainer

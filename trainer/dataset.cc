@@ -12,20 +12,24 @@ namespace {
 // stay meaningful) with k the smallest that leaves at most `max` samples.
 std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRange& range, int64_t max) {
   if (max <= 0 || int64_t(samples.size()) <= max) return samples;
-  const size_t k = (samples.size() + size_t(max) - 1) / size_t(max);
-  std::vector<Sample> out;
-  for (const Sample& s : samples)
-    if ((s.day - range.begin) % k == 0) out.push_back(s);
-  return out;
+  // Every k-th date keeps about 1/k of the samples, but rounding up the
+  // dates can keep a little more: try the next k until it fits.
+  for (size_t k = (samples.size() + size_t(max) - 1) / size_t(max);; ++k) {
+    std::vector<Sample> out;
+    for (const Sample& s : samples)
+      if ((s.day - range.begin) % k == 0) out.push_back(s);
+    if (int64_t(out.size()) <= max) return out;
+  }
 }
 
 }  // namespace
 
 Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
   Dataset d;
-  d.features = compute_features(panel, config.horizon);
+  const LabelSpec label{config.horizon, label_entry_named(config.label_entry).value()};
+  d.features = compute_features(panel, label);
   const size_t first_day = kLongestWindow + size_t(config.lookback) - 1;
-  d.splits = make_splits(panel.num_days(), first_day, config.horizon, config.train_frac, config.valid_frac);
+  d.splits = make_splits(panel.num_days(), first_day, label_reach(label), config.train_frac, config.valid_frac);
   d.train = samples_in(d.features, d.splits.train);
   d.valid = thin_dates(samples_in(d.features, d.splits.valid), d.splits.valid, config.max_valid_samples);
   d.test = samples_in(d.features, d.splits.test);
@@ -57,7 +61,7 @@ Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, c
     target.push_back(fs.target[fs.cell(s.ticker, s.day)]);
     day.push_back(s.day);
   }
-  return score(pred, label, target, day);
+  return score(pred, label, target, day, fs.label_spec.horizon);
 }
 
 Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples) {

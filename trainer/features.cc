@@ -110,7 +110,31 @@ std::vector<Feature> feature_list() {
   };
 }
 
+// The label of day t from one ticker's series: NaN when a price it needs is
+// missing or lies past the last day.
+double label_at(const Series& s, size_t t, const LabelSpec& spec) {
+  const size_t h = size_t(spec.horizon);
+  if (t + label_reach(spec) >= s.close.size()) return kNaN;
+  switch (spec.entry) {
+    case LabelEntry::kNextOpen: return std::log(s.open[t + 1 + h] / s.open[t + 1]);
+    case LabelEntry::kNextClose: return std::log(s.close[t + 1 + h] / s.close[t + 1]);
+    case LabelEntry::kClose: return std::log(s.close[t + h] / s.close[t]);
+  }
+  return kNaN;
+}
+
 }  // namespace
+
+size_t label_reach(const LabelSpec& spec) {
+  return size_t(spec.horizon) + (spec.entry == LabelEntry::kClose ? 0 : 1);
+}
+
+std::optional<LabelEntry> label_entry_named(const std::string& name) {
+  if (name == "next_open") return LabelEntry::kNextOpen;
+  if (name == "next_close") return LabelEntry::kNextClose;
+  if (name == "close") return LabelEntry::kClose;
+  return std::nullopt;
+}
 
 void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride, size_t offset,
                              float missing) {
@@ -134,18 +158,18 @@ void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t 
   }
 }
 
-FeatureSet compute_features(const Panel& panel, int horizon) {
+FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
   const std::vector<Feature> features = feature_list();
   FeatureSet fs;
   fs.num_tickers = panel.num_tickers();
   fs.num_days = panel.num_days();
   fs.num_features = features.size();
   fs.first_full_day = kLongestWindow;
+  fs.label_spec = label;
   for (const Feature& f : features) fs.names.push_back(f.name);
   fs.values.assign(fs.num_tickers * fs.num_days * fs.num_features, 0.0f);
   fs.label.assign(fs.num_tickers * fs.num_days, std::numeric_limits<float>::quiet_NaN());
 
-  const size_t h = size_t(std::max(horizon, 1));
   for (size_t i = 0; i < fs.num_tickers; ++i) {
     Series s = series_of(panel, i);
     for (size_t t = 0; t < fs.num_days; ++t) {
@@ -155,7 +179,7 @@ FeatureSet compute_features(const Panel& panel, int horizon) {
       }
       for (size_t f = 0; f < fs.num_features; ++f)
         fs.values[fs.cell(i, t) * fs.num_features + f] = float(features[f].at(s, t));
-      if (t + h < fs.num_days) fs.label[fs.cell(i, t)] = float(std::log(s.close[t + h] / s.close[t]));
+      fs.label[fs.cell(i, t)] = float(label_at(s, t, label));
     }
   }
   for (size_t f = 0; f < fs.num_features; ++f)

@@ -2,18 +2,42 @@
 // Panel. The feature list and formulas are documented in trainer/FEATURES.md.
 //
 // Every feature of (ticker, day t) uses only that ticker's rows on days <= t;
-// the label of (ticker, t) uses the closes of days t and t + horizon. Each
+// the label of (ticker, t) is the return of a position held for `horizon`
+// days, by default entered at the open of day t + 1 (see LabelSpec). Each
 // feature is then normalized across tickers on each date, so nothing mixes
 // dates either.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "trainer/panel.h"
 
 namespace hpo::trainer {
+
+// Where the label's position is entered and left (config `label_entry`).
+// The features of day t are known only after its close, so a strategy can
+// trade on them at day t + 1 at the earliest.
+enum class LabelEntry {
+  kNextOpen,   // log(o[t+1+h] / o[t+1]): enter at the next open (the default)
+  kNextClose,  // log(c[t+1+h] / c[t+1]): enter at the next close
+  kClose,      // log(c[t+h] / c[t]): at the feature day's close, a trade no one could make
+};
+
+struct LabelSpec {
+  int horizon = 1;  // days the position is held
+  LabelEntry entry = LabelEntry::kNextOpen;
+};
+
+// The last day the label of day t reads, as days after t: the gap a split
+// needs before the next one starts.
+size_t label_reach(const LabelSpec& spec);
+
+// "next_open", "next_close" or "close" (config `label_entry`); nullopt for
+// anything else.
+std::optional<LabelEntry> label_entry_named(const std::string& name);
 
 struct FeatureSet {
   size_t num_tickers = 0, num_days = 0, num_features = 0;
@@ -26,6 +50,7 @@ struct FeatureSet {
   std::vector<float> label, target;
   // Days before this one lack the history of the longest window.
   size_t first_full_day = 0;
+  LabelSpec label_spec;
 
   size_t cell(size_t ticker, size_t day) const { return ticker * num_days + day; }
   const float* row(size_t ticker, size_t day) const { return &values[cell(ticker, day) * num_features]; }
@@ -34,7 +59,7 @@ struct FeatureSet {
 // The longest lookback any feature uses, in days.
 constexpr size_t kLongestWindow = 60;
 
-FeatureSet compute_features(const Panel& panel, int horizon);
+FeatureSet compute_features(const Panel& panel, const LabelSpec& label);
 
 // Z-scores each date's finite values across tickers (in a tickers x days
 // array), clips to +-5 and writes `missing` where a value is not finite.

@@ -37,7 +37,8 @@ Trainer protocol (how hpo runs this program):
       "samples_per_s", "data_wait_frac", "peak_mem_mb", and on the synthetic
       panel "oracle_val_rank_ic", "oracle_val_sharpe", "oracle_test_rank_ic"}}
   TRIAL_DIR/checkpoint.pt is written (atomically) after every epoch; --resume
-  continues from it.
+  or HPO_RESUME=1 (hpo sets it for a trial it runs again) continues from it,
+  if it was written for the same config (else the run starts fresh).
   Exit codes: 0 done (final line written); 2 bad usage, config or data;
   75 stopped by SIGTERM (or SIGINT) after finishing the current optimizer step
   and writing a checkpoint -- rerun with --resume; anything else: a crash.
@@ -105,7 +106,8 @@ int run(int argc, char** argv) {
   SyntheticSpec spec;
   app.add_option("--config", config_path, "Trial config (JSON or YAML); default $HPO_CONFIG");
   app.add_option("--out", out_dir, "Trial directory for checkpoint.pt; default $HPO_TRIAL_DIR");
-  app.add_flag("--resume", resume, "Continue from OUT/checkpoint.pt if it exists");
+  app.add_flag("--resume", resume,
+               "Continue from OUT/checkpoint.pt if it exists and has the same config (also: HPO_RESUME=1)");
   app.add_option("--report", report_path, "Report file when $HPO_REPORT_FILE is unset");
   app.add_option("--make-data", make_data_path, "Write the synthetic panel to this CSV and print the oracle's scores");
   app.add_option("--tickers", spec.tickers, "--make-data: tickers")->check(CLI::Range(5, 100000));
@@ -129,7 +131,9 @@ int run(int argc, char** argv) {
   const RuntimeSettings settings = read_runtime_settings([](const char* name) { return std::getenv(name); });
   TrainOptions options;
   options.out_dir = out_dir;
-  options.resume = resume;
+  // hpo sets HPO_RESUME=1 when it runs a trial again after its first run died
+  // or was interrupted; the shipped studies do not pass --resume.
+  options.resume = resume || env_or("HPO_RESUME", "") == "1";
   options.report_path = env_or("HPO_REPORT_FILE", report_path);
   if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
   std::cerr << fmt::format("hpo-trainer: trial {} of study {}, config {}\n", env_or("HPO_TRIAL_NUMBER", "-"),

@@ -50,6 +50,19 @@ double long_short(const std::vector<double>& pred, const std::vector<double>& la
 
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
+// The annualized Sharpe of the `returns` of `days` (ascending) that do not
+// overlap: each kept one starts at least `horizon` days after the last kept.
+double non_overlapping_sharpe(const std::vector<uint32_t>& days, const std::vector<double>& returns, int horizon) {
+  std::vector<double> kept;
+  uint32_t next = 0;
+  for (size_t k = 0; k < days.size(); ++k) {
+    if (!kept.empty() && days[k] < next) continue;
+    kept.push_back(returns[k]);
+    next = days[k] + uint32_t(horizon);
+  }
+  return ratio(mean(kept), sample_std(kept)) * std::sqrt(252.0 / double(horizon));
+}
+
 }  // namespace
 
 double pearson(const std::vector<double>& x, const std::vector<double>& y) {
@@ -65,7 +78,7 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
 double spearman(const std::vector<double>& x, const std::vector<double>& y) { return pearson(ranks(x), ranks(y)); }
 
 Scores score(const std::vector<float>& pred, const std::vector<float>& label, const std::vector<float>& target,
-             const std::vector<uint32_t>& day) {
+             const std::vector<uint32_t>& day, int horizon) {
   Scores s;
   std::map<uint32_t, std::pair<std::vector<double>, std::vector<double>>> by_day;
   double sq = 0;
@@ -77,19 +90,21 @@ Scores score(const std::vector<float>& pred, const std::vector<float>& label, co
   }
   s.loss = pred.empty() ? 0 : sq / double(pred.size());
   std::vector<double> ics, rank_ics, returns;
+  std::vector<uint32_t> days;  // of `returns`, ascending (by_day is ordered)
   for (const auto& [d, pl] : by_day) {
     const auto& [p, l] = pl;
     if (p.size() < 5) continue;
     ics.push_back(pearson(p, l));
     rank_ics.push_back(spearman(p, l));
     returns.push_back(long_short(p, l));
+    days.push_back(d);
   }
   s.days = int(ics.size());
   s.ic = mean(ics);
   s.rank_ic = mean(rank_ics);
   s.rank_icir = ratio(s.rank_ic, sample_std(rank_ics));
   s.long_short = mean(returns);
-  s.sharpe = ratio(s.long_short, sample_std(returns)) * std::sqrt(252.0);
+  s.sharpe = non_overlapping_sharpe(days, returns, std::max(horizon, 1));
   return s;
 }
 

@@ -11,8 +11,8 @@ struct Scores {
   double ic = 0;         // mean daily Pearson correlation with the label
   double rank_ic = 0;    // mean daily Spearman correlation (average ranks on ties)
   double rank_icir = 0;  // mean / std (ddof 1) of the daily RankIC
-  double sharpe = 0;     // annualized (sqrt 252) Sharpe of the daily long-short return
-  double long_short = 0; // mean daily long-short return
+  double sharpe = 0;     // annualized Sharpe of the long-short returns h days apart (sqrt(252 / h))
+  double long_short = 0; // mean long-short return over a holding period (every scored day)
   int days = 0;          // days that were scored
 };
 
@@ -22,8 +22,14 @@ struct Scores {
 // prediction minus that of the bottom 20% (at least one name each). Days with
 // fewer than 5 samples are skipped; a day with a constant prediction or label
 // counts as correlation 0.
+//
+// With labels over `horizon` days, the returns of consecutive days overlap by
+// horizon - 1 days, so their Sharpe annualized by sqrt(252) would overstate
+// it. The Sharpe uses non-overlapping returns instead: the first scored day's,
+// then each next scored day at least `horizon` days after the last one used;
+// each is a horizon-day return, so the annualization is sqrt(252 / horizon).
 Scores score(const std::vector<float>& pred, const std::vector<float>& label, const std::vector<float>& target,
-             const std::vector<uint32_t>& day);
+             const std::vector<uint32_t>& day, int horizon = 1);
 
 // Spearman rank correlation of two equally long vectors (0 if either is constant).
 double spearman(const std::vector<double>& x, const std::vector<double>& y);

@@ -9,13 +9,13 @@
 
 namespace hpo::trainer {
 
-Splits make_splits(size_t num_days, size_t first_day, int horizon, double train_frac, double valid_frac) {
-  const size_t gap = size_t(std::max(horizon, 1));
+Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac, double valid_frac) {
+  const size_t gap = std::max<size_t>(reach, 1);
   // The last `gap` days have no label; two gaps separate the three blocks.
   const size_t reserved = first_day + 3 * gap;
   if (num_days <= reserved + 3)
-    throw UsageError(fmt::format("data: {} days are too few for a warm-up of {} days and horizon {}", num_days,
-                                 first_day, horizon));
+    throw UsageError(fmt::format("data: {} days are too few for a warm-up of {} days and labels {} days ahead",
+                                 num_days, first_day, gap));
   const double usable = double(num_days - reserved);
   Splits s;
   s.train.begin = first_day;

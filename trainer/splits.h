@@ -1,9 +1,10 @@
 // Time-ordered train / valid / test splits with no look-ahead.
 //
 // Each split is a block of consecutive sample dates. A sample dated t has a
-// label that reads the close of day t + horizon, so the next block starts
-// `horizon` days after the last sample date of the previous one: no label of
-// an earlier split sees a price from a later split's sample dates. Features
+// label that reads prices up to day t + reach (label_reach: the horizon, plus
+// one when the position is entered the next day), so the next block starts
+// `reach` days after the last sample date of the previous one: no label of an
+// earlier split sees a price from a later split's sample dates. Features
 // only look backwards, so they never cross forward into a later split.
 #pragma once
 
@@ -25,9 +26,9 @@ struct Splits {
 };
 
 // Splits the days after the warm-up (`first_day`) by the fractions, leaving a
-// gap of `horizon` days between blocks. Throws UsageError when a block would
+// gap of `reach` days between blocks. Throws UsageError when a block would
 // be empty.
-Splits make_splits(size_t num_days, size_t first_day, int horizon, double train_frac, double valid_frac);
+Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac, double valid_frac);
 
 // One sample: the ticker and its date (the last day of its lookback window).
 struct Sample {

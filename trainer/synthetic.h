@@ -10,7 +10,9 @@
 // with r5 and r20 the 5- and 20-day log returns (short-term reversal plus
 // medium-term momentum) and zscore_cs the z-score across tickers on the date.
 // k = signal * 0.021 (0.021 is the mean sigma), so `signal` is roughly the
-// information coefficient of the true expected return. Volumes follow
+// information coefficient of the true expected return. The open of day t+1
+// gaps from the close of day t by noise alone, so a position entered at the
+// next open (the trainer's default label) still earns the signal. Volumes follow
 // |return| surprises; about 0.3% of rows are dropped to exercise missing days.
 #pragma once
 

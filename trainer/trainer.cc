@@ -35,7 +35,7 @@ void add_scores(Metrics* m, const std::string& prefix, const std::vector<double>
 class Loop {
  public:
   Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data, const TrainOptions& options)
-      : config_(config), settings_(settings), data_(data), options_(options),
+      : config_(config), config_text_(config_text(config)), settings_(settings), data_(data), options_(options),
         log_(options.log ? *options.log : std::cerr), report_(options.report_path) {}
 
   TrainResult run() {
@@ -56,7 +56,7 @@ class Loop {
     torch::manual_seed(config_.seed);
     model_ = make_model(int64_t(data_.features.num_features), config_);
     const std::string path = checkpoint_path();
-    const bool resuming = options_.resume && !path.empty() && std::filesystem::exists(path);
+    const bool resuming = options_.resume && resumable(path);
     if (resuming) {
       state_ = load_checkpoint(path, *model_, device_.cuda);
       log_ << fmt::format("resumed from {}: epoch {}, batch {}, step {}\n", path, state_.epoch, state_.batch,
@@ -89,6 +89,22 @@ class Loop {
         data_.splits.test.begin, data_.splits.test.end - 1);
     log_ << fmt::format("model: {} with {} parameters; {} samples and {} optimizer steps per epoch\n", config_.model,
                         count_parameters(), train_per_epoch_, steps_per_epoch_);
+  }
+
+  // Whether the checkpoint at `path` can be continued: it exists and was
+  // written for this very config. One of another config (an OOM retry halves
+  // the batch) belongs to a different run; the log says why it starts over.
+  bool resumable(const std::string& path) const {
+    if (path.empty() || !std::filesystem::exists(path)) {
+      log_ << "no checkpoint to resume from: starting fresh\n";
+      return false;
+    }
+    const std::string recorded = checkpoint_config(path);
+    if (recorded == config_text_) return true;
+    const std::string why = recorded.empty() ? "records no config" : "was written for another config (" +
+                                                                         config_text_diff(recorded, config_text_) + ")";
+    log_ << fmt::format("not resuming: {} {}; starting fresh\n", path, why);
+    return false;
   }
 
   int64_t count_parameters() const {
@@ -262,7 +278,7 @@ class Loop {
   }
 
   void save() {
-    if (!checkpoint_path().empty()) save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_, device_.cuda);
+    if (!checkpoint_path().empty()) save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_, config_text_, device_.cuda);
   }
 
   // Predicts `samples` in order, in inference mode, and scores them.
@@ -316,6 +332,7 @@ class Loop {
   }
 
   const TrainerConfig& config_;
+  const std::string config_text_;  // what checkpoints record
   const RuntimeSettings& settings_;
   const Dataset& data_;
   const TrainOptions& options_;

@@ -95,6 +95,19 @@ TEST_CASE("cli: SIGTERM exits 75 with a usable checkpoint; --resume finishes") {
   CHECK(text.find("\"type\":\"final\"") != std::string::npos);
 }
 
+TEST_CASE("cli: HPO_RESUME=1, as hpo sets it for a trial run again, resumes without --resume") {
+  TempDir dir;
+  std::string config = dir.write("config.json", tiny_config(2));
+  std::vector<std::string> args = {"--config", config, "--out", dir.file("trial"), "--report", dir.file("r.jsonl")};
+  REQUIRE(run(args, dir.file("log")) == 0);
+  CHECK(wait_exit(spawn(args, dir.file("log2"), {{"HPO_RESUME", "1"}})) == 0);
+  CHECK(testing::read_file(dir.file("log2")).find("resumed from") != std::string::npos);
+  CHECK(testing::read_file(dir.file("log2")).find("epoch 0:") == std::string::npos);  // nothing retrained
+  // Without HPO_RESUME (or with 0) a run starts over.
+  CHECK(wait_exit(spawn(args, dir.file("log3"), {{"HPO_RESUME", "0"}})) == 0);
+  CHECK(testing::read_file(dir.file("log3")).find("resumed from") == std::string::npos);
+}
+
 TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
   TempDir dir;
   std::string config = dir.write("config.json", tiny_config(1));

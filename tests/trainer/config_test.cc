@@ -51,6 +51,8 @@ TEST_CASE("config: unknown keys, wrong types and bad values name the file and ke
   CHECK(error_of(R"({"lr": [1, 2]})") == ": key 'lr': expected a number");
   CHECK(error_of(R"({"model": "rnn"})") == ": key 'model': must be \"tcn\" or \"mlp\"");
   CHECK(error_of(R"({"dropout": 1.5})") == ": key 'dropout': must be in [0, 1)");
+  CHECK(error_of(R"({"label_entry": "open"})") ==
+        ": key 'label_entry': must be \"next_open\", \"next_close\" or \"close\"");
   CHECK(error_of("[1, 2]") == ": expected a flat object of key: value");
   CHECK(error_of("{\"lr\": ").find("invalid JSON/YAML") != std::string::npos);
 }

@@ -51,8 +51,10 @@ float feature(const FeatureSet& fs, size_t ticker, size_t day, const std::string
   return fs.row(ticker, day)[feature_index(fs, name)];
 }
 
+LabelSpec held(int horizon, LabelEntry entry = LabelEntry::kNextOpen) { return LabelSpec{horizon, entry}; }
+
 TEST_CASE("features: one-day return is aligned to its date") {
-  FeatureSet fs = compute_features(hand_made_panel(), 2);
+  FeatureSet fs = compute_features(hand_made_panel(), held(2));
   const float z = float(std::sqrt(1.5));  // z-scores of (+x, -x, 0): +-sqrt(3/2), 0
   for (size_t t = 61; t < 70; ++t) {
     float sign = t % 2 == 0 ? 1.0f : -1.0f;  // A's return on day t is + on even days
@@ -62,40 +64,52 @@ TEST_CASE("features: one-day return is aligned to its date") {
   }
 }
 
-TEST_CASE("features: label is the forward return over the horizon") {
-  FeatureSet fs = compute_features(hand_made_panel(), 2);
-  for (size_t t = 60; t < 66; ++t) {
-    double expected = daily_return(0, t + 1) + daily_return(0, t + 2);
-    CHECK(fs.label[fs.cell(0, t)] == doctest::Approx(expected).epsilon(1e-5));
-    // The target is the label z-scored across tickers on the same date.
-    float sign = expected > 0 ? 1.0f : -1.0f;
-    CHECK(fs.target[fs.cell(0, t)] == doctest::Approx(sign * std::sqrt(1.5f)));
+// The hand-made panel opens at the previous close, so every entry reads
+// closes; a label shifted by one day would flip sign.
+TEST_CASE("features: label is the forward return over the horizon, from its entry") {
+  struct Case {
+    LabelEntry entry;
+    size_t first;  // the first day whose return the label of day t holds, minus t
+  };
+  for (Case c : {Case{LabelEntry::kNextOpen, 2}, Case{LabelEntry::kNextClose, 2}, Case{LabelEntry::kClose, 1}}) {
+    CAPTURE(int(c.entry));
+    FeatureSet fs = compute_features(hand_made_panel(), held(2, c.entry));
+    for (size_t t = 60; t < 66; ++t) {
+      double expected = daily_return(0, t + c.first) + daily_return(0, t + c.first + 1);
+      CHECK(fs.label[fs.cell(0, t)] == doctest::Approx(expected).epsilon(1e-5));
+      // The target is the label z-scored across tickers on the same date.
+      float sign = expected > 0 ? 1.0f : -1.0f;
+      CHECK(fs.target[fs.cell(0, t)] == doctest::Approx(sign * std::sqrt(1.5f)));
+    }
+    // With horizon 1 the label alternates with the day, so alignment shows.
+    FeatureSet one = compute_features(hand_made_panel(), held(1, c.entry));
+    for (size_t t = 60; t < 66; ++t)
+      CHECK(one.label[one.cell(0, t)] == doctest::Approx(daily_return(0, t + c.first)).epsilon(1e-5));
+    // The last days, whose label would read past the end, have none.
+    const size_t reach = label_reach(held(2, c.entry));
+    CHECK(reach == c.first + 1);
+    CHECK(std::isnan(fs.label[fs.cell(0, 80 - reach)]));
+    CHECK_FALSE(std::isnan(fs.label[fs.cell(0, 79 - reach)]));
   }
-  // With horizon 1 the label alternates with the day, so alignment shows.
-  FeatureSet one = compute_features(hand_made_panel(), 1);
-  for (size_t t = 60; t < 66; ++t)
-    CHECK(one.label[one.cell(0, t)] == doctest::Approx(daily_return(0, t + 1)).epsilon(1e-5));
-  // The last `horizon` days have no label.
-  CHECK(std::isnan(fs.label[fs.cell(0, 78)]));
-  CHECK(std::isnan(fs.label[fs.cell(0, 79)]));
-  CHECK_FALSE(std::isnan(fs.label[fs.cell(0, 77)]));
 }
 
 TEST_CASE("features: a missing day blanks its features and the labels that need it") {
-  FeatureSet fs = compute_features(hand_made_panel(), 2);
+  FeatureSet fs = compute_features(hand_made_panel(), held(2));
   for (size_t f = 0; f < fs.num_features; ++f) CHECK(fs.row(2, 70)[f] == 0.0f);
-  // ret_5 of C reads the close of day 70 on days 70..75 (and is then the
-  // cross-sectional mean, 0); from day 76 its window is whole again.
-  CHECK(std::isnan(fs.label[fs.cell(2, 68)]));  // needs the close of day 70
+  // Labels of C: day 67 exits and day 69 enters at the open of day 70.
+  CHECK(std::isnan(fs.label[fs.cell(2, 67)]));
+  CHECK(std::isnan(fs.label[fs.cell(2, 69)]));
   CHECK(std::isnan(fs.label[fs.cell(2, 70)]));
-  CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 67)]));
+  CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 66)]));
+  CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 68)]));
+  // Days 77 on read past day 79: 17 labelled days each, 3 missing for C.
   std::vector<Sample> samples = samples_in(fs, DayRange{60, 78});
-  for (const Sample& s : samples) CHECK_FALSE((s.ticker == 2 && (s.day == 68 || s.day == 70)));
-  CHECK(samples.size() == 3 * 18 - 2);
+  for (const Sample& s : samples) CHECK_FALSE((s.ticker == 2 && (s.day == 67 || s.day == 69 || s.day == 70)));
+  CHECK(samples.size() == 3 * 17 - 3);
 }
 
 TEST_CASE("features: the longest window needs 60 days of history") {
-  FeatureSet fs = compute_features(hand_made_panel(), 1);
+  FeatureSet fs = compute_features(hand_made_panel(), held(1));
   CHECK(fs.first_full_day == kLongestWindow);
   // ret_60 is missing (0 after normalization) for every ticker before day 60.
   for (size_t i = 0; i < 3; ++i) CHECK(feature(fs, i, 59, "ret_60") == 0.0f);

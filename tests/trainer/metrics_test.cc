@@ -2,7 +2,9 @@
 
 #include <cmath>
 
+#include "trainer/dataset.h"
 #include "trainer/metrics.h"
+#include "trainer/synthetic.h"
 
 namespace hpo::trainer {
 namespace {
@@ -44,6 +46,48 @@ TEST_CASE("metrics: Spearman uses average ranks for ties; constants score 0") {
   CHECK(spearman({1, 2, 2, 3}, {1, 2, 3, 4}) == doctest::Approx(pearson({1, 2.5, 2.5, 4}, {1, 2, 3, 4})));
   CHECK(spearman({1, 1, 1}, {1, 2, 3}) == 0.0);
   CHECK(pearson({1, 2, 3}, {3, 2, 1}) == doctest::Approx(-1.0));
+}
+
+double mean(const std::vector<double>& x) {
+  double sum = 0;
+  for (double v : x) sum += v;
+  return sum / double(x.size());
+}
+
+double sample_std(const std::vector<double>& x) {
+  double m = mean(x), ss = 0;
+  for (double v : x) ss += (v - m) * (v - m);
+  return std::sqrt(ss / double(x.size() - 1));
+}
+
+// With a horizon of h days, a day's long-short return is an h-day return and
+// consecutive days' returns share h - 1 days: annualizing all of them by
+// sqrt(252) overstates the Sharpe. The Sharpe is that of the returns h days
+// apart, annualized by sqrt(252 / h).
+TEST_CASE("metrics: the Sharpe of an h-day horizon is the annualized Sharpe of non-overlapping returns") {
+  SyntheticSpec spec;
+  spec.tickers = 5;  // the top and bottom 20% are one name each
+  spec.days = 700;
+  spec.missing_rate = 0;
+  const Panel panel = make_synthetic_panel(spec).panel;
+  for (int horizon : {1, 3, 5}) {
+    CAPTURE(horizon);
+    TrainerConfig config;
+    config.horizon = horizon;
+    config.lookback = 5;
+    config.max_valid_samples = 0;  // every date
+    const Dataset d = make_dataset(panel, config);
+    // Predict the ticker's index: each day, long ticker 4 and short ticker 0.
+    std::vector<float> pred;
+    for (const Sample& s : d.valid) pred.push_back(float(s.ticker));
+    const FeatureSet& fs = d.features;
+    std::vector<double> returns;
+    for (size_t t = d.splits.valid.begin; t < d.splits.valid.end; t += size_t(horizon))
+      returns.push_back(double(fs.label[fs.cell(4, t)]) - double(fs.label[fs.cell(0, t)]));
+    REQUIRE(returns.size() > 20);
+    const Scores s = score_samples(fs, d.valid, pred);
+    CHECK(s.sharpe == doctest::Approx(mean(returns) / sample_std(returns) * std::sqrt(252.0 / horizon)));
+  }
 }
 
 TEST_CASE("metrics: days with fewer than five names are skipped") {

@@ -68,34 +68,43 @@ TEST_CASE("splits: time order with a gap of the horizon") {
   CHECK_THROWS_AS(make_splits(90, 79, 5, 0.6, 0.2), UsageError);
 }
 
-TEST_CASE("splits: no feature or label of an earlier split sees a later split's prices") {
-  for (int horizon : {1, 3}) {
-    CAPTURE(horizon);
-    TrainerConfig config = small_config(horizon);
-    Panel panel = small_panel();
-    Dataset base = make_dataset(panel, config);
-    REQUIRE(!base.train.empty());
-    REQUIRE(!base.valid.empty());
-    REQUIRE(!base.test.empty());
-    // Labels end before the next split's first sample date.
-    for (const Sample& s : base.train) CHECK(s.day + size_t(horizon) < base.splits.valid.begin);
-    for (const Sample& s : base.valid) CHECK(s.day + size_t(horizon) < base.splits.test.begin);
-    for (const Sample& s : base.test) CHECK(s.day + size_t(horizon) < panel.num_days());
-    // Changing every price from the first validation date on changes nothing
-    // the training split sees; likewise test vs validation.
-    check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.valid.begin), config), base.train,
-                    config.lookback);
-    check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.test.begin), config), base.valid,
-                    config.lookback);
-    // The check has teeth: perturbing one day earlier does change a training label.
-    Dataset leaky = make_dataset(perturbed_from(panel, base.splits.valid.begin - 1), config);
-    size_t changed = 0;
-    for (const Sample& s : base.train) {
-      size_t c = base.features.cell(s.ticker, s.day);
-      changed += !same(base.features.label[c], leaky.features.label[c]);
-    }
-    CHECK(changed > 0);
+// For one horizon and entry: the splits leave no look-ahead.
+void check_no_look_ahead(int horizon, const char* entry) {
+  TrainerConfig config = small_config(horizon);
+  config.label_entry = entry;
+  const size_t reach = label_reach({horizon, label_entry_named(entry).value()});
+  Panel panel = small_panel();
+  Dataset base = make_dataset(panel, config);
+  REQUIRE(!base.train.empty());
+  REQUIRE(!base.valid.empty());
+  REQUIRE(!base.test.empty());
+  // Labels end before the next split's first sample date.
+  for (const Sample& s : base.train) CHECK(s.day + reach < base.splits.valid.begin);
+  for (const Sample& s : base.valid) CHECK(s.day + reach < base.splits.test.begin);
+  for (const Sample& s : base.test) CHECK(s.day + reach < panel.num_days());
+  // Changing every price from the first validation date on changes nothing
+  // the training split sees; likewise test vs validation.
+  check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.valid.begin), config), base.train,
+                  config.lookback);
+  check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.test.begin), config), base.valid,
+                  config.lookback);
+  // The check has teeth: perturbing one day earlier does change a training label.
+  Dataset leaky = make_dataset(perturbed_from(panel, base.splits.valid.begin - 1), config);
+  size_t changed = 0;
+  for (const Sample& s : base.train) {
+    size_t c = base.features.cell(s.ticker, s.day);
+    changed += !same(base.features.label[c], leaky.features.label[c]);
   }
+  CHECK(changed > 0);
+}
+
+TEST_CASE("splits: no feature or label of an earlier split sees a later split's prices") {
+  for (int horizon : {1, 3})
+    for (const char* entry : {"next_open", "next_close", "close"}) {
+      CAPTURE(horizon);
+      CAPTURE(entry);
+      check_no_look_ahead(horizon, entry);
+    }
 }
 
 TEST_CASE("splits: validation can be thinned to whole dates") {
@@ -105,8 +114,15 @@ TEST_CASE("splits: validation can be thinned to whole dates") {
   Dataset thin = make_dataset(small_panel(), config);
   CHECK(thin.valid.size() <= size_t(config.max_valid_samples));
   CHECK(thin.valid.size() > 0);
-  const size_t k = (all.valid.size() + size_t(config.max_valid_samples) - 1) / size_t(config.max_valid_samples);
-  CHECK(k >= 3);
+  // Every k-th date from the first, with k the smallest stride that fits.
+  auto on_stride = [&](size_t k) {
+    size_t n = 0;
+    for (const Sample& s : all.valid) n += (s.day - all.splits.valid.begin) % k == 0;
+    return n;
+  };
+  size_t k = 3;
+  while (on_stride(k) > size_t(config.max_valid_samples)) ++k;
+  CHECK(thin.valid.size() == on_stride(k));
   for (const Sample& s : thin.valid) CHECK((s.day - thin.splits.valid.begin) % k == 0);
   CHECK(thin.test.size() == all.test.size());
 }

@@ -42,7 +42,7 @@ RuntimeSettings settings() {
 
 struct Run {
   TrainResult result;
-  std::string report;
+  std::string report, log;
 };
 
 Run run(const TrainerConfig& config, const Dataset& data, const std::string& out, bool resume,
@@ -56,8 +56,9 @@ Run run(const TrainerConfig& config, const Dataset& data, const std::string& out
   options.log = &log;
   options.after_step = std::move(after_step);
   RuntimeSettings s = settings();
-  Run r{train(config, s, data, options), ""};
+  Run r{train(config, s, data, options), "", ""};
   r.report = testing::read_file(options.report_path);
+  r.log = log.str();
   return r;
 }
 
@@ -136,6 +137,27 @@ TEST_CASE("train: resuming a finished run only re-reports the final line") {
   CHECK(again.result.exit_code == kExitOk);
   CHECK(again.report.find("\"epoch\"") == std::string::npos);
   check_same_final(first.result.final_metrics, again.result.final_metrics);
+}
+
+TEST_CASE("train: a checkpoint of another config is not resumed; the run starts fresh and says why") {
+  // What an OOM retry does: half the batch, twice the accumulation.
+  TrainerConfig first = tiny_config();
+  first.device = "cpu";
+  first.epochs = 2;
+  TrainerConfig halved = first;
+  halved.epochs = 3;
+  halved.batch_size /= 2;
+  halved.grad_accum *= 2;
+  Dataset data = load_dataset(first);
+  TempDir out, fresh_dir;
+  REQUIRE(run(first, data, out.path(), false).result.exit_code == kExitOk);
+  Run retried = run(halved, data, out.path(), true);
+  CHECK(retried.result.exit_code == kExitOk);
+  CHECK(retried.log.find("resumed from") == std::string::npos);
+  CHECK(retried.log.find("written for another config (batch_size 64 -> 32, grad_accum 2 -> 4, epochs 2 -> 3)") !=
+        std::string::npos);
+  Run fresh = run(halved, data, fresh_dir.path(), false);
+  check_same_final(fresh.result.final_metrics, retried.result.final_metrics);
 }
 
 TEST_CASE("train: the MLP baseline and early stopping") {
