@@ -2,7 +2,7 @@
 """Optuna's side of tools/bench_orchestrator: Optuna 3.1's optimize loop on
 SQLite, running the trainer program through subprocess for every trial.
 
-Usage: orchestrator_optuna.py DB TRAINER N_TRIALS N_JOBS default|hpo
+Usage: orchestrator_optuna.py DB TRAINER N_TRIALS N_JOBS default|hpo|hpo-unpooled
 Prints one JSON object: trials/s, and the SQLite settings and connection
 count read back through the storage's own engine after the run.
 
@@ -13,7 +13,8 @@ with a database file) a new connection for every storage call.
 `hpo` is Optuna on hpo's SQLite settings (hpo/storage/sqlite_storage.cc):
 WAL, synchronous=NORMAL, a 10 s busy timeout, and connections kept open as
 hpo keeps its own: a pool of them, since the loop's threads each need one.
-Without the pool WAL is slower than the default here: each connection's
+Without the pool (`hpo-unpooled`, the same PRAGMAs on a new connection for
+every storage call) WAL gains little over the default: each connection's
 close, being the last one, checkpoints the WAL into the database.
 """
 import json
@@ -32,8 +33,9 @@ HPO_JOURNAL_MODE, HPO_SYNCHRONOUS, HPO_BUSY_TIMEOUT_MS = "wal", 1, 10000  # 1 is
 
 def main():
     db, trainer, n, jobs, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-    if mode not in ("default", "hpo"):
-        sys.exit(f"orchestrator_optuna.py: mode '{mode}' is neither 'default' nor 'hpo'")
+    if mode not in ("default", "hpo", "hpo-unpooled"):
+        sys.exit(f"orchestrator_optuna.py: mode '{mode}' is not default, hpo or hpo-unpooled")
+    hpo_settings = mode.startswith("hpo")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     opened = 0
 
@@ -43,17 +45,18 @@ def main():
     def on_connect(dbapi_connection, _record):
         nonlocal opened
         opened += 1
-        if mode == "hpo":
+        if hpo_settings:
             dbapi_connection.execute(f"PRAGMA journal_mode={HPO_JOURNAL_MODE}")
             dbapi_connection.execute(f"PRAGMA synchronous={HPO_SYNCHRONOUS}")
 
     engine_kwargs = {}
+    if hpo_settings:  # pysqlite's timeout is SQLite's busy timeout
+        engine_kwargs = {"connect_args": {"timeout": HPO_BUSY_TIMEOUT_MS / 1000}}
     if mode == "hpo":
-        # pysqlite's timeout is SQLite's busy timeout. A pooled connection may
-        # be used by another thread than the one that opened it, one at a time.
-        engine_kwargs = {"connect_args": {"timeout": HPO_BUSY_TIMEOUT_MS / 1000, "check_same_thread": False},
-                         # Optuna's startup holds two sessions at once.
-                         "poolclass": QueuePool, "pool_size": jobs + 1, "max_overflow": jobs + 1}
+        # A pooled connection may be used by another thread than the one that
+        # opened it, one at a time. Optuna's startup holds two sessions at once.
+        engine_kwargs["connect_args"]["check_same_thread"] = False
+        engine_kwargs.update(poolclass=QueuePool, pool_size=jobs + 1, max_overflow=jobs + 1)
     storage = optuna.storages.RDBStorage(f"sqlite:///{db}", engine_kwargs=engine_kwargs)
     study = optuna.create_study(study_name="bench", storage=storage, direction="maximize",
                                 sampler=optuna.samplers.RandomSampler(seed=1))
@@ -75,7 +78,7 @@ def main():
     with storage.engine.connect() as c:
         settings = {k: c.exec_driver_sql(f"PRAGMA {k}").scalar()
                     for k in ("journal_mode", "synchronous", "busy_timeout")}
-    if mode == "hpo" and settings != {"journal_mode": HPO_JOURNAL_MODE, "synchronous": HPO_SYNCHRONOUS,
+    if hpo_settings and settings != {"journal_mode": HPO_JOURNAL_MODE, "synchronous": HPO_SYNCHRONOUS,
                                       "busy_timeout": HPO_BUSY_TIMEOUT_MS}:
         sys.exit(f"orchestrator_optuna.py: asked for hpo's settings, ran with {settings}")
     complete = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
