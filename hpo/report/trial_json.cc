@@ -51,9 +51,7 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
   j["params"] = params;
   if (t.system_attrs.count(kRanOutsideSpaceAttr)) {
     // What ran is not in the search space: say what was sampled, too.
-    nlohmann::ordered_json sampled = nlohmann::ordered_json::object();
-    for (const auto& p : t.params) sampled[p.name] = param_value_to_json(to_external(p.distribution, p.internal));
-    j["sampled_params"] = sampled;
+    j["sampled_params"] = trial_config(t.params, {});
   }
   j["value"] = value_json(t.value);
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();

@@ -1,5 +1,6 @@
 #include "hpo/run/sampling_space.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "hpo/run/trial_config.h"
@@ -8,9 +9,9 @@ namespace hpo {
 
 SamplingSpace::SamplingSpace(SearchSpace declared, SearchSpace bounded)
     : declared_(std::move(declared)), bounded_(std::move(bounded)) {
-  if (declared_.size() != bounded_.size()) throw std::invalid_argument("bounded space has other parameters");
-  for (size_t i = 0; i < declared_.size(); ++i) {
-    if (declared_[i].name != bounded_[i].name) throw std::invalid_argument("bounded space has other parameters");
+  const auto same_name = [](const ParamSpec& a, const ParamSpec& b) { return a.name == b.name; };
+  if (!std::equal(declared_.begin(), declared_.end(), bounded_.begin(), bounded_.end(), same_name)) {
+    throw std::invalid_argument("bounded space has other parameters");
   }
 }
 
