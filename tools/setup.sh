@@ -16,22 +16,11 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev
   # peers for tests and benchmarks (run as /usr/bin/python3)
   python3 python3-optuna python3-torch python3-yaml python3-pandas sqlite3
+  # PostgreSQL storage's client library
+  libpqxx-dev libpq-dev
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -q
-  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
-else
-  echo "setup: all ${#packages[@]} packages present"
-fi
+"$root/tools/apt_install.sh" "${packages[@]}"
 
 jobs=$(nproc)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release

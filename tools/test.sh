@@ -7,6 +7,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
+# What only the tests need: the real servers they start privately
+# (PostgreSQL, Slurm with munge) and the Python client Optuna uses for
+# PostgreSQL. The main job's setup (setup.sh) stays without them.
+"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge
 "$root/tools/setup.sh" "$root/build"
 
 echo "== sanitizer build (ASan+UBSan) of the unit tests"
