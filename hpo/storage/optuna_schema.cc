@@ -2,6 +2,7 @@
 
 #include <initializer_list>
 
+#include "hpo/storage/optuna_revision.h"
 #include "hpo/storage/sqlite_db.h"
 #include "hpo/storage/storage.h"
 
@@ -55,10 +56,12 @@ void create_schema(SqliteDb& db) {
       .bind(2, kOptunaLibraryVersion)
       .run();
   Statement(db, "INSERT INTO alembic_version (version_num) VALUES (?1)")
-      .bind(1, kOptunaAlembicRevision)
+      .bind(1, kNewestRevision)
       .run();
 }
 
+// The database's versions for messages, e.g. "schema version 11 (Optuna
+// 2.10.0, alembic v2.6.0.a)".
 std::string found_versions(SqliteDb& db) {
   std::string schema = "none", library = "none", alembic = "none";
   Statement v(db,
@@ -74,9 +77,19 @@ std::string found_versions(SqliteDb& db) {
   return "schema version " + schema + " (Optuna " + library + ", alembic " + alembic + ")";
 }
 
-std::string expected_versions() {
-  return "schema version " + std::to_string(kOptunaSchemaVersion) + " (Optuna " +
-         kOptunaLibraryVersion + ", alembic " + kOptunaAlembicRevision + ")";
+// The single alembic revision, or "" if there is none (or several).
+std::string alembic_revision(SqliteDb& db) {
+  if (!table_exists(db, "alembic_version")) return "";
+  Statement st(db, "SELECT version_num FROM alembic_version");
+  if (!st.step()) return "";
+  const std::string revision = st.is_null(0) ? "" : st.text(0);
+  return st.step() ? "" : revision;
+}
+
+bool has_schema_version(SqliteDb& db, int version) {
+  Statement st(db, "SELECT 1 FROM version_info WHERE version_info_id = 1 AND schema_version = ?1");
+  st.bind(1, version);
+  return st.step();
 }
 
 }  // namespace
@@ -100,6 +113,8 @@ std::vector<std::string> optuna_schema_ddl() {
                               "state VARCHAR(8) NOT NULL", "datetime_start DATETIME",
                               "datetime_complete DATETIME", "PRIMARY KEY (trial_id)",
                               "FOREIGN KEY(study_id) REFERENCES studies (study_id)"}),
+      // Optuna 3.2's `index=True` on trials.study_id.
+      "CREATE INDEX ix_trials_study_id ON trials (study_id)",
       attribute_table("trial", "trials", "user"),
       attribute_table("trial", "trials", "system"),
       create_table(
@@ -135,18 +150,35 @@ void ensure_optuna_schema(SqliteDb& db) {
   if (!table_exists(db, "version_info")) {
     throw StorageError("not an Optuna study database (it has tables but no version_info)");
   }
-  bool current = false;
-  if (table_exists(db, "alembic_version")) {
-    Statement st(db,
-                 "SELECT 1 FROM version_info, alembic_version WHERE version_info_id = 1 "
-                 "AND schema_version = ?1 AND version_num = ?2");
-    st.bind(1, kOptunaSchemaVersion).bind(2, kOptunaAlembicRevision);
-    current = st.step();
+  const std::string revision = alembic_revision(db);
+  if (!has_schema_version(db, kOptunaSchemaVersion) || revision.empty()) {
+    throw StorageError("found " + found_versions(db) + ", expected schema version " +
+                       std::to_string(kOptunaSchemaVersion) + " with one alembic revision, " +
+                       kRevisionOptuna30 + " or " + kRevisionOptuna32);
   }
-  if (!current) {
-    throw StorageError("found " + found_versions(db) + ", expected " + expected_versions() +
-                       "; hpo reads and writes only this version");
+  if (!is_supported_revision(revision)) {
+    throw StorageError("found " + found_versions(db) + ": " + unsupported_revision_message(revision));
   }
+}
+
+std::string optuna_schema_revision(SqliteDb& db) { return alembic_revision(db); }
+
+bool upgrade_optuna_schema(SqliteDb& db) {
+  const std::string revision = alembic_revision(db);
+  if (revision == kNewestRevision) return false;
+  if (!is_supported_revision(revision)) {
+    throw StorageError("cannot upgrade: " + unsupported_revision_message(revision));
+  }
+  for (const auto& sql : upgrade_statements(revision)) Statement(db, sql).run();
+  Statement(db, "UPDATE alembic_version SET version_num = ?1").bind(1, kNewestRevision).run();
+  // As Optuna's upgrade does: version_info names who set the schema up.
+  Statement(db,
+            "UPDATE version_info SET schema_version = ?1, library_version = ?2 "
+            "WHERE version_info_id = 1")
+      .bind(1, kOptunaSchemaVersion)
+      .bind(2, kOptunaLibraryVersion)
+      .run();
+  return true;
 }
 
 }  // namespace hpo

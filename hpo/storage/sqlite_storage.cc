@@ -89,9 +89,9 @@ TrialState trial_state(SqliteDb& db, int64_t trial_id) {
 // The study's next trial number: one past its newest trial's. Optuna numbers
 // a study's trials 0, 1, 2, ... in creation order (a trial's number is the
 // count of the study's older trials), so this is how many it has; unique
-// because the caller holds the write lock. Not COUNT(*): Optuna's schema has
-// no index on trials.study_id, so counting scans every trial of every study
-// (50 us at 1,000 trials), while this walks back from the newest trial.
+// because the caller holds the write lock. Not COUNT(*): revision v3.0.0.d
+// has no index on trials.study_id, so counting scans every trial of every
+// study (50 us at 1,000 trials), while this walks back from the newest trial.
 int next_trial_number(SqliteDb& db, int64_t study_id) {
   Statement st(db, "SELECT number FROM trials WHERE study_id = ?1 ORDER BY trial_id DESC LIMIT 1");
   st.bind(1, study_id);
@@ -240,6 +240,14 @@ SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds 
 }
 
 SqliteStorage::~SqliteStorage() = default;
+
+std::string SqliteStorage::schema_revision() {
+  return read("schema_revision", [&] { return optuna_schema_revision(*db_); });
+}
+
+bool SqliteStorage::upgrade_schema() {
+  return write("upgrade_schema", [&] { return upgrade_optuna_schema(*db_); });
+}
 
 std::optional<StudyRecord> SqliteStorage::find_study(const std::string& name) {
   return read("find_study", [&] { return select_study(*db_, name); });

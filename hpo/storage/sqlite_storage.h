@@ -1,4 +1,4 @@
-// The study database in one SQLite file, in Optuna 3.1's schema, so that
+// The study database in one SQLite file, in Optuna's schema, so that
 // `optuna.load_study(storage="sqlite:///FILE")` reads what hpo writes and
 // the other way round.
 //
@@ -33,6 +33,8 @@ class SqliteStorage : public Storage {
   ~SqliteStorage() override;
 
   std::string url() const override { return url_; }
+  std::string schema_revision() override;
+  bool upgrade_schema() override;
 
   std::optional<StudyRecord> find_study(const std::string& name) override;
   StudyRecord get_or_create_study(const std::string& name, Direction direction) override;

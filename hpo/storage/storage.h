@@ -96,6 +96,12 @@ class Storage {
   // A description for messages, e.g. "sqlite:///hpo.db".
   virtual std::string url() const = 0;
 
+  // Optuna's schema revision of the database (see optuna_revision.h). A
+  // database opens at any revision hpo supports and stays there until
+  // upgrade_schema: Optuna 3.1 refuses the newer one.
+  virtual std::string schema_revision() = 0;  // the alembic revision, e.g. "v3.2.0.a"
+  virtual bool upgrade_schema() = 0;  // upgrades to the newest revision hpo writes, in one transaction; false if it was already current
+
   virtual std::optional<StudyRecord> find_study(const std::string& name) = 0;
   // Returns the study, creating it if absent. Throws StorageError if it exists
   // with another direction.

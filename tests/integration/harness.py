@@ -7,6 +7,12 @@ import os
 import sys
 import tempfile
 
+# Put before a `python3 -c` script that opens an hpo-made database: Debian's
+# Optuna 3.1 then opens alembic v3.2.0.a as Optuna 3.2-5.0 do, and refuses
+# what they refuse (see optuna_current.py).
+AS_OPTUNA_32 = (f"import sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r}); "
+                "import optuna_current\n")
+
 
 def expect(cond, message):
     if not cond:

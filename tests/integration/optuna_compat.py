@@ -1,8 +1,13 @@
-"""Optuna 3.1 and hpo read and extend each other's SQLite study databases.
+"""Optuna and hpo read and extend each other's SQLite study databases.
 
 Run with Debian's /usr/bin/python3 (which sees python3-optuna):
 
-    optuna_compat.py PATH/TO/hpo_storage_fixture
+    optuna_compat.py PATH/TO/hpo_storage_fixture 3.2|3.1
+
+3.2: Optuna as 3.2-5.0 are (Debian's 3.1 under optuna_current), on
+databases at alembic v3.2.0.a, which hpo creates. 3.1: plain Optuna 3.1, on
+databases at v3.0.0.d that Optuna 3.1 created first, which hpo must keep at
+that revision.
 
 hpo -> Optuna: the fixture writes a study through SqliteStorage; Optuna must
 load the same trials, params, values, states, intermediate values,
@@ -22,12 +27,17 @@ import subprocess
 import sys
 import tempfile
 
+FIXTURE, MODE = sys.argv[1], sys.argv[2]
+if MODE == "3.2":
+    import optuna_current  # noqa: F401 (patches optuna before it is used)
+elif MODE != "3.1":
+    sys.exit(f"optuna_compat.py: expected 3.2 or 3.1, not {MODE}")
+REVISION = {"3.2": "v3.2.0.a", "3.1": "v3.0.0.d"}[MODE]
+
 import optuna
 from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
 
 optuna.logging.set_verbosity(optuna.logging.ERROR)  # trial 3 fails on purpose
-
-FIXTURE = sys.argv[1]
 
 
 def fixture(*args):
@@ -116,8 +126,9 @@ def schema(path):
 
 
 def versions(path):
+    """The schema version and alembic revision (library_version names who set it up)."""
     with sqlite3.connect(path) as db:
-        return db.execute("SELECT * FROM version_info").fetchall(), db.execute(
+        return db.execute("SELECT schema_version FROM version_info").fetchall(), db.execute(
             "SELECT * FROM alembic_version").fetchall()
 
 
@@ -136,6 +147,8 @@ def suggest_mission(trial):
 def hpo_to_optuna(tmp):
     path = os.path.join(tmp, "hpo.db")
     url = "sqlite:///" + path
+    if MODE == "3.1":
+        optuna.create_study(study_name="made_by_optuna", storage=url)  # the v3.0.0.d database
     written = fixture("write", path, "hpo_study")
     expect(written["counts"] == {"COMPLETE": 5, "FAIL": 1, "PRUNED": 1, "RUNNING": 1},
            f"fixture wrote {written['counts']}")
@@ -144,8 +157,9 @@ def hpo_to_optuna(tmp):
     reference = os.path.join(tmp, "optuna_schema.db")
     optuna.create_study(study_name="x", storage="sqlite:///" + reference)
     expect(schema(path) == schema(reference), "hpo's schema differs from Optuna's")
-    expect(versions(path) == versions(reference), f"versions {versions(path)} != {versions(reference)}")
-    print("ok   schema and version rows are Optuna's")
+    expect(versions(path) == versions(reference) == ([(12,)], [(REVISION,)]),
+           f"versions {versions(path)} != {versions(reference)}, expected revision {REVISION}")
+    print(f"ok   schema and version rows are Optuna's ({REVISION})")
 
     # Optuna continues the study in the same distributions; hpo reads it all.
     study = optuna.load_study(study_name="hpo_study", storage=url)
@@ -226,10 +240,12 @@ def optuna_to_hpo(tmp):
     numbers = [t["number"] for t in after["trials"]]
     expect(sorted(numbers) == list(range(len(numbers))), f"trial numbers {numbers}")
     expect_same("hpo reads the study again", fixture("read", path, "optuna_study"), after)
+    expect(versions(path)[1] == [(REVISION,)], f"hpo changed Optuna's revision: {versions(path)}")
 
 
 def main():
-    expect(optuna.__version__.startswith("3.1"), f"Optuna {optuna.__version__}, expected 3.1")
+    expect(optuna.__version__.startswith("3.1"), f"Optuna {optuna.__version__}, expected Debian's 3.1")
+    print(f"Optuna {MODE} ({'Debian 3.1 under optuna_current' if MODE == '3.2' else 'plain'}), {REVISION}")
     with tempfile.TemporaryDirectory(prefix="hpo_optuna_compat_") as tmp:
         hpo_to_optuna(tmp)
         concurrent_appends(tmp)

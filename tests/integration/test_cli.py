@@ -16,7 +16,7 @@ import subprocess
 import sys
 import textwrap
 
-from harness import expect, run_named_test
+from harness import AS_OPTUNA_32, expect, run_named_test
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -251,7 +251,7 @@ def test_optuna_load_study(p):
     p.study(fixed="mode: fail", name="bad")
     p.run("run", "--study", "bad", "-n", "1", check=False)
     st = p.status()
-    script = textwrap.dedent(f"""
+    script = AS_OPTUNA_32 + textwrap.dedent(f"""
         import json, optuna
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         s = optuna.load_study(study_name="s", storage="sqlite:///{p.db()}")
@@ -399,7 +399,7 @@ def test_pruning(p):
         expect(os.path.exists(os.path.join(t["trial_dir"], "terminated")), f"no SIGTERM: {t}")
         expect(t["pruned_at_step"] == steps[-1], t)
     expect(all(t["state"] in ("COMPLETE", "PRUNED") for t in st["trials"]), st)
-    script = textwrap.dedent(f"""
+    script = AS_OPTUNA_32 + textwrap.dedent(f"""
         import optuna
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         s = optuna.load_study(study_name="s", storage="sqlite:///{p.db()}")
@@ -432,8 +432,8 @@ def test_oom(p):
 
 
 def optuna_trials(p, name):
-    """Each trial's state, params and system attributes as Debian's Optuna 3.1 reads them."""
-    script = textwrap.dedent(f"""
+    """Each trial's state, params and system attributes as Optuna 3.2+ reads them."""
+    script = AS_OPTUNA_32 + textwrap.dedent(f"""
         import json, optuna
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         s = optuna.load_study(study_name="{name}", storage="sqlite:///{p.db()}")

@@ -12,7 +12,7 @@ import stat
 import subprocess
 import textwrap
 
-from harness import expect, run_named_test
+from harness import AS_OPTUNA_32, expect, run_named_test
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = "/usr/bin/python3"
@@ -347,7 +347,7 @@ def test_two_profiles_one_study(p):
     expect(all(b <= 768 for b in on_small), f"the rtx_4090 ran batch sizes above its ceiling: {on_small}")
     expect(any(t["params"]["batch_size"] > 768 for t in st["trials"][:20]),
            "the h100 never sampled a large batch: the test checks nothing")
-    script = textwrap.dedent(f"""
+    script = AS_OPTUNA_32 + textwrap.dedent(f"""
         import json, optuna
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         s = optuna.load_study(study_name="s", storage="sqlite:///{os.path.join(p.dir, "gpu.db")}")

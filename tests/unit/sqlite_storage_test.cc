@@ -248,8 +248,9 @@ TEST_CASE("studies: get_or_create, directions and summaries") {
   CHECK_FALSE(studies[2].best_value.has_value());
 }
 
-// Optuna 3.1's schema as `sqlite3 FILE .schema` prints it for a database
-// Optuna created, each statement joined onto one line.
+// Optuna 3.2-5.0's schema (alembic v3.2.0.a) as `sqlite3 FILE .schema`
+// prints it for a database Optuna created, each statement joined onto one
+// line. (test_schema.py checks it against Optuna 5.0's models.py.)
 const char* const kOptunaSchema[] = {
     "CREATE TABLE studies (study_id INTEGER NOT NULL, study_name VARCHAR(512) NOT NULL, PRIMARY "
     "KEY (study_id))",
@@ -269,6 +270,7 @@ const char* const kOptunaSchema[] = {
     "CREATE TABLE trials (trial_id INTEGER NOT NULL, number INTEGER, study_id INTEGER, state "
     "VARCHAR(8) NOT NULL, datetime_start DATETIME, datetime_complete DATETIME, PRIMARY KEY "
     "(trial_id), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
+    "CREATE INDEX ix_trials_study_id ON trials (study_id)",
     "CREATE TABLE trial_user_attributes (trial_user_attribute_id INTEGER NOT NULL, trial_id "
     "INTEGER, \"key\" VARCHAR(512), value_json TEXT, PRIMARY KEY (trial_user_attribute_id), UNIQUE "
     "(trial_id, \"key\"), FOREIGN KEY(trial_id) REFERENCES trials (trial_id))",
@@ -302,7 +304,7 @@ std::string one_line(std::string sql) {
   return sql;
 }
 
-TEST_CASE("a new database has Optuna 3.1's schema, statement for statement") {
+TEST_CASE("a new database has Optuna 3.2-5.0's schema, statement for statement") {
   TempDir dir;
   const std::string path = dir.file("schema.db");
   { SqliteStorage storage(path); }
@@ -322,8 +324,8 @@ TEST_CASE("a new database has Optuna 3.1's schema, statement for statement") {
       db, "SELECT schema_version, library_version, version_num FROM version_info, alembic_version");
   REQUIRE(versions.step());
   CHECK(versions.int64(0) == 12);
-  CHECK(versions.text(1) == "3.1.0");
-  CHECK(versions.text(2) == "v3.0.0.d");
+  CHECK(versions.text(1) == "3.2.0");
+  CHECK(versions.text(2) == "v3.2.0.a");
   Statement mode(db, "PRAGMA journal_mode");
   REQUIRE(mode.step());
   CHECK(mode.text(0) == "wal");
@@ -356,10 +358,61 @@ TEST_CASE("a database of another schema version is refused and left untouched") 
   }
   CHECK(read_bytes(path) == before);
 
-  set_versions(path, 12, "v3.2.0.a");  // right version_info, newer alembic revision
+  set_versions(path, 12, "v3.3.0.a");  // right version_info, an alembic revision hpo does not know
   const std::string newer = read_bytes(path);
-  CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("v3.2.0.a"), StorageError);
+  CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("v3.3.0.a is unknown to hpo"), StorageError);
+  CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("v3.0.0.d (Optuna 3.0-3.1) and v3.2.0.a"),
+                       StorageError);
   CHECK(read_bytes(path) == newer);
+}
+
+// Turns a new hpo database into one as Optuna 3.1 makes it: revision
+// v3.0.0.d, which has no index on trials.study_id.
+void make_optuna_31_database(const std::string& path) {
+  { SqliteStorage storage(path); }
+  SqliteDb db(path);
+  db.exec("DROP INDEX ix_trials_study_id");
+  db.exec("UPDATE alembic_version SET version_num = 'v3.0.0.d'");
+  db.exec("UPDATE version_info SET library_version = '3.1.0'");
+}
+
+std::vector<std::string> index_names(const std::string& path) {
+  SqliteDb db(path);
+  Statement st(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
+  std::vector<std::string> names;
+  while (st.step()) names.push_back(st.text(0));
+  return names;
+}
+
+TEST_CASE("a v3.0.0.d database is used at its revision and upgraded only when asked") {
+  TempDir dir;
+  const std::string path = dir.file("optuna31.db");
+  make_optuna_31_database(path);
+  {
+    SqliteStorage storage(path);
+    CHECK(storage.schema_revision() == "v3.0.0.d");
+    const auto study = storage.get_or_create_study("s", Direction::kMaximize);
+    const auto t = storage.create_trial(study.id, NewTrial{});
+    CHECK(storage.finish_trial(t.id, TrialOutcome{TrialState::kComplete, 0.5, {}, {}}));
+  }
+  CHECK(index_names(path) == std::vector<std::string>{"ix_studies_study_name"});
+  SqliteStorage storage(path);
+  CHECK(storage.schema_revision() == "v3.0.0.d");
+  CHECK(storage.upgrade_schema());
+  CHECK(storage.schema_revision() == "v3.2.0.a");
+  // Optuna's migration names the index trials_study_id_key, not ix_trials_study_id.
+  CHECK(index_names(path) == std::vector<std::string>{"ix_studies_study_name", "trials_study_id_key"});
+  CHECK_FALSE(storage.upgrade_schema());
+  CHECK(index_names(path) == std::vector<std::string>{"ix_studies_study_name", "trials_study_id_key"});
+  const auto study = storage.find_study("s");
+  REQUIRE(study);
+  const auto trials = storage.trials(study->id);
+  REQUIRE(trials.size() == 1);
+  CHECK(trials[0].value == 0.5);
+  SqliteDb db(path);
+  Statement version(db, "SELECT library_version FROM version_info");
+  REQUIRE(version.step());
+  CHECK(version.text(0) == "3.2.0");
 }
 
 TEST_CASE("a file that is not a database is refused and left untouched") {

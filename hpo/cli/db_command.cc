@@ -1,0 +1,82 @@
+// `hpo db info` and `hpo db upgrade`: the study database's Optuna schema
+// revision, and its upgrade to the newest one hpo writes.
+#include <iostream>
+#include <memory>
+
+#include "hpo/cli/commands.h"
+#include "hpo/cli/exit_codes.h"
+#include "hpo/cli/study_locator.h"
+#include "hpo/storage/open_storage.h"
+#include "hpo/storage/optuna_revision.h"
+
+namespace hpo {
+
+namespace {
+
+void info(const std::string& storage_flag) {
+  auto storage = open_storage(storage_url(storage_flag, std::nullopt), OpenMode::kMustExist);
+  const std::string revision = storage->schema_revision();
+  std::cout << storage->url() << ": Optuna schema version " << kOptunaSchemaVersion
+            << ", alembic revision " << revision << "\n"
+            << revision_readers(revision) << "\n";
+}
+
+void upgrade(const std::string& storage_flag) {
+  auto storage = open_storage(storage_url(storage_flag, std::nullopt), OpenMode::kMustExist);
+  const std::string from = storage->schema_revision();
+  if (!storage->upgrade_schema()) {
+    std::cout << storage->url() << " is already at " << from << ", the newest revision; nothing to do\n";
+    return;
+  }
+  std::cout << "upgraded " << storage->url() << " from " << from << " to " << storage->schema_revision()
+            << " (Optuna 3.2-5.0's schema)\n";
+  std::cerr << "hpo db upgrade: note: Optuna older than 3.2 (e.g. Debian's 3.1) can no longer open "
+            << storage->url() << "; Optuna 3.2-5.0 and optuna-dashboard can\n";
+}
+
+void add_storage_option(CLI::App* cmd, std::string& storage_flag) {
+  cmd->add_option("--storage", storage_flag,
+                  "Study database URL (default: $HPO_STORAGE, else sqlite:///hpo.db)");
+}
+
+}  // namespace
+
+void add_db_command(CLI::App& app, int& exit_code) {
+  CLI::App* db = app.add_subcommand("db", "Show or upgrade the study database's Optuna schema revision");
+  db->require_subcommand(1);
+  db->footer(
+      "New databases get alembic revision v3.2.0.a, which Optuna 3.2-5.0 open. Databases at\n"
+      "v3.0.0.d (made by Optuna 3.0-3.1, or by older hpo) keep working at it until upgraded.\n\n"
+      "Examples:\n"
+      "  hpo db info --storage sqlite:///studies.db\n"
+      "  hpo db upgrade --storage sqlite:///studies.db");
+
+  auto info_flag = std::make_shared<std::string>();
+  CLI::App* info_cmd = db->add_subcommand("info", "Print the database's schema revision and who can open it");
+  add_storage_option(info_cmd, *info_flag);
+  info_cmd->footer("Example:\n  hpo db info --storage sqlite:///studies.db");
+  info_cmd->callback([info_flag, &exit_code] {
+    info(*info_flag);
+    exit_code = kExitOk;
+  });
+
+  auto upgrade_flag = std::make_shared<std::string>();
+  CLI::App* upgrade_cmd =
+      db->add_subcommand("upgrade", "Upgrade the database to the newest schema revision (v3.2.0.a), in one transaction");
+  add_storage_option(upgrade_cmd, *upgrade_flag);
+  upgrade_cmd->footer(
+      "Upgrades v3.0.0.d to v3.2.0.a as Optuna's own migration does (it adds an index on\n"
+      "trials.study_id), so that Optuna 3.2-5.0 and optuna-dashboard open the database.\n"
+      "Afterwards Optuna older than 3.2 (e.g. Debian's 3.1) refuses it. Trials are kept as\n"
+      "they are; a failed upgrade changes nothing; a current database is left alone (exit 0).\n"
+      "\n"
+      "Examples:\n"
+      "  hpo db upgrade --storage sqlite:///studies.db\n"
+      "  HPO_STORAGE=sqlite:////data/hpo.db hpo db upgrade");
+  upgrade_cmd->callback([upgrade_flag, &exit_code] {
+    upgrade(*upgrade_flag);
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace hpo

@@ -1,0 +1,48 @@
+// Optuna's alembic revisions of its RDB schema: which ones hpo reads and
+// writes, how it upgrades between them, and what it tells the user about the
+// others. Nothing here depends on the SQL dialect, so every backend (SQLite,
+// PostgreSQL) shares it; each backend runs the statements itself.
+#ifndef HPO_STORAGE_OPTUNA_REVISION_H_
+#define HPO_STORAGE_OPTUNA_REVISION_H_
+
+#include <string>
+#include <vector>
+
+namespace hpo {
+
+// Optuna 3.0 and 3.1 write v3.0.0.d and refuse any other revision.
+constexpr const char* kRevisionOptuna30 = "v3.0.0.d";
+// Optuna 3.2 up to 5.0 write v3.2.0.a (v3.0.0.d plus an index on
+// trials.study_id) and refuse v3.0.0.d until it is upgraded.
+constexpr const char* kRevisionOptuna32 = "v3.2.0.a";
+// What hpo gives a new database.
+constexpr const char* kNewestRevision = kRevisionOptuna32;
+
+// version_info.schema_version: 12 since Optuna 2.x, frozen since alembic
+// took over schema management.
+constexpr int kOptunaSchemaVersion = 12;
+// version_info.library_version of databases hpo creates or upgrades: the
+// first Optuna release that writes kNewestRevision. Optuna only shows it in
+// its "no longer compatible (set up by optuna X)" message, where "3.2.0"
+// tells an Optuna 3.1 user which Optuna they need.
+constexpr const char* kOptunaLibraryVersion = "3.2.0";
+
+// Whether hpo reads and writes a database at `revision` without upgrading it.
+bool is_supported_revision(const std::string& revision);
+
+// Why a database at `revision` is refused and what the user can do, for a
+// revision that is not supported; the caller adds the database's name.
+std::string unsupported_revision_message(const std::string& revision);
+
+// The statements, in order, that take a database from `revision` to
+// kNewestRevision, as Optuna's own migrations make it: the same SQL in
+// SQLite and PostgreSQL. Empty if it is already there. The caller runs them
+// and then sets alembic_version and version_info, all in one transaction.
+std::vector<std::string> upgrade_statements(const std::string& revision);
+
+// Who can open a database at a supported `revision`, for `hpo db info`.
+std::string revision_readers(const std::string& revision);
+
+}  // namespace hpo
+
+#endif  // HPO_STORAGE_OPTUNA_REVISION_H_
