@@ -18,7 +18,7 @@ import textwrap
 
 import optuna_reference_ddl
 from harness import AS_OPTUNA_32, expect, run_named_test
-from test_cli import PYTHON, Project
+from test_cli import PYTHON, Project, in_private_mount_namespace, mount_tmpfs
 
 def sqlite_schema(path):
     """Every table and index (automatic ones included) with its exact SQL."""
@@ -165,6 +165,27 @@ def test_failed_upgrade_changes_nothing(p):
     expect(sqlite_schema(db) == schema, f"a failed upgrade left schema changes: {sqlite_schema(db)}")
     expect(dump(db, skip=()) == rows and revision(db) == versions, "a failed upgrade changed data")
     expect(len(optuna_trials(url, current=False)) == 5, "Optuna 3.1 no longer opens it")
+
+
+def test_read_only_upgrade(p):
+    # A database hpo cannot write: a clear error naming it, and not a byte changed.
+    in_private_mount_namespace()
+    p.study()
+    small = os.path.join(p.dir, "small")
+    mount_tmpfs(small, "8m")
+    try:
+        url = "sqlite:///small/studies.db"
+        make_optuna_31_study(f"sqlite:///{small}/studies.db")
+        p.run("run", "--study", "s", "-n", "1", "--storage", url)
+        subprocess.run(["mount", "-o", "remount,ro", small], check=True)
+        before = {f: open(os.path.join(small, f), "rb").read() for f in os.listdir(small)}
+        r = p.run("db", "upgrade", "--storage", url, check=False)
+        expect(r.returncode == 3 and "small/studies.db" in r.stderr and "read-only" in r.stderr,
+               f"exit {r.returncode}: {r.stderr}")
+        after = {f: open(os.path.join(small, f), "rb").read() for f in os.listdir(small)}
+        expect(after == before, "the read-only database changed")
+    finally:
+        subprocess.run(["umount", small])
 
 
 def test_other_revisions_refused(p):
