@@ -7,6 +7,7 @@ Each test builds a throw-away project in a temporary directory (a study
 file, a search space and tests/integration/fake_trainer.py), runs hpo there
 and checks what it printed, stored and left on disk.
 """
+import contextlib
 import json
 import os
 import shutil
@@ -873,15 +874,22 @@ def mount_tmpfs(path, size):
     subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], check=True)
 
 
-def test_full_and_read_only_disks(p):
+@contextlib.contextmanager
+def private_tmpfs(p, size):
+    """A tmpfs of `size` at PROJECT/small that only this test sees, unmounted after it."""
     in_private_mount_namespace()
-    p.study()
     small = os.path.join(p.dir, "small")
-    mount_tmpfs(small, "2m")
+    mount_tmpfs(small, size)
     try:
-        full_and_read_only(p, small)
+        yield small
     finally:
         subprocess.run(["umount", small])
+
+
+def test_full_and_read_only_disks(p):
+    p.study()
+    with private_tmpfs(p, "2m") as small:
+        full_and_read_only(p, small)
 
 
 def full_and_read_only(p, small):

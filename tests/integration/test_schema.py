@@ -18,7 +18,7 @@ import textwrap
 
 import optuna_reference_ddl
 from harness import AS_OPTUNA_32, expect, run_named_test
-from test_cli import PYTHON, Project, in_private_mount_namespace, mount_tmpfs
+from test_cli import PYTHON, Project, private_tmpfs
 
 def sqlite_schema(path):
     """Every table and index (automatic ones included) with its exact SQL."""
@@ -169,11 +169,8 @@ def test_failed_upgrade_changes_nothing(p):
 
 def test_read_only_upgrade(p):
     # A database hpo cannot write: a clear error naming it, and not a byte changed.
-    in_private_mount_namespace()
     p.study()
-    small = os.path.join(p.dir, "small")
-    mount_tmpfs(small, "8m")
-    try:
+    with private_tmpfs(p, "8m") as small:
         url = "sqlite:///small/studies.db"
         make_optuna_31_study(f"sqlite:///{small}/studies.db")
         p.run("run", "--study", "s", "-n", "1", "--storage", url)
@@ -184,8 +181,6 @@ def test_read_only_upgrade(p):
                f"exit {r.returncode}: {r.stderr}")
         after = {f: open(os.path.join(small, f), "rb").read() for f in os.listdir(small)}
         expect(after == before, "the read-only database changed")
-    finally:
-        subprocess.run(["umount", small])
 
 
 def test_other_revisions_refused(p):
