@@ -60,30 +60,27 @@ void create_schema(SqliteDb& db) {
       .run();
 }
 
+// The single alembic revision, or "" if there is none (or several).
+std::string alembic_revision(SqliteDb& db) {
+  if (!table_exists(db, "alembic_version")) return "";
+  Statement st(db, "SELECT version_num FROM alembic_version");
+  if (!st.step()) return "";
+  const std::string revision = st.text(0);
+  return st.step() ? "" : revision;
+}
+
 // The database's versions for messages, e.g. "schema version 11 (Optuna
 // 2.10.0, alembic v2.6.0.a)".
 std::string found_versions(SqliteDb& db) {
-  std::string schema = "none", library = "none", alembic = "none";
+  std::string schema = "none", library = "none", alembic = alembic_revision(db);
   Statement v(db,
               "SELECT schema_version, library_version FROM version_info WHERE version_info_id = 1");
   if (v.step()) {
     schema = v.is_null(0) ? "NULL" : std::to_string(v.int64(0));
     library = v.is_null(1) ? "NULL" : v.text(1);
   }
-  if (table_exists(db, "alembic_version")) {
-    Statement a(db, "SELECT version_num FROM alembic_version");
-    if (a.step()) alembic = a.text(0);
-  }
+  if (alembic.empty()) alembic = "none";
   return "schema version " + schema + " (Optuna " + library + ", alembic " + alembic + ")";
-}
-
-// The single alembic revision, or "" if there is none (or several).
-std::string alembic_revision(SqliteDb& db) {
-  if (!table_exists(db, "alembic_version")) return "";
-  Statement st(db, "SELECT version_num FROM alembic_version");
-  if (!st.step()) return "";
-  const std::string revision = st.is_null(0) ? "" : st.text(0);
-  return st.step() ? "" : revision;
 }
 
 bool has_schema_version(SqliteDb& db, int version) {
