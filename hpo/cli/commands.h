@@ -14,6 +14,7 @@ void add_export_command(CLI::App& app, int& exit_code);
 void add_studies_command(CLI::App& app, int& exit_code);
 void add_gpu_command(CLI::App& app, int& exit_code);
 void add_doctor_command(CLI::App& app, int& exit_code);
+void add_slurm_command(CLI::App& app, int& exit_code);
 
 }  // namespace hpo
 

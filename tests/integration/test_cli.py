@@ -69,9 +69,9 @@ class Project:
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
             f.write(text)
 
-    def run(self, *args, check=True, timeout=120):
+    def run(self, *args, check=True, timeout=120, env=None):
         p = subprocess.run([self.hpo, *args], cwd=self.dir, capture_output=True, text=True,
-                           timeout=timeout, stdin=subprocess.DEVNULL)
+                           timeout=timeout, stdin=subprocess.DEVNULL, env=env)
         if check and p.returncode != 0:
             raise AssertionError(f"hpo {' '.join(args)} exited {p.returncode}\n"
                                  f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
