@@ -59,6 +59,7 @@ SbatchRequest make_request(const SlurmFlags& flags, int& study_trials) {
   r.written_at = utc_stamp("%Y-%m-%d %H:%M:%S UTC");
   if (std::string problem = sbatch_request_problem(r); !problem.empty()) throw ConfigError(problem);
   if (std::string problem = sqlite_array_problem(r); !problem.empty()) throw ConfigError(problem);
+  refuse_sqlite_on_network_fs(r.storage);
   return r;
 }
 
