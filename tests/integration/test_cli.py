@@ -918,10 +918,11 @@ def full_and_read_only(p, small):
 
 
 def test_help_teaches(p):
-    for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"]):
+    for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"], ["slurm"]):
         r = p.run(*cmd, "--help")
         expect(r.returncode == 0 and "--" in r.stdout, (cmd, r.stdout))
-    expect("Examples" in p.run("run", "--help").stdout, "run --help has no examples")
+    for cmd in ("run", "slurm"):
+        expect("Examples" in p.run(cmd, "--help").stdout, f"{cmd} --help has no examples")
 
 
 if __name__ == "__main__":
