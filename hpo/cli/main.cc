@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   hpo::add_gpu_command(app, exit_code);
   hpo::add_doctor_command(app, exit_code);
   hpo::add_db_command(app, exit_code);
+  hpo::add_slurm_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

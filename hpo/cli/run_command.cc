@@ -68,6 +68,7 @@ StudyConfig configure(const RunFlags& flags) {
   if (config.space.params.empty()) {
     throw ConfigError(config.space.path + ": params: the search space has nothing to sample");
   }
+  refuse_sqlite_on_network_fs(config.storage);
   return config;
 }
 

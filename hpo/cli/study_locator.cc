@@ -7,6 +7,7 @@
 #include "hpo/config/search_dirs.h"
 #include "hpo/config/study_file.h"
 #include "hpo/launch/process.h"
+#include "hpo/storage/file_system_hint.h"
 
 namespace hpo {
 
@@ -53,6 +54,18 @@ std::string storage_url(const std::string& flag, const std::optional<StudyConfig
   if (study && !study->storage.empty()) return study->storage;
   if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return env;
   return kDefaultStorage;
+}
+
+void refuse_sqlite_on_network_fs(const std::string& url) {
+  const std::string prefix = "sqlite:///";
+  if (url.compare(0, prefix.size(), prefix) != 0) return;
+  const std::string path = url.substr(prefix.size());
+  const std::string fs = network_file_system(path);
+  if (fs.empty()) return;
+  throw ConfigError(url + ": " + path + " is on a network file system (" + fs +
+                    "), where SQLite's locks and WAL do not work and the study can be corrupted; put the "
+                    "database on a local disk (sqlite:////local/path/hpo.db) or use PostgreSQL "
+                    "(postgresql://user:pass@host:5432/db)");
 }
 
 }  // namespace hpo

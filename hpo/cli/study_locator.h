@@ -28,6 +28,11 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path);
 // else the default sqlite:///hpo.db in the working directory.
 std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study);
 
+// Throws ConfigError when `url` names a SQLite database on a network file
+// system (NFS, CIFS, Lustre, ...): SQLite's locks and WAL work only within
+// one machine's kernel, so workers there could corrupt the study.
+void refuse_sqlite_on_network_fs(const std::string& url);
+
 }  // namespace hpo
 
 #endif  // HPO_CLI_STUDY_LOCATOR_H_

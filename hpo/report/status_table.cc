@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "hpo/report/host_summary.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/trial_config.h"
 
@@ -40,6 +41,21 @@ std::string render(const std::vector<Row>& rows) {
   return out.str();
 }
 
+// Per host: its trials by state and their mean duration. Said only when
+// hpo ran the trials (they have hosts).
+std::string hosts_text(const StudyView& view) {
+  const auto summaries = host_summaries(view);
+  if (summaries.empty() || (summaries.size() == 1 && summaries.front().host.empty())) return "";
+  std::vector<Row> rows = {{"host", "trials", "mean duration"}};
+  for (const auto& h : summaries) {
+    std::string states;
+    for (const auto& [state, n] : h.counts) states += (states.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(state);
+    rows.push_back({h.host.empty() ? "(not hpo's)" : h.host, states,
+                    h.timed > 0 ? Progress::format_duration(h.mean_seconds) : "-"});
+  }
+  return "by host:\n" + render(rows) + "\n";
+}
+
 }  // namespace
 
 std::string status_table(const StudyView& view) {
@@ -50,7 +66,7 @@ std::string status_table(const StudyView& view) {
       if (seen.insert(p.name).second) params.push_back(p.name);
     }
   }
-  Row header = {"#", "state"};
+  Row header = {"#", "state", "host", "slot"};
   header.insert(header.end(), params.begin(), params.end());
   header.push_back(view.metric);
   header.insert(header.end(), view.record.begin(), view.record.end());
@@ -63,7 +79,8 @@ std::string status_table(const StudyView& view) {
   header.push_back("note");
   std::vector<Row> rows = {header};
   for (const auto& t : view.trials) {
-    Row row = {std::to_string(t.number), to_string(t.state)};
+    const std::string host = trial_host(t), slot = trial_slot(t);
+    Row row = {std::to_string(t.number), to_string(t.state), host.empty() ? "-" : host, slot.empty() ? "-" : slot};
     const auto ran = params_as_run(t);
     for (const auto& name : params) {
       const auto it = std::find_if(ran.begin(), ran.end(), [&](const auto& p) { return p.first == name; });
@@ -98,7 +115,7 @@ std::string status_table(const StudyView& view) {
   std::string text = "study " + view.study.name + " (" +
                      (view.study.direction == Direction::kMaximize ? "maximize " : "minimize ") + view.metric +
                      "), " + std::to_string(view.trials.size()) + " trial(s)\n\n" + render(rows);
-  return text + "\n" + best_summary(view);
+  return text + "\n" + hosts_text(view) + best_summary(view);
 }
 
 std::string best_summary(const StudyView& view) {

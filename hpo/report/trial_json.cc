@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "hpo/report/host_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
 
@@ -25,6 +26,32 @@ std::string csv_field(const std::string& s) {
     quoted += c;
   }
   return quoted + "\"";
+}
+
+constexpr TrialState kStates[] = {TrialState::kComplete, TrialState::kFail, TrialState::kPruned,
+                                  TrialState::kRunning, TrialState::kWaiting};
+
+nlohmann::ordered_json counts_json(const std::map<TrialState, int>& counts) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (auto s : kStates) {
+    const auto it = counts.find(s);
+    j[to_string(s)] = it == counts.end() ? 0 : it->second;
+  }
+  return j;
+}
+
+nlohmann::ordered_json text_or_null(const std::string& s) {
+  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+}
+
+nlohmann::ordered_json hosts_json(const StudyView& view) {
+  nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
+  for (const auto& h : host_summaries(view)) {
+    hosts.push_back({{"host", text_or_null(h.host)},
+                     {"counts", counts_json(h.counts)},
+                     {"mean_duration_s", h.timed > 0 ? nlohmann::ordered_json(h.mean_seconds) : nullptr}});
+  }
+  return hosts;
 }
 
 std::string json_text(const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
@@ -73,6 +100,8 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
   if (gpu != t.system_attrs.end()) j["gpu"] = gpu->second;
   const std::string dir = system_attr_text(t, "hpo:trial_dir");
   if (!dir.empty()) j["trial_dir"] = dir;
+  j["host"] = text_or_null(trial_host(t));
+  j["slot"] = text_or_null(trial_slot(t));
   return j;
 }
 
@@ -81,14 +110,10 @@ nlohmann::ordered_json study_json(const StudyView& view) {
   j["study"] = view.study.name;
   j["direction"] = view.study.direction == Direction::kMaximize ? "maximize" : "minimize";
   j["metric"] = view.metric;
-  nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-  for (auto s : {TrialState::kComplete, TrialState::kFail, TrialState::kPruned, TrialState::kRunning,
-                 TrialState::kWaiting}) {
-    int n = 0;
-    for (const auto& t : view.trials) n += t.state == s;
-    counts[to_string(s)] = n;
-  }
-  j["counts"] = counts;
+  std::map<TrialState, int> counts;
+  for (const auto& t : view.trials) ++counts[t.state];
+  j["counts"] = counts_json(counts);
+  j["hosts"] = hosts_json(view);
   const auto best = best_trials(view, 1);
   j["best"] = best.empty() ? nlohmann::ordered_json(nullptr) : trial_json(*best.front());
   j["trials"] = nlohmann::ordered_json::array();

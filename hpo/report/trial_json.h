@@ -12,10 +12,12 @@
 namespace hpo {
 
 // {"number", "state", "params": {...}, "value", "metrics": {...},
-//  "intermediate": {"0": v, ...}, "duration_s", "fail_reason", ...}
+//  "intermediate": {"0": v, ...}, "duration_s", "fail_reason", ...,
+//  "host", "slot"} (host and slot null for a trial hpo did not run)
 nlohmann::ordered_json trial_json(const TrialRecord& trial);
 
-// {"study", "direction", "metric", "counts", "best", "trials": [...]}
+// {"study", "direction", "metric", "counts", "hosts", "best", "trials": [...]};
+// "hosts": [{"host", "counts", "mean_duration_s"}, ...], see host_summary.h.
 nlohmann::ordered_json study_json(const StudyView& view);
 
 // One row per trial: number, state, value, every param, every metric,

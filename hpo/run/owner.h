@@ -11,6 +11,13 @@
 
 namespace hpo {
 
+// The trial's owner (an Owner as JSON): the hpo process that runs it, and
+// so its host. Taken over with compare-and-set when that process died.
+inline constexpr const char* kOwnerAttr = "hpo:owner";
+// The name of the slot the trial last ran in on its owner's host ("gpu1.w0",
+// "cpu.w3"; see Slot).
+inline constexpr const char* kSlotAttr = "hpo:slot";
+
 struct Owner {
   std::string host;
   int64_t pid = 0;

@@ -20,8 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kOwnerAttr = "hpo:owner";
-
 std::string trial_dir_name(int number) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "trial_%04d", number);
@@ -115,6 +113,7 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
     if (storage_.compare_and_set_trial_system_attr(orphan.id, kOwnerAttr,
                                                    orphan.system_attrs[kOwnerAttr], owner_)) {
       storage_.record_heartbeat(orphan.id);
+      storage_.set_trial_system_attr(orphan.id, kSlotAttr, slot.name);
       TrialPlan plan = plan_for(orphan, slot);
       // Run again after its owner died: a trainer that checkpoints resumes.
       plan.env.emplace_back("HPO_RESUME", "1");
@@ -149,7 +148,8 @@ TrialPlan StudyRunner::new_trial(const Slot& slot) {
     plan = plan_for(created, slot);
     nlohmann::json env = nlohmann::json::object();
     for (const auto& [k, v] : plan->env) env[k] = v;
-    return Attrs{{"hpo:argv", plan->argv},
+    return Attrs{{kSlotAttr, slot.name},
+                 {"hpo:argv", plan->argv},
                  {"hpo:env", env},
                  {"hpo:trial_dir", plan->trial_dir},
                  {"hpo:config", plan->config}};
@@ -158,9 +158,20 @@ TrialPlan StudyRunner::new_trial(const Slot& slot) {
   return std::move(*plan);
 }
 
-std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot) {
+std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed) {
   if (stop_.load() != kKeepRunning || budget_ <= 0) return std::nullopt;
+  // A worker elsewhere may have died since the last look: its trials go
+  // before new ones, once their heartbeats are stale.
+  const auto now = std::chrono::steady_clock::now();
+  if (orphans_.empty() && now - last_orphan_scan_ >= std::chrono::duration<double>(config_.heartbeat_interval_s)) {
+    find_orphans();
+    if (!orphans_.empty()) {
+      progress_.note("found " + std::to_string(orphans_.size()) +
+                     " trial(s) whose run died or stopped beating since this run started; running them again");
+    }
+  }
   auto plan = take_orphan(slot);
+  resumed = plan.has_value();
   if (!plan) plan = new_trial(slot);
   --budget_;
   return plan;
@@ -196,6 +207,7 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
 // host, its process is gone; on another, its heartbeat stopped 4 intervals
 // ago. A live owner on this host is never robbed, however late its beat.
 void StudyRunner::find_orphans() {
+  last_orphan_scan_ = std::chrono::steady_clock::now();
   const auto stale_ids = storage_.stale_trials(study_.id, 4 * config_.heartbeat_interval_s);
   const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
   const std::string here = current_owner().host;
@@ -228,6 +240,16 @@ void StudyRunner::beat() {
 // started may still hold the trial's directory, checkpoint or GPU. They must
 // be gone before the trial's new trainer starts.
 void StudyRunner::end_earlier_trainer(const TrialPlan& plan) {
+  const Owner& earlier = plan.earlier_trainer->process;
+  const std::string here = current_owner().host;
+  if (earlier.host != here) {
+    // Its pid means nothing here, and may belong to one of this host's
+    // processes: what it left on its own host is that host's to end.
+    progress_.note("trial " + std::to_string(plan.number) + ": its earlier trainer ran on host " +
+                   (earlier.host.empty() ? "(unknown)" : earlier.host) + " (pid " + std::to_string(earlier.pid) +
+                   "), not on " + here + ": nothing signalled here");
+    return;
+  }
   const size_t ended = end_leftover_trainer(*plan.earlier_trainer,
                                             std::chrono::duration<double>(config_.trainer.grace_period_s));
   if (ended > 0) {
@@ -265,14 +287,12 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
     bool resumed = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      const size_t orphans_before = orphans_.size();
       try {
-        plan = next_plan(slot);
+        plan = next_plan(slot, resumed);
       } catch (...) {
         give_up(std::current_exception());
         return;
       }
-      resumed = orphans_.size() < orphans_before;
       if (plan) running_.insert(plan->trial_id);
     }
     if (!plan) return;

@@ -5,6 +5,7 @@
 #ifndef HPO_RUN_STUDY_RUNNER_H_
 #define HPO_RUN_STUDY_RUNNER_H_
 
+#include <chrono>
 #include <deque>
 #include <exception>
 #include <map>
@@ -61,7 +62,8 @@ class StudyRunner {
                  UtilizationSampler* utilization = nullptr);
 
  private:
-  std::optional<TrialPlan> next_plan(const Slot& slot);  // needs mu_ held
+  // Sets `resumed` when the plan reruns an orphan; needs mu_ held.
+  std::optional<TrialPlan> next_plan(const Slot& slot, bool& resumed);
   std::optional<TrialPlan> take_orphan(const Slot& slot);
   TrialPlan new_trial(const Slot& slot);
   TrialPlan plan_for(const TrialRecord& trial, const Slot& slot);
@@ -91,6 +93,7 @@ class StudyRunner {
   std::mutex mu_;  // guards everything below, and the sampler and the pruner
   int budget_ = 0;  // trials still to launch
   std::deque<TrialRecord> orphans_;
+  std::chrono::steady_clock::time_point last_orphan_scan_;
   std::set<int64_t> running_;  // trials this process runs now: they get heartbeats
   ChangeFeed sampler_feed_;  // what the sampler has been told
   ChangeFeed pruner_feed_;   // what pruner_study_ holds

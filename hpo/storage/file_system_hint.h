@@ -4,6 +4,7 @@
 #ifndef HPO_STORAGE_FILE_SYSTEM_HINT_H_
 #define HPO_STORAGE_FILE_SYSTEM_HINT_H_
 
+#include <cstdint>
 #include <string>
 
 namespace hpo {
@@ -11,6 +12,17 @@ namespace hpo {
 // " (its file system is read-only)", " (its file system is full: 0 bytes
 // free)", or "" when neither is the case, for the file system holding `path`.
 std::string file_system_hint(const std::string& path);
+
+// The name of a network file system type ("nfs", "cifs", "ceph", ...) by
+// its statfs magic number, or "" for any other type. FUSE is not counted:
+// it serves sshfs but also local overlays, and cannot be told apart.
+std::string network_file_system_name(int64_t magic);
+
+// The network file system that holds `path` (or, when it does not exist
+// yet, its nearest existing parent directory), or "" when it is local or
+// cannot be told. SQLite's locks and WAL need one machine's kernel: on a
+// network file system a database can be corrupted.
+std::string network_file_system(const std::string& path);
 
 }  // namespace hpo
 

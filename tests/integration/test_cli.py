@@ -70,9 +70,9 @@ class Project:
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
             f.write(text)
 
-    def run(self, *args, check=True, timeout=120):
+    def run(self, *args, check=True, timeout=120, env=None):
         p = subprocess.run([self.hpo, *args], cwd=self.dir, capture_output=True, text=True,
-                           timeout=timeout, stdin=subprocess.DEVNULL)
+                           timeout=timeout, stdin=subprocess.DEVNULL, env=env)
         if check and p.returncode != 0:
             raise AssertionError(f"hpo {' '.join(args)} exited {p.returncode}\n"
                                  f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
@@ -926,10 +926,11 @@ def full_and_read_only(p, small):
 
 
 def test_help_teaches(p):
-    for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"]):
+    for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"], ["slurm"]):
         r = p.run(*cmd, "--help")
         expect(r.returncode == 0 and "--" in r.stdout, (cmd, r.stdout))
-    expect("Examples" in p.run("run", "--help").stdout, "run --help has no examples")
+    for cmd in ("run", "slurm"):
+        expect("Examples" in p.run(cmd, "--help").stdout, f"{cmd} --help has no examples")
 
 
 if __name__ == "__main__":

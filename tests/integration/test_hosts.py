@@ -1,0 +1,113 @@
+"""Workers on several hosts share one study: each `hpo run` here runs in a
+UTS namespace of its own (`unshare --uts`), so that it really has another
+host name, on one SQLite file on the local disk.
+
+Run as `test_hosts.py HPO_BINARY TEST_NAME`.
+"""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+
+from harness import expect, run_named_test
+from test_cli import Project, alive
+
+HEARTBEAT = 0.5  # seconds; a trial is stale after 4 of them
+
+
+def on_host(p, host, *args):
+    """Starts `hpo ARGS` as a worker on `host`; the Popen's pid is hpo's."""
+    return subprocess.Popen(["unshare", "--uts", "sh", "-c", 'hostname "$0" && exec "$@"', host, p.hpo, *args],
+                            cwd=p.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc, what):
+    out, err = proc.communicate(timeout=120)
+    expect(proc.returncode == 0, f"{what} exited {proc.returncode}:\n{out}{err}")
+    return out
+
+
+def start_ticks(pid):
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[19])
+
+
+def test_two_hosts_share_a_study(p):
+    p.study(fixed="sleep: 0.1", extra=f"heartbeat_interval: {HEARTBEAT}\n")
+    workers = [on_host(p, host, "run", "--study", "s", "-n", "4") for host in ("host-a", "host-b")]
+    for w, host in zip(workers, ("host-a", "host-b")):
+        finish(w, host)
+    st = p.status()
+    expect(sorted(t["number"] for t in st["trials"]) == list(range(8)), st["trials"])
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st["trials"])
+    by_host = {}
+    for t in st["trials"]:
+        by_host[t["host"]] = by_host.get(t["host"], 0) + 1
+        expect(t["slot"] == "cpu.w0", t)
+    expect(by_host == {"host-a": 4, "host-b": 4}, by_host)
+    hosts = {h["host"]: h for h in st["hosts"]}
+    expect(sorted(hosts) == ["host-a", "host-b"], st["hosts"])
+    for h in hosts.values():
+        expect(h["counts"]["COMPLETE"] == 4 and h["counts"]["RUNNING"] == 0, h)
+        expect(h["mean_duration_s"] is not None and h["mean_duration_s"] > 0.2, h)
+    table = p.run("status", "--study", "s").stdout
+    header = next(line for line in table.splitlines() if line.startswith("#"))
+    expect(header.split()[:4] == ["#", "state", "host", "slot"], table)
+    expect("by host:" in table, table)
+    for host in ("host-a", "host-b"):
+        expect(any(line.startswith(host) and "4 COMPLETE" in line for line in table.splitlines()), table)
+
+
+def test_dead_host_trial_taken_over_after_grace(p):
+    # Heartbeats are stored in whole seconds: a 4 s grace is more than 3 s
+    # of real time since host-a's last beat, and that beat was at most
+    # 1 s before the kill.
+    p.study(fixed="sleep: 1.0", extra="heartbeat_interval: 1.0\n")
+    a = on_host(p, "host-a", "run", "--study", "s", "-n", "3")
+    con = sqlite3.connect(p.db(), timeout=30)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            rows = con.execute("select number, state from trials").fetchall()
+        except sqlite3.OperationalError:
+            rows = []
+        if (1, "RUNNING") in rows:
+            break
+        time.sleep(0.05)
+    a.send_signal(signal.SIGKILL)
+    a.communicate()
+    killed_at = time.time()
+    # Trial 1's trainer record names host-a and a live process group of this
+    # machine: had the worker on host-b trusted the pid, it would end it.
+    decoy = subprocess.Popen(["sleep", "120"], start_new_session=True)
+    try:
+        trainer = {"host": "host-a", "pid": decoy.pid, "pgid": decoy.pid, "start_ticks": start_ticks(decoy.pid)}
+        con.execute("update trial_system_attributes set value_json=? where key='hpo:trainer' and "
+                    "trial_id=(select trial_id from trials where number=1)", (json.dumps(trainer),))
+        con.commit()
+        # A second after the kill: had host-b ignored the grace, it would
+        # take the trial at once, 2 s before its time.
+        time.sleep(max(0.0, killed_at + 1.0 - time.time()))
+        b = on_host(p, "host-b", "run", "--study", "s", "-n", "3")
+        out = finish(b, "host-b")
+        expect(alive(decoy.pid), "the worker on host-b signalled a pid recorded on host-a")
+    finally:
+        decoy.kill()
+        decoy.wait()
+        con.close()
+    expect(f"trial 1: its earlier trainer ran on host host-a (pid {decoy.pid}), not on host-b: nothing signalled here"
+           in out, out)
+    expect("1 resumed from a dead run" in out, out)
+    seen = json.load(open(os.path.join(p.dir, "runs", "s", "trial_0001", "seen.json")))
+    expect(seen["resume"] == "1", seen)
+    waited = seen["start"] - killed_at
+    expect(waited > 2.5, f"taken over {waited:.2f} s after the kill, before the grace")
+    st = p.status()
+    expect(sorted(t["number"] for t in st["trials"]) == [0, 1, 2, 3], st["trials"])
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st["trials"])
+    expect([t["host"] for t in st["trials"]] == ["host-a", "host-b", "host-b", "host-b"], st["trials"])
+
+
+if __name__ == "__main__":
+    run_named_test(globals(), Project, "hpo_hosts_")
