@@ -83,6 +83,7 @@ class PgBackend {
   PgBackend(const PgBackend&) = delete;
   PgBackend& operator=(const PgBackend&) = delete;
 
+  const std::string& name() const { return name_; }
   std::string url() const { return with_database(*test_pg_url(), name_); }
   std::unique_ptr<Storage> open() const { return std::make_unique<PgStorage>(url()); }
   void age_heartbeats(std::optional<int64_t> trial_id, int seconds) const {
