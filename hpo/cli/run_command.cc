@@ -169,7 +169,7 @@ int run(const RunFlags& flags) {
   if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
   if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
   std::cout << "\nsee: hpo status --study " << config.name
-            << (flags.storage.empty() ? "" : " --storage " + flags.storage) << "\n";
+            << (flags.storage.empty() ? "" : " --storage " + storage->url()) << "\n";  // its password masked
 
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;

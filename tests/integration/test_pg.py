@@ -16,7 +16,7 @@ import time
 
 from harness import expect
 from pg_server import BIN, PgServer, PgServerError
-from test_cli import PYTHON, Project
+from test_cli import PYTHON, Project, check_concurrent_study
 
 PASSWORD = "Tr0ub4dor-and-3"
 
@@ -78,8 +78,8 @@ def test_run_status_best_export(p):
     # SQLAlchemy's driver form, as Optuna users write it, reads the same study.
     studies = p.run("studies", "--storage", p.url.replace("postgresql://", "postgresql+psycopg2://")).stdout
     expect("s" in studies and "5" in studies, studies)
-    # Continuing on another invocation keeps numbering.
-    p.run("run", "--study", "s", "-n", "2")
+    # Continuing (the URL now on the command line) keeps numbering.
+    p.run("run", "--study", "s", "-n", "2", "--storage", p.url)
     expect(p.count() == 7 and p.count("state = 'COMPLETE'") == 7, "7 trials after resuming")
 
 
@@ -127,13 +127,7 @@ def test_concurrent_processes(p):
         expect(q.returncode == 0, f"exit {q.returncode}: {err}")
         no_password(out + err)
     st = p.status()
-    numbers = sorted(t["number"] for t in st["trials"])
-    expect(numbers == list(range(200)), f"{len(numbers)} trials: {numbers[:10]}...")
-    expect(all(t["state"] == "COMPLETE" and t["value"] is not None for t in st["trials"]), "a trial was lost")
-    expect(all(len(t["intermediate"]) == 3 for t in st["trials"]), "intermediate values were lost")
-    for name in ("x", "lr"):
-        values = [t["params"][name] for t in st["trials"]]
-        expect(len(set(values)) == len(values), f"{name}: repeated values across processes")
+    check_concurrent_study(st, 200)
     values = [t["value"] for t in st["trials"]]
     expect(len(set(values)) == 200, "repeated objective values")
     expect(most <= 8, f"{most} connections for 8 processes")
