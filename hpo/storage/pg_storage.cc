@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <random>
 
+#include "hpo/storage/attr_tables.h"
 #include "hpo/storage/optuna_codec.h"
 #include "hpo/storage/pg_connection.h"
 #include "hpo/storage/pg_schema.h"
@@ -44,14 +45,6 @@ std::string random_token() {
   std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
   return buf;
 }
-
-struct AttrTable {
-  const char* table;
-  const char* owner;
-};
-constexpr AttrTable kStudyUserAttrs{"study_user_attributes", "study_id"};
-constexpr AttrTable kTrialUserAttrs{"trial_user_attributes", "trial_id"};
-constexpr AttrTable kTrialSystemAttrs{"trial_system_attributes", "trial_id"};
 
 void put_attr(pqxx::work& tx, AttrTable t, int64_t owner, const std::string& key, const json& value) {
   tx.exec_params0(std::string("INSERT INTO ") + t.table + " (" + t.owner +

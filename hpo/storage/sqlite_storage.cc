@@ -5,6 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "hpo/storage/attr_tables.h"
 #include "hpo/storage/backoff.h"
 #include "hpo/storage/file_system_hint.h"
 #include "hpo/storage/optuna_codec.h"
@@ -24,15 +25,6 @@ using nlohmann::json;
 constexpr int kMaxAttempts = 8;
 
 std::string now() { return format_datetime(std::chrono::system_clock::now()); }
-
-// One of the four key/value tables, keyed by its owner's id column.
-struct AttrTable {
-  const char* table;
-  const char* owner;
-};
-constexpr AttrTable kStudyUserAttrs{"study_user_attributes", "study_id"};
-constexpr AttrTable kTrialUserAttrs{"trial_user_attributes", "trial_id"};
-constexpr AttrTable kTrialSystemAttrs{"trial_system_attributes", "trial_id"};
 
 void put_attr(SqliteDb& db, AttrTable t, int64_t owner, const std::string& key, const json& value) {
   Statement st(db, std::string("INSERT INTO ") + t.table + " (" + t.owner +
