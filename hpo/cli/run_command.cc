@@ -170,7 +170,7 @@ int run(const RunFlags& flags) {
   if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
   if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
   std::cout << "\nsee: hpo status --study " << config.name
-            << (flags.storage.empty() ? "" : " --storage " + flags.storage) << "\n";
+            << (flags.storage.empty() ? "" : " --storage " + storage->url()) << "\n";  // its password masked
 
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;
@@ -191,7 +191,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "split between trials (default: the study file's n_jobs)");
   cmd->add_option("--gpu-profile", flags->gpu_profile,
                   "GPU profile name or file (default: $GPU_PROFILE, else detected with nvidia-smi, else cpu)");
-  cmd->add_option("--storage", flags->storage, "Study database URL, e.g. sqlite:///hpo.db (default: the study file's)");
+  cmd->add_option("--storage", flags->storage,
+                  "Study database URL: sqlite:///hpo.db, or postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
+                  "(the database must exist; default: the study file's)");
   cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
       ->check(CLI::IsMember({"random", "tpe"}));
   cmd->add_option("--seed", flags->seed, "Sampler seed (default: the study file's, else the one stored with the study)");
@@ -208,7 +210,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       "Trials left unfinished are resumed with the same parameters by the next `hpo run`.\n\n"
       "Examples:\n"
       "  hpo run --study quick_sweep --n-trials 5\n"
-      "  hpo run --study studies/my_study.yaml -n 50 -j 4 --storage sqlite:////data/hpo.db");
+      "  hpo run --study studies/my_study.yaml -n 50 -j 4 --storage sqlite:////data/hpo.db\n"
+      "  PGPASSWORD=... hpo run --study my_study -n 25 --storage postgresql://hpo@db1:5432/hpo   # on each host");
   cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
 }
 

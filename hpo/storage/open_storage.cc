@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "hpo/storage/pg_storage.h"
+#include "hpo/storage/pg_url.h"
 #include "hpo/storage/sqlite_storage.h"
 
 namespace hpo {
@@ -43,11 +45,10 @@ std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
     }
     return std::make_unique<SqliteStorage>(path);
   }
-  if (starts_with(url, "postgresql://") || starts_with(url, "postgresql+")) {
-    throw StorageError(url + ": PostgreSQL storage is not supported yet; use sqlite:///FILE");
-  }
+  if (is_pg_url(url)) return std::make_unique<PgStorage>(url, mode == OpenMode::kCreateIfMissing);
   throw StorageError("unsupported storage URL '" + url +
-                     "'; expected sqlite:///relative/path.db or sqlite:////absolute/path.db");
+                     "'; expected sqlite:///relative/path.db, sqlite:////absolute/path.db or "
+                     "postgresql://USER:PASSWORD@HOST:PORT/DATABASE");
 }
 
 }  // namespace hpo

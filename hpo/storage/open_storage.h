@@ -15,9 +15,12 @@ enum class OpenMode { kCreateIfMissing, kMustExist };
 
 // "sqlite:///relative/path.db" or "sqlite:////absolute/path.db"; with
 // kCreateIfMissing, the database file and its directory are created if
-// missing. Throws StorageError for other URLs (PostgreSQL is not supported
-// yet), for a missing database with kMustExist, and for databases that
-// cannot be opened.
+// missing. "postgresql://USER:PASSWORD@HOST:PORT/DB" (or postgresql+DRIVER://,
+// or postgresql://USER@/DB?host=/socket/dir): the database must exist; with
+// kCreateIfMissing, Optuna's tables are created in it if it has none.
+// Throws StorageError for other URLs, for a missing database with
+// kMustExist, and for databases that cannot be opened; PostgreSQL passwords
+// are masked as *** in every message.
 std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode = OpenMode::kCreateIfMissing);
 
 }  // namespace hpo

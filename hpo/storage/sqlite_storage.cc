@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <random>
-#include <thread>
 #include <type_traits>
 
+#include "hpo/storage/attr_tables.h"
+#include "hpo/storage/backoff.h"
 #include "hpo/storage/file_system_hint.h"
 #include "hpo/storage/optuna_codec.h"
 #include "hpo/storage/optuna_schema.h"
 #include "hpo/storage/sqlite_db.h"
 #include "hpo/storage/sqlite_trial_reader.h"
+#include "hpo/storage/storage_checks.h"
 
 namespace hpo {
 
@@ -23,25 +24,7 @@ using nlohmann::json;
 // this many attempts in all.
 constexpr int kMaxAttempts = 8;
 
-// Sleeps a random time that grows with the attempt, so that processes which
-// collided do not collide again in lockstep.
-void backoff(int attempt) {
-  thread_local std::mt19937 rng(std::random_device{}());
-  const int cap_ms = std::min(1000, 20 << attempt);
-  std::uniform_int_distribution<int> ms(cap_ms / 2, cap_ms);
-  std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
-}
-
 std::string now() { return format_datetime(std::chrono::system_clock::now()); }
-
-// One of the four key/value tables, keyed by its owner's id column.
-struct AttrTable {
-  const char* table;
-  const char* owner;
-};
-constexpr AttrTable kStudyUserAttrs{"study_user_attributes", "study_id"};
-constexpr AttrTable kTrialUserAttrs{"trial_user_attributes", "trial_id"};
-constexpr AttrTable kTrialSystemAttrs{"trial_system_attributes", "trial_id"};
 
 void put_attr(SqliteDb& db, AttrTable t, int64_t owner, const std::string& key, const json& value) {
   Statement st(db, std::string("INSERT INTO ") + t.table + " (" + t.owner +
@@ -98,13 +81,6 @@ int next_trial_number(SqliteDb& db, int64_t study_id) {
   return st.step() ? static_cast<int>(st.int64(0)) + 1 : 0;
 }
 
-void require_inside(const StoredParam& p) {
-  if (!contains(p.distribution, p.internal)) {
-    throw StorageError("param '" + p.name + "' = " + std::to_string(p.internal) +
-                       " is outside its distribution " + encode_distribution(p.distribution));
-  }
-}
-
 void insert_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
   require_inside(p);
   Statement st(db,
@@ -146,29 +122,6 @@ void put_heartbeat(SqliteDb& db, int64_t trial_id) {
             "ON CONFLICT (trial_id) DO UPDATE SET heartbeat = CURRENT_TIMESTAMP")
       .bind(1, trial_id)
       .run();
-}
-
-void check_outcome(const TrialOutcome& outcome) {
-  if (!is_finished(outcome.state)) {
-    throw StorageError(std::string("cannot finish a trial as ") + to_string(outcome.state));
-  }
-  if (outcome.state == TrialState::kComplete && !outcome.value) {
-    throw StorageError("a COMPLETE trial needs a value");
-  }
-  if (outcome.value && std::isnan(*outcome.value)) {
-    throw StorageError("a trial value cannot be NaN");
-  }
-}
-
-// Folds one (value_type, MIN(value), MAX(value)) group of a study's COMPLETE
-// values into its best value so far.
-void fold_best(StudySummary& s, const std::string& type, std::optional<double> min,
-               std::optional<double> max) {
-  const bool maximize = s.study.direction == Direction::kMaximize;
-  std::optional<double> v = maximize ? max : min;
-  if (type != "FINITE") v = decode_value(std::nullopt, type);
-  if (!v) return;
-  if (!s.best_value || (maximize ? *v > *s.best_value : *v < *s.best_value)) s.best_value = v;
 }
 
 // Runs `body` between BEGIN and COMMIT; an exception rolls back.

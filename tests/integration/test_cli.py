@@ -575,6 +575,21 @@ def test_leftover_children_are_killed(p):
                     os.kill(child, signal.SIGKILL)
 
 
+def check_concurrent_study(st, n):
+    """What processes running one study at once must leave: trials numbered
+    exactly 0..n-1, all COMPLETE with their values and intermediate values."""
+    numbers = sorted(t["number"] for t in st["trials"])
+    expect(numbers == list(range(n)), f"{len(numbers)} trials: {numbers[:10]}...")
+    expect(all(t["state"] == "COMPLETE" and t["value"] is not None for t in st["trials"]), "a trial was lost")
+    expect(all(len(t["intermediate"]) == 3 for t in st["trials"]), "intermediate values were lost")
+    # The processes share the study's seed, yet each trial draws its own values:
+    # a continuous parameter never repeats across the trials.
+    for name in ("x", "lr"):
+        values = [t["params"][name] for t in st["trials"]]
+        expect(len(set(values)) == len(values),
+               f"{name}: {len(values) - len(set(values))} repeated value(s) across processes")
+
+
 def test_concurrent_processes(p):
     # 8 hpo processes x 25 trials on one SQLite file: exactly 200 trials,
     # unique numbers, distinct values, nothing lost, and no "database is locked".
@@ -591,17 +606,7 @@ def test_concurrent_processes(p):
         out, err = q.communicate()
         expect(q.returncode == 0, f"exit {q.returncode}: {err}")
         expect("locked" not in err and "locked" not in out, err)
-    st = p.status()
-    numbers = sorted(t["number"] for t in st["trials"])
-    expect(numbers == list(range(200)), f"{len(numbers)} trials: {numbers[:10]}...")
-    expect(all(t["state"] == "COMPLETE" and t["value"] is not None for t in st["trials"]), "a trial was lost")
-    expect(all(len(t["intermediate"]) == 3 for t in st["trials"]), "intermediate values were lost")
-    # The processes share the study's seed, yet each trial draws its own values:
-    # a continuous parameter never repeats across the 200 trials.
-    for name in ("x", "lr"):
-        values = [t["params"][name] for t in st["trials"]]
-        expect(len(set(values)) == len(values),
-               f"{name}: {len(values) - len(set(values))} repeated value(s) across processes")
+    check_concurrent_study(p.status(), 200)
     # Readers during the run saw consistent snapshots: no COMPLETE trial without its value.
     # A reader may start before any run has created the database or the study; those are
     # the failures allowed, and only before the first snapshot that found the study.

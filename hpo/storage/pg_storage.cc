@@ -1,0 +1,394 @@
+#include "hpo/storage/pg_storage.h"
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "hpo/storage/attr_tables.h"
+#include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/pg_connection.h"
+#include "hpo/storage/pg_schema.h"
+#include "hpo/storage/pg_trial_reader.h"
+#include "hpo/storage/pg_url.h"
+#include "hpo/storage/storage_checks.h"
+
+namespace hpo {
+
+namespace {
+
+using nlohmann::json;
+
+// The system attribute that marks a trial with the call that created it, so
+// that a retry after a lost COMMIT finds the trial instead of making another.
+constexpr const char kCreateToken[] = "hpo:create_token";
+
+std::string now() { return format_datetime(std::chrono::system_clock::now()); }
+
+// A double as text that PostgreSQL reads back to the same bits.
+std::string real(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// A nullable float parameter: the text, or a null pointer for SQL NULL.
+struct OptionalReal {
+  explicit OptionalReal(const std::optional<double>& v) : text(v ? real(*v) : "") , null(!v) {}
+  const char* param() const { return null ? nullptr : text.c_str(); }
+  std::string text;
+  bool null;
+};
+
+std::string random_token() {
+  std::random_device rd;
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  return buf;
+}
+
+void put_attr(pqxx::work& tx, AttrTable t, int64_t owner, const std::string& key, const json& value) {
+  tx.exec_params0(std::string("INSERT INTO ") + t.table + " (" + t.owner +
+                      ", key, value_json) VALUES ($1, $2, $3) ON CONFLICT (" + t.owner +
+                      ", key) DO UPDATE SET value_json = excluded.value_json",
+                  owner, key, to_python_json(value));
+}
+
+void put_attrs(pqxx::work& tx, AttrTable t, int64_t owner, const Attrs& attrs) {
+  for (const auto& [key, value] : attrs) put_attr(tx, t, owner, key, value);
+}
+
+std::optional<StudyRecord> select_study(pqxx::work& tx, const std::string& name) {
+  const auto r = tx.exec_params(
+      "SELECT s.study_id, d.direction FROM studies s JOIN study_directions d "
+      "ON d.study_id = s.study_id WHERE s.study_name = $1 ORDER BY d.objective",
+      name);
+  if (r.empty()) return std::nullopt;
+  if (r.size() > 1) throw StorageError("study '" + name + "' has several objectives; hpo handles one");
+  return StudyRecord{r[0][0].as<int64_t>(), name, direction_from_string(r[0][1].c_str())};
+}
+
+void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
+  if (tx.exec_params(std::string("SELECT 1 FROM studies WHERE study_id = $1") + lock, study_id).empty()) {
+    throw StorageError("no study with id " + std::to_string(study_id));
+  }
+}
+
+TrialState trial_state(pqxx::work& tx, int64_t trial_id) {
+  const auto r = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1", trial_id);
+  if (r.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+  return trial_state_from_string(r[0][0].c_str());
+}
+
+std::vector<TrialRecord> select_trials(pqxx::work& tx, const std::string& where, int64_t id) {
+  return read_pg_trials(
+      tx, tx.exec_params(std::string("SELECT ") + kPgTrialColumns + " FROM trials WHERE " + where +
+                             " ORDER BY number, trial_id",
+                         id));
+}
+
+void insert_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
+  require_inside(p);
+  tx.exec_params0(
+      "INSERT INTO trial_params (trial_id, param_name, param_value, distribution_json) "
+      "VALUES ($1, $2, $3, $4)",
+      trial_id, p.name, real(p.internal), encode_distribution(p.distribution));
+}
+
+// Changes a stored param's value; its distribution stays as stored.
+void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
+  require_inside(p);
+  const auto r = tx.exec_params(
+      "UPDATE trial_params SET param_value = $1 "
+      "WHERE trial_id = $2 AND param_name = $3 AND distribution_json = $4",
+      real(p.internal), trial_id, p.name, encode_distribution(p.distribution));
+  if (r.affected_rows() != 1) {
+    throw StorageError("trial " + std::to_string(trial_id) + " has no param '" + p.name +
+                       "' with distribution " + encode_distribution(p.distribution));
+  }
+}
+
+// The server's clock, in UTC whatever the session's time zone, so that all
+// hosts (and their time zones) agree on a heartbeat's age.
+constexpr const char kServerNow[] = "(now() AT TIME ZONE 'UTC')";
+
+void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
+  tx.exec_params0(std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") + kServerNow +
+                      ") ON CONFLICT (trial_id) DO UPDATE SET heartbeat = excluded.heartbeat",
+                  trial_id);
+}
+
+// The trial an earlier try of this create_trial call committed, if any.
+std::optional<TrialRecord> created_by(pqxx::work& tx, const std::string& token) {
+  const auto r = tx.exec_params(
+      "SELECT trial_id FROM trial_system_attributes WHERE key = $1 AND value_json = $2", kCreateToken,
+      to_python_json(json(token)));
+  if (r.empty()) return std::nullopt;
+  auto trials = select_trials(tx, "trial_id = $1", r[0][0].as<int64_t>());
+  return std::move(trials.front());
+}
+
+// Whether the stored trial already ended as `outcome` asks: an earlier try
+// of this finish_trial call committed before its answer was lost.
+bool finished_as(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
+  const auto r = tx.exec_params(
+      "SELECT t.state, v.value, v.value_type FROM trials t LEFT JOIN trial_values v "
+      "ON v.trial_id = t.trial_id AND v.objective = 0 WHERE t.trial_id = $1",
+      trial_id);
+  if (r.empty() || trial_state_from_string(r[0][0].c_str()) != outcome.state) return false;
+  if (!outcome.value) return true;
+  if (r[0][2].is_null()) return false;
+  const EncodedValue want = encode_value(*outcome.value);
+  return want.type == r[0][2].c_str() && (!want.value || r[0][1].as<double>() == *want.value);
+}
+
+}  // namespace
+
+template <typename Body>
+auto PgStorage::transact(const char* what, Body&& body) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return conn_->transact(what, body);
+}
+
+PgStorage::PgStorage(const std::string& url, bool create_schema)
+    : conn_(std::make_unique<PgConnection>(parse_pg_url(url))) {
+  transact("cannot open", [&](pqxx::work& tx, const PgAttempt&) { ensure_pg_schema(tx, create_schema); });
+}
+
+PgStorage::~PgStorage() = default;
+
+std::string PgStorage::url() const { return conn_->url().masked; }
+
+std::string PgStorage::schema_revision() {
+  return transact("schema_revision", [](pqxx::work& tx, const PgAttempt&) { return pg_schema_revision(tx); });
+}
+
+bool PgStorage::upgrade_schema() {
+  return transact("upgrade_schema", [](pqxx::work& tx, const PgAttempt&) { return upgrade_pg_schema(tx); });
+}
+
+std::optional<StudyRecord> PgStorage::find_study(const std::string& name) {
+  return transact("find_study", [&](pqxx::work& tx, const PgAttempt&) { return select_study(tx, name); });
+}
+
+StudyRecord PgStorage::get_or_create_study(const std::string& name, Direction direction) {
+  return transact("get_or_create_study", [&](pqxx::work& tx, const PgAttempt&) {
+    // Another host creating the same study at once: ON CONFLICT waits for
+    // its commit, and the second SELECT (a new snapshot) then sees it.
+    auto study = select_study(tx, name);
+    if (!study) {
+      const auto r = tx.exec_params(
+          "INSERT INTO studies (study_name) VALUES ($1) ON CONFLICT (study_name) DO NOTHING RETURNING study_id",
+          name);
+      if (r.empty()) {
+        study = select_study(tx, name);
+        if (!study) throw StorageError("study '" + name + "' has no direction");
+      } else {
+        const int64_t id = r[0][0].as<int64_t>();
+        tx.exec_params0("INSERT INTO study_directions (direction, study_id, objective) VALUES ($1, $2, 0)",
+                        to_string(direction), id);
+        return StudyRecord{id, name, direction};
+      }
+    }
+    if (study->direction != direction) {
+      throw StorageError("study '" + name + "' exists with direction " + to_string(study->direction) +
+                         ", not " + to_string(direction));
+    }
+    return *study;
+  });
+}
+
+std::vector<StudySummary> PgStorage::list_studies() {
+  return transact("list_studies", [&](pqxx::work& tx, const PgAttempt&) {
+    std::vector<StudySummary> out;
+    for (const auto& r : tx.exec(
+             "SELECT s.study_id, s.study_name, d.direction FROM studies s "
+             "JOIN study_directions d ON d.study_id = s.study_id AND d.objective = 0 ORDER BY s.study_id")) {
+      out.push_back({{r[0].as<int64_t>(), r[1].c_str(), direction_from_string(r[2].c_str())}, {}, {}});
+    }
+    std::map<int64_t, StudySummary*> by_id;
+    for (auto& s : out) by_id[s.study.id] = &s;
+    for (const auto& r : tx.exec("SELECT study_id, state, COUNT(*) FROM trials GROUP BY study_id, state")) {
+      const auto it = by_id.find(r[0].as<int64_t>());
+      if (it != by_id.end()) it->second->counts[trial_state_from_string(r[1].c_str())] = r[2].as<int>();
+    }
+    for (const auto& r : tx.exec(
+             "SELECT t.study_id, v.value_type, MIN(v.value), MAX(v.value) FROM trials t "
+             "JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
+             "WHERE t.state = 'COMPLETE' GROUP BY t.study_id, v.value_type")) {
+      const auto it = by_id.find(r[0].as<int64_t>());
+      if (it == by_id.end()) continue;
+      auto opt = [](const pqxx::field& f) { return f.is_null() ? std::nullopt : std::optional(f.as<double>()); };
+      fold_best(*it->second, r[1].c_str(), opt(r[2]), opt(r[3]));
+    }
+    return out;
+  });
+}
+
+void PgStorage::set_study_user_attr(int64_t study_id, const std::string& key, const json& value) {
+  transact("set_study_user_attr", [&](pqxx::work& tx, const PgAttempt&) {
+    require_study(tx, study_id);
+    put_attr(tx, kStudyUserAttrs, study_id, key, value);
+  });
+}
+
+Attrs PgStorage::study_user_attrs(int64_t study_id) {
+  return transact("study_user_attrs", [&](pqxx::work& tx, const PgAttempt&) {
+    require_study(tx, study_id);
+    Attrs attrs;
+    for (const auto& r :
+         tx.exec_params("SELECT key, value_json FROM study_user_attributes WHERE study_id = $1", study_id)) {
+      attrs[r[0].c_str()] = from_python_json(r[1].c_str());
+    }
+    return attrs;
+  });
+}
+
+TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
+  const std::string token = random_token();
+  return transact("create_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
+    if (attempt.maybe_committed) {
+      if (auto made = created_by(tx, token)) return *made;
+    }
+    // The study's row lock orders concurrent creators; READ COMMITTED then
+    // counts every trial committed before the lock was granted.
+    require_study(tx, study_id, " FOR UPDATE");
+    TrialRecord t;
+    t.number = tx.exec_params1("SELECT COUNT(*) FROM trials WHERE study_id = $1", study_id)[0].as<int>();
+    t.state = TrialState::kRunning;
+    t.datetime_start = now();
+    t.id = tx.exec_params1(
+                 "INSERT INTO trials (number, study_id, state, datetime_start) "
+                 "VALUES ($1, $2, 'RUNNING', $3) RETURNING trial_id",
+                 t.number, study_id, t.datetime_start)[0]
+               .as<int64_t>();
+    t.params = trial.derived_params ? trial.derived_params(t.number) : trial.params;
+    for (const auto& p : t.params) insert_param(tx, t.id, p);
+    t.user_attrs = trial.user_attrs;
+    t.system_attrs = trial.system_attrs;
+    t.system_attrs[kCreateToken] = token;
+    if (trial.derived_system_attrs) {
+      for (auto& [key, value] : trial.derived_system_attrs(t)) t.system_attrs[key] = std::move(value);
+    }
+    put_attrs(tx, kTrialUserAttrs, t.id, t.user_attrs);
+    put_attrs(tx, kTrialSystemAttrs, t.id, t.system_attrs);
+    if (trial.heartbeat) put_heartbeat(tx, t.id);
+    return t;
+  });
+}
+
+void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value) {
+  transact("set_intermediate_value", [&](pqxx::work& tx, const PgAttempt&) {
+    const TrialState state = trial_state(tx, trial_id);
+    if (state != TrialState::kRunning) {
+      throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) + ", not RUNNING");
+    }
+    const EncodedValue v = encode_value(value);
+    const OptionalReal number(v.value);
+    tx.exec_params0(
+        "INSERT INTO trial_intermediate_values "
+        "(trial_id, step, intermediate_value, intermediate_value_type) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (trial_id, step) DO UPDATE SET intermediate_value = excluded.intermediate_value, "
+        "intermediate_value_type = excluded.intermediate_value_type",
+        trial_id, step, number.param(), v.type);
+  });
+}
+
+void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) {
+  transact("set_trial_system_attrs", [&](pqxx::work& tx, const PgAttempt&) {
+    trial_state(tx, trial_id);  // the trial must exist
+    put_attrs(tx, kTrialSystemAttrs, trial_id, attrs);
+  });
+}
+
+bool PgStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
+                                                  const json& expected, const json& desired) {
+  return transact("compare_and_set_trial_system_attr", [&](pqxx::work& tx, const PgAttempt& attempt) {
+    // The trial's row lock makes the compare and the set one step.
+    const auto state = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
+    if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+    if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) return false;
+    const auto r = tx.exec_params(
+        "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, key);
+    const json current = r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
+    // An earlier try that committed before its answer was lost set it.
+    if (attempt.maybe_committed && current == desired && current != expected) return true;
+    if (current != expected) return false;
+    put_attr(tx, kTrialSystemAttrs, trial_id, key, desired);
+    return true;
+  });
+}
+
+void PgStorage::record_heartbeat(int64_t trial_id) {
+  transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) { put_heartbeat(tx, trial_id); });
+}
+
+std::vector<int64_t> PgStorage::stale_trials(int64_t study_id, double grace_s) {
+  return transact("stale_trials", [&](pqxx::work& tx, const PgAttempt&) {
+    std::vector<int64_t> ids;
+    for (const auto& r : tx.exec_params(
+             std::string("SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = t.trial_id "
+                         "WHERE t.study_id = $1 AND t.state = 'RUNNING' AND EXTRACT(EPOCH FROM ") +
+                 kServerNow + " - h.heartbeat) > $2 ORDER BY t.trial_id",
+             study_id, real(grace_s))) {
+      ids.push_back(r[0].as<int64_t>());
+    }
+    return ids;
+  });
+}
+
+bool PgStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
+  return transact("finish_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
+    check_outcome(outcome);
+    const auto state = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
+    if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+    if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) {
+      return attempt.maybe_committed && finished_as(tx, trial_id, outcome);
+    }
+    tx.exec_params0("UPDATE trials SET state = $1, datetime_complete = $2 WHERE trial_id = $3",
+                    to_string(outcome.state), now(), trial_id);
+    if (outcome.value) {
+      const EncodedValue v = encode_value(*outcome.value);
+      const OptionalReal number(v.value);
+      tx.exec_params0(
+          "INSERT INTO trial_values (trial_id, objective, value, value_type) VALUES ($1, 0, $2, $3) "
+          "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = excluded.value_type",
+          trial_id, number.param(), v.type);
+    }
+    for (const auto& p : outcome.params) update_param(tx, trial_id, p);
+    put_attrs(tx, kTrialUserAttrs, trial_id, outcome.user_attrs);
+    put_attrs(tx, kTrialSystemAttrs, trial_id, outcome.system_attrs);
+    return true;
+  });
+}
+
+std::optional<TrialRecord> PgStorage::trial(int64_t trial_id) {
+  return transact("trial", [&](pqxx::work& tx, const PgAttempt&) -> std::optional<TrialRecord> {
+    auto trials = select_trials(tx, "trial_id = $1", trial_id);
+    if (trials.empty()) return std::nullopt;
+    return std::move(trials.front());
+  });
+}
+
+std::vector<TrialRecord> PgStorage::trials(int64_t study_id) {
+  return transact("trials", [&](pqxx::work& tx, const PgAttempt&) {
+    require_study(tx, study_id);
+    return select_trials(tx, "study_id = $1", study_id);
+  });
+}
+
+std::vector<TrialRecord> PgStorage::trials_changed(int64_t study_id, int64_t after_trial_id,
+                                                   const std::vector<int64_t>& also) {
+  std::string ids = "{";
+  for (const int64_t id : also) ids += (ids.size() > 1 ? "," : "") + std::to_string(id);
+  ids += "}";
+  return transact("trials_changed", [&](pqxx::work& tx, const PgAttempt&) {
+    require_study(tx, study_id);
+    return read_pg_trials(
+        tx, tx.exec_params(std::string("SELECT ") + kPgTrialColumns +
+                               " FROM trials WHERE study_id = $1 AND (trial_id > $2 OR trial_id = ANY($3::int[])) "
+                               "ORDER BY number, trial_id",
+                           study_id, after_trial_id, ids));
+  });
+}
+
+}  // namespace hpo

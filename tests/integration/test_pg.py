@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Integration tests of PostgreSQL storage through the real `hpo` binary,
+each on its own private PostgreSQL 15 server (pg_server.py), started and
+stopped by the test; a server that cannot start fails the test.
+
+Usage: test_pg.py HPO_BINARY TEST_NAME
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+from harness import expect
+from pg_server import BIN, PgServer, PgServerError
+from test_cli import PYTHON, Project, check_concurrent_study
+
+PASSWORD = "Tr0ub4dor-and-3"
+
+
+class PgProject(Project):
+    """A test_cli project whose study lives in database `study` on `pg`,
+    owned by the password-protected role hpo_user."""
+
+    def __init__(self, hpo, tmp, pg):
+        super().__init__(hpo, tmp)
+        self.pg = pg
+        pg.create_role("hpo_user", PASSWORD)
+        pg.create_database("study", owner="hpo_user")
+        self.url = pg.url("study", user="hpo_user", password=PASSWORD)
+
+    def study(self, name="s", **kwargs):
+        super().study(name, **kwargs)
+        path = os.path.join(self.dir, "studies", name + ".yaml")
+        text = open(path).read().replace("storage: sqlite:///studies.db", f'storage: "{self.url}"')
+        open(path, "w").write(text)
+
+    def run(self, *args, **kwargs):
+        p = super().run(*args, **kwargs)
+        # The password never shows, whatever the command and its outcome.
+        expect(PASSWORD not in p.stdout + p.stderr, f"hpo {' '.join(args)} printed the password:\n"
+                                                    f"{p.stdout}{p.stderr}")
+        return p
+
+    def count(self, where="TRUE"):
+        return int(self.pg.sql(f"SELECT COUNT(*) FROM trials WHERE {where}", db="study")[0][0])
+
+
+def no_password(text):
+    expect(PASSWORD not in text, f"the password shows in:\n{text}")
+
+
+# --- the tests ---------------------------------------------------------------
+
+def test_run_status_best_export(p):
+    p.study()
+    out = p.run("run", "--study", "s", "-n", "5").stdout
+    expect("5/5 done" in out, out)
+    expect("storage postgresql://hpo_user:***@/study" in out, out)
+    st = p.status()
+    expect([t["number"] for t in st["trials"]] == [0, 1, 2, 3, 4], st)
+    for t in st["trials"]:
+        expect(t["state"] == "COMPLETE", t)
+        expect(abs(t["value"] - (-(t["params"]["x"] - 0.3) ** 2)) < 1e-12, t)
+        expect(sorted(t["intermediate"]) == ["0", "1", "2"], t)
+    best = max(st["trials"], key=lambda t: t["value"])
+    expect(st["best"]["number"] == best["number"], st["best"])
+    table = p.run("status", "--study", "s").stdout
+    expect(f"best: trial {best['number']}" in table, table)
+    expect(f"trial {best['number']}" in p.run("best", "--study", "s").stdout, "best")
+    p.run("export", "--study", "s", "-o", "best.yaml")
+    expect(os.path.exists(os.path.join(p.dir, "best.yaml")), "export wrote nothing")
+    csv_text = p.run("export", "--study", "s", "--format", "csv").stdout
+    expect(len(csv_text.strip().splitlines()) == 6, csv_text)
+    # SQLAlchemy's driver form, as Optuna users write it, reads the same study.
+    studies = p.run("studies", "--storage", p.url.replace("postgresql://", "postgresql+psycopg2://")).stdout
+    expect("s" in studies and "5" in studies, studies)
+    # Continuing (the URL now on the command line) keeps numbering.
+    p.run("run", "--study", "s", "-n", "2", "--storage", p.url)
+    expect(p.count() == 7 and p.count("state = 'COMPLETE'") == 7, "7 trials after resuming")
+
+
+def test_wrong_password_and_bad_urls(p):
+    p.study()
+    wrong = p.pg.url("study", user="hpo_user", password="not-the-" + PASSWORD[:4])
+    for args in (["status", "--study", "s", "--storage", wrong], ["run", "--study", "s", "-n", "1", "--storage", wrong],
+                 ["studies", "--storage", wrong]):
+        r = p.run(*args, check=False)
+        expect(r.returncode != 0, f"hpo {args[0]} with a wrong password exited 0")
+        expect("not-the-" not in r.stdout + r.stderr, r.stderr)
+        expect(f"postgresql://hpo_user:***@/study?host={p.pg.dir}" in r.stderr, r.stderr)
+        expect("password authentication failed" in r.stderr, r.stderr)
+    expect(p.pg.sql("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'", db="study") == [["0"]],
+           "a refused run wrote to the database")
+    # A missing database, and a URL without one: named, masked, with what was expected.
+    r = p.run("status", "--study", "s", "--storage", p.pg.url("nope", user="hpo_user", password=PASSWORD),
+              check=False)
+    expect(r.returncode != 0 and 'database "nope" does not exist' in r.stderr, r.stderr)
+    r = p.run("studies", "--storage", f"postgresql://hpo_user:{PASSWORD}@localhost:1", check=False)
+    expect(r.returncode != 0 and "postgresql://hpo_user:***@localhost:1: no database named" in r.stderr, r.stderr)
+    # A reading command leaves an empty database without tables.
+    r = p.run("status", "--study", "s", check=False)
+    expect(r.returncode != 0 and "no study tables" in r.stderr, r.stderr)
+    expect(p.pg.sql("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'", db="study") == [["0"]],
+           "status created tables")
+
+
+def test_concurrent_processes(p):
+    # 8 hpo processes x 25 trials on one study: numbers exactly 0..199, all
+    # COMPLETE, every float value distinct; one connection per process.
+    p.study()
+    start = time.time()
+    procs = [subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "25"], cwd=p.dir,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(8)]
+    most = 0
+    while any(q.poll() is None for q in procs):
+        n = int(p.pg.sql("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = 'study'")[0][0])
+        most = max(most, n)
+        time.sleep(0.1)
+    elapsed = time.time() - start
+    for q in procs:
+        out, err = q.communicate()
+        expect(q.returncode == 0, f"exit {q.returncode}: {err}")
+        no_password(out + err)
+    st = p.status()
+    check_concurrent_study(st, 200)
+    values = [t["value"] for t in st["trials"]]
+    expect(len(set(values)) == 200, "repeated objective values")
+    expect(most <= 8, f"{most} connections for 8 processes")
+    print(f"8 processes x 25 trials: {elapsed:.1f} s, at most {most} connections to the study database")
+
+
+def test_optuna_round_trip(p):
+    # Optuna 3.1 creates the study (alembic v3.0.0.d); hpo adds trials at
+    # that revision; Optuna reads them all back and continues.
+    p.study()
+    optuna_url = p.url.replace("postgresql://", "postgresql+psycopg2://")
+    script = textwrap.dedent(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.create_study(study_name="s", storage={optuna_url!r}, direction="maximize")
+        def f(t):
+            x = t.suggest_float("x", 0.0, 1.0)
+            t.suggest_categorical("width", [16, 32, 64]); t.suggest_int("depth", 1, 4)
+            t.suggest_float("lr", 1e-5, 1e-1, log=True); t.suggest_categorical("act", ["relu", "tanh"])
+            return -(x - 0.3) ** 2
+        s.optimize(f, n_trials=3)
+    """)
+    subprocess.run([PYTHON, "-c", script], check=True)
+    p.run("run", "--study", "s", "-n", "4")
+    expect(p.pg.sql("SELECT version_num FROM alembic_version", db="study") == [["v3.0.0.d"]], "revision changed")
+    st = p.status()
+    expect([t["number"] for t in st["trials"]] == list(range(7)), st)
+    check = textwrap.dedent(f"""
+        import json, optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.load_study(study_name="s", storage={optuna_url!r})
+        print(json.dumps([{{"number": t.number, "state": t.state.name, "value": t.value, "params": t.params,
+                           "intermediate": {{str(k): v for k, v in t.intermediate_values.items()}}}}
+                          for t in s.trials]))
+        s.optimize(lambda t: -(t.suggest_float("x", 0.0, 1.0) - 0.3) ** 2, n_trials=1)
+    """)
+    seen = json.loads(subprocess.run([PYTHON, "-c", check], capture_output=True, text=True, check=True).stdout)
+    expect(len(seen) == 7, seen)
+    for mine, theirs in zip(st["trials"], seen):
+        expect(mine["number"] == theirs["number"] and theirs["state"] == "COMPLETE", (mine, theirs))
+        expect(mine["value"] == theirs["value"], (mine, theirs))
+        expect(mine["params"] == theirs["params"], (mine["params"], theirs["params"]))
+        if mine["number"] >= 3:
+            expect({k: v for k, v in mine["intermediate"].items()} == theirs["intermediate"], (mine, theirs))
+    expect(len(p.status()["trials"]) == 8, "hpo does not see Optuna's eighth trial")
+
+
+def schema_dump(pg, db):
+    """pg_dump's schema of `db`, without what differs by database or owner."""
+    out = subprocess.run([f"{BIN}/pg_dump", "-h", pg.dir, "-U", "postgres", "-s", "-O", "-x", db],
+                         capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines()
+            if line and not line.startswith(("--", "\\restrict", "\\unrestrict"))]
+
+
+def test_schema_matches_optuna(p):
+    # hpo's tables are Optuna's, as SQLAlchemy makes them on PostgreSQL: a
+    # database hpo creates dumps as one Optuna 3.1 creates, but for the index
+    # of revision v3.2.0.a.
+    p.pg.create_database("by_optuna")
+    p.pg.create_database("by_hpo")
+    subprocess.run([PYTHON, "-c", "import optuna; optuna.create_study(storage=%r)" %
+                    p.pg.url("by_optuna", scheme="postgresql+psycopg2")], check=True, capture_output=True)
+    p.run("studies", "--storage", p.pg.url("by_hpo"), check=False)  # reading creates nothing
+    p.study()
+    p.run("run", "--study", "s", "-n", "1", "--storage", p.pg.url("by_hpo"))
+    optuna, hpo = schema_dump(p.pg, "by_optuna"), schema_dump(p.pg, "by_hpo")
+    index = "CREATE INDEX ix_trials_study_id ON public.trials USING btree (study_id);"
+    expect(index in hpo, "\n".join(hpo))
+    hpo.remove(index)
+    extra = [line for line in hpo if line not in optuna]
+    missing = [line for line in optuna if line not in hpo]
+    expect(not extra and not missing, f"hpo's schema differs from Optuna's:\n+ {extra}\n- {missing}")
+
+
+def test_server_restart(p):
+    # The server crashes and restarts, and a backend is terminated, in the
+    # middle of a run: the run carries on after its retries and ends with
+    # exactly the requested trials, each COMPLETE once.
+    p.study(fixed="sleep: 0.15", jobs=2)
+    proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "16"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def wait_for(n):
+        deadline = time.time() + 60
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                if p.count("state = 'COMPLETE'") >= n:
+                    return
+            except PgServerError:  # no tables yet
+                pass
+            time.sleep(0.05)
+        raise AssertionError(f"fewer than {n} trials completed: {proc.communicate()}")
+
+    wait_for(3)
+    p.pg.restart()
+    wait_for(8)
+    killed = p.pg.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE datname = 'study' AND pid <> pg_backend_pid()")
+    expect(killed, "no backend of hpo's to terminate")
+    out, err = proc.communicate(timeout=120)
+    expect(proc.returncode == 0, f"exit {proc.returncode}:\n{out}\n{err}")
+    no_password(out + err)
+    rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
+    expect([int(n) for n, _ in rows] == list(range(16)), rows)
+    expect(all(state == "COMPLETE" for _, state in rows), rows)
+    values = p.pg.sql("SELECT COUNT(*), COUNT(DISTINCT trial_id) FROM trial_values", db="study")
+    expect(values == [["16", "16"]], values)
+
+
+def main():
+    hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    test = globals().get("test_" + name)
+    if test is None:
+        sys.exit(f"unknown test {name}")
+    with tempfile.TemporaryDirectory(prefix="hpo_pg_test_") as tmp, PgServer() as pg:
+        test(PgProject(hpo, tmp, pg))
+    print(f"{name}: passed")
+
+
+if __name__ == "__main__":
+    main()
