@@ -1,5 +1,6 @@
 #include "hpo/storage/pg_schema.h"
 
+#include "hpo/storage/optuna_revision.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -33,8 +34,8 @@ void create_schema(pqxx::work& tx) {
   for (const auto& sql : pg_schema_ddl()) tx.exec0(sql);
   tx.exec_params0(
       "INSERT INTO version_info (version_info_id, schema_version, library_version) VALUES (1, $1, $2)",
-      kPgSchemaVersion, "3.2.0");
-  tx.exec_params0("INSERT INTO alembic_version (version_num) VALUES ($1)", kPgRevisionCurrent);
+      kOptunaSchemaVersion, kOptunaLibraryVersion);
+  tx.exec_params0("INSERT INTO alembic_version (version_num) VALUES ($1)", kNewestRevision);
 }
 
 }  // namespace
@@ -95,12 +96,16 @@ void ensure_pg_schema(pqxx::work& tx, bool create) {
   }
   const auto v = tx.exec("SELECT schema_version, library_version FROM version_info WHERE version_info_id = 1");
   const std::string revision = pg_schema_revision(tx);
-  const bool schema_ok = v.size() == 1 && !v[0][0].is_null() && v[0][0].as<int>() == kPgSchemaVersion;
-  if (!schema_ok || (revision != kPgRevisionV3_0 && revision != kPgRevisionCurrent)) {
+  const bool schema_ok = v.size() == 1 && !v[0][0].is_null() && v[0][0].as<int>() == kOptunaSchemaVersion;
+  if (!schema_ok) {
     const std::string schema = v.empty() ? "none" : v[0][0].is_null() ? "NULL" : v[0][0].c_str();
     throw StorageError("found schema version " + schema + " (alembic " + revision + "), expected schema version " +
-                       std::to_string(kPgSchemaVersion) + " (alembic " + kPgRevisionV3_0 + " or " +
-                       kPgRevisionCurrent + "); hpo reads and writes only these");
+                       std::to_string(kOptunaSchemaVersion) + " with alembic " + kRevisionOptuna30 + " or " +
+                       kRevisionOptuna32);
+  }
+  if (!is_supported_revision(revision)) {
+    throw StorageError("found schema version " + std::to_string(kOptunaSchemaVersion) + " (alembic " + revision +
+                       "): " + unsupported_revision_message(revision));
   }
 }
 
@@ -112,12 +117,15 @@ std::string pg_schema_revision(pqxx::work& tx) {
 bool upgrade_pg_schema(pqxx::work& tx) {
   tx.exec_params("SELECT pg_advisory_xact_lock($1)", kSchemaLockKey);
   const std::string revision = pg_schema_revision(tx);
-  if (revision == kPgRevisionCurrent) return false;
-  if (revision != kPgRevisionV3_0) {
-    throw StorageError("cannot upgrade alembic revision " + revision + "; expected " + kPgRevisionV3_0);
+  if (revision == kNewestRevision) return false;
+  if (!is_supported_revision(revision)) {
+    throw StorageError("cannot upgrade: " + unsupported_revision_message(revision));
   }
-  tx.exec0("CREATE INDEX trials_study_id_key ON trials (study_id)");
-  tx.exec_params0("UPDATE alembic_version SET version_num = $1", kPgRevisionCurrent);
+  for (const auto& sql : upgrade_statements(revision)) tx.exec0(sql);
+  tx.exec_params0("UPDATE alembic_version SET version_num = $1", kNewestRevision);
+  // As Optuna's upgrade does: version_info names who set the schema up.
+  tx.exec_params0("UPDATE version_info SET schema_version = $1, library_version = $2 WHERE version_info_id = 1",
+                  kOptunaSchemaVersion, kOptunaLibraryVersion);
   return true;
 }
 

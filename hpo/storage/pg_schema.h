@@ -13,10 +13,6 @@
 
 namespace hpo {
 
-constexpr int kPgSchemaVersion = 12;  // version_info.schema_version, unchanged since Optuna 3.0
-constexpr const char* kPgRevisionV3_0 = "v3.0.0.d";
-constexpr const char* kPgRevisionCurrent = "v3.2.0.a";
-
 // The CREATE statements of a new database, in creation order.
 std::vector<std::string> pg_schema_ddl();
 
@@ -29,8 +25,9 @@ void ensure_pg_schema(pqxx::work& tx, bool create);
 // alembic_version.version_num.
 std::string pg_schema_revision(pqxx::work& tx);
 
-// v3.0.0.d -> v3.2.0.a as Optuna's alembic migration does it: the index
-// trials_study_id_key, then the revision. False if already current.
+// Upgrades to kNewestRevision as Optuna's alembic migrations do (the
+// statements of optuna_revision.h), then the version rows. False if already
+// current.
 bool upgrade_pg_schema(pqxx::work& tx);
 
 }  // namespace hpo

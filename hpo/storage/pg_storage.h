@@ -60,9 +60,9 @@ class PgStorage : public Storage {
                                           const std::vector<int64_t>& also) override;
 
   // The alembic revision: v3.0.0.d (made by Optuna 3.1) or v3.2.0.a.
-  std::string schema_revision();
+  std::string schema_revision() override;
   // Upgrades v3.0.0.d to v3.2.0.a in one transaction; false if current.
-  bool upgrade_schema();
+  bool upgrade_schema() override;
 
  private:
   template <typename Body>

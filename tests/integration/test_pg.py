@@ -14,7 +14,7 @@ import tempfile
 import textwrap
 import time
 
-from harness import expect
+from harness import AS_OPTUNA_32, expect
 from pg_server import BIN, PgServer, PgServerError
 from test_cli import PYTHON, Project, check_concurrent_study
 
@@ -174,6 +174,22 @@ def test_optuna_round_trip(p):
             expect({k: v for k, v in mine["intermediate"].items()} == theirs["intermediate"], (mine, theirs))
     expect(len(p.status()["trials"]) == 8, "hpo does not see Optuna's eighth trial")
 
+    # hpo db upgrade takes it to v3.2.0.a in place: plain Optuna 3.1 now
+    # refuses it, Optuna as 3.2+ sees the schema opens all 8 trials.
+    info = p.run("db", "info", "--storage", p.url).stdout
+    expect("v3.0.0.d" in info and PASSWORD not in info, info)
+    up = p.run("db", "upgrade", "--storage", p.url)
+    expect(PASSWORD not in up.stdout + up.stderr, "the password shows in hpo db upgrade's output")
+    expect(p.pg.sql("SELECT version_num FROM alembic_version", db="study") == [["v3.2.0.a"]], "not upgraded")
+    load = f"import optuna; print(len(optuna.load_study(study_name='s', storage={optuna_url!r}).trials))"
+    old = subprocess.run([PYTHON, "-c", load], capture_output=True, text=True)
+    expect(old.returncode != 0 and "no longer compatible" in old.stderr, old.stderr)
+    new = subprocess.run([PYTHON, "-c", AS_OPTUNA_32 + load], capture_output=True, text=True)
+    expect(new.returncode == 0 and new.stdout.strip() == "8", new.stdout + new.stderr)
+    again = p.run("db", "upgrade", "--storage", p.url)
+    expect("already" in again.stdout + again.stderr, again.stdout + again.stderr)
+    expect(len(p.status()["trials"]) == 8, "trials lost in the upgrade")
+
 
 def schema_dump(pg, db):
     """pg_dump's schema of `db`, without what differs by database or owner."""
@@ -201,6 +217,18 @@ def test_schema_matches_optuna(p):
     extra = [line for line in hpo if line not in optuna]
     missing = [line for line in optuna if line not in hpo]
     expect(not extra and not missing, f"hpo's schema differs from Optuna's:\n+ {extra}\n- {missing}")
+    # And exactly what Optuna 3.2+ creates (Optuna 3.1 with 5.0's v3.2.0.a
+    # revision and index, optuna_current.py), index included.
+    p.pg.create_database("by_optuna_32")
+    subprocess.run([PYTHON, "-c", AS_OPTUNA_32 + "import optuna; optuna.create_study(storage=%r)" %
+                    p.pg.url("by_optuna_32", scheme="postgresql+psycopg2")], check=True, capture_output=True)
+    current = schema_dump(p.pg, "by_optuna_32")
+    hpo = schema_dump(p.pg, "by_hpo")
+    expect(sorted(current) == sorted(hpo), "hpo's schema differs from Optuna 3.2+'s:\n+ "
+           f"{[x for x in hpo if x not in current]}\n- {[x for x in current if x not in hpo]}")
+    versions = "SELECT schema_version, library_version, version_num FROM version_info, alembic_version"
+    expect(p.pg.sql(versions, db="by_hpo")[0][2] == p.pg.sql(versions, db="by_optuna_32")[0][2] == "v3.2.0.a",
+           "alembic revisions differ")
 
 
 def test_server_restart(p):

@@ -50,10 +50,15 @@ bool has_member(int64_t pgid, int64_t pid) {
 }
 
 TEST_CASE("end_process_group sends SIGTERM, waits the grace period, then SIGKILLs the rest") {
-  // The shell checkpoints on SIGTERM; its child ignores SIGTERM.
+  // The shell checkpoints on SIGTERM; its child ignores SIGTERM. The child
+  // writes its pid only once it ignores SIGTERM (an ignored signal stays
+  // ignored across exec): written by the parent, the pid could be read, and
+  // the group signalled, before the child's trap, and then the child died at
+  // once and the group emptied before the grace (seen on a loaded machine).
   const std::string termfile = temp_path("term");
   std::remove(termfile.c_str());
-  Group g("trap 'touch " + termfile + "; exit 75' TERM; (trap '' TERM; exec sleep 30) & echo $! > \"$1\"; wait");
+  Group g("trap 'touch " + termfile + "; exit 75' TERM; "
+          "sh -c 'trap \"\" TERM; echo $$ > \"$1\"; exec sleep 30' child \"$1\" & wait");
   CHECK(has_member(g.process->pgid(), g.member));
   const auto t0 = std::chrono::steady_clock::now();
   CHECK(end_process_group(g.process->pgid(), std::chrono::milliseconds(300)));
