@@ -75,12 +75,32 @@ std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayX
   return order;
 }
 
+// (mu, index) pairs sorted as sorted_by_value sorts them, from the
+// observations' order: the prior kernel (`prior`, -1 for none), last of
+// all kernels, goes after the observations at or below its mean.
+std::vector<std::pair<double, Eigen::Index>> with_prior(const std::vector<int>& sorted_obs,
+                                                        const Eigen::ArrayXd& mus, Eigen::Index prior) {
+  std::vector<std::pair<double, Eigen::Index>> order;
+  order.reserve(static_cast<size_t>(mus.size()));
+  bool placed = prior < 0;
+  for (int k : sorted_obs) {
+    if (!placed && mus(k) > mus(prior)) {
+      order.emplace_back(mus(prior), prior);
+      placed = true;
+    }
+    order.emplace_back(mus(k), k);
+  }
+  if (!placed) order.emplace_back(mus(prior), prior);
+  return order;
+}
+
 }  // namespace
 
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
-                                 const Eigen::ArrayXd& weights, const ParzenOptions& options)
+                                 const Eigen::ArrayXd& weights, const ParzenOptions& options,
+                                 const std::vector<std::vector<int>>& order)
     : options_(options), n_obs_(static_cast<int>(obs.rows())) {
   // With no observations the prior is all there is.
   has_prior_ = options.consider_prior || n_obs_ == 0;
@@ -100,7 +120,7 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
     if (dims[j].categorical) {
       fit_categorical(dims_[j], column);
     } else {
-      fit_numeric(dims_[j], column);
+      fit_numeric(dims_[j], column, j < order.size() ? order[j] : std::vector<int>{});
     }
   }
   find_classes();
@@ -146,7 +166,8 @@ void ParzenEstimator::find_classes() {
   for (Eigen::Index k = class_.size() - 1; k >= 0; --k) class_kernel_[static_cast<size_t>(class_(k))] = k;
 }
 
-Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const {
+Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus,
+                                           const std::vector<int>& given) const {
   const double low = dim.space.low, high = dim.space.high;
   const Eigen::Index n = mus.size();
   if (options_.bandwidth == TpeBandwidth::kScott) {
@@ -162,7 +183,8 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   // domain's ends counting as neighbours.
   // Sorted with the kernel's index as tie-break: ties are common on grids,
   // and the index keeps the result independent of the sort algorithm.
-  const auto order = sorted_by_value(mus, dim.slot, dim.n_slots);
+  const auto order = given.empty() ? sorted_by_value(mus, dim.slot, dim.n_slots)
+                                   : with_prior(given, mus, has_prior_ ? n_obs_ : -1);
   Eigen::ArrayXd sorted(n + 2);
   sorted(0) = low;
   for (Eigen::Index i = 0; i < n; ++i) sorted(i + 1) = order[static_cast<size_t>(i)].first;
@@ -182,7 +204,8 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   return sigma;
 }
 
-void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const {
+void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
+                                  const std::vector<int>& order) const {
   const double low = dim.space.low, high = dim.space.high, range = high - low;
   const Eigen::Index n = n_kernels();
   dim.mu.resize(n);
@@ -197,7 +220,7 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
           ? magic_min_bandwidth(range, static_cast<int>(n), options_.min_bandwidth_factor,
                                 options_.magic_clip_exponent)
           : kMinSigma;
-  dim.sigma = bandwidths(dim, dim.mu).max(min_sigma).min(range);
+  dim.sigma = bandwidths(dim, dim.mu, order).max(min_sigma).min(range);
   // A grid kernel narrower than a step is a spike on its own point, and its
   // neighbours, a batch size apart, would get nearly nothing.
   if (dim.space.q > 0 && options_.min_bandwidth_step) dim.sigma = dim.sigma.max(std::min(dim.space.q, range));
