@@ -109,7 +109,10 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
   w.head(n_obs_) = weights;
   if (has_prior_) w(n_obs_) = options.prior_kernel_weight < 0 ? options.prior_weight : options.prior_kernel_weight;
   w /= w.sum();
-  log_weights_ = w.log();
+  // One grid or categorical dimension pools the weights themselves (see
+  // discrete_log_pdf): no log of each.
+  if (dims.size() != 1 || !is_discrete(dims[0])) log_weights_ = w.log();
+  weights_ = w;
   cumulative_.resize(n_kernels);
   std::partial_sum(w.begin(), w.end(), cumulative_.begin());
 
@@ -445,7 +448,7 @@ void ParzenEstimator::grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen:
 Eigen::ArrayXd ParzenEstimator::discrete_log_pdf(const Dim& dim, const Eigen::ArrayXd& x) const {
   // On one grid or categorical dimension the mixture collapses: kernels
   // with the same (mu, sigma), or the same observed choice, pool weights.
-  const Eigen::ArrayXd w = log_weights_.exp();
+  const Eigen::ArrayXd& w = weights_;
   Eigen::ArrayXd out(x.size());
   if (dim.space.categorical) {
     const int n_choices = dim.space.n_choices;

@@ -66,7 +66,7 @@ class ParzenEstimator {
   // proportional to no density.
   Eigen::ArrayXd log_pdf(const Eigen::ArrayXXd& x) const;
 
-  int n_kernels() const { return static_cast<int>(log_weights_.size()); }
+  int n_kernels() const { return static_cast<int>(weights_.size()); }
   const Eigen::ArrayXd& mus(int dim) const { return dims_[dim].mu; }
   const Eigen::ArrayXd& sigmas(int dim) const { return dims_[dim].sigma; }
 
@@ -123,7 +123,8 @@ class ParzenEstimator {
   ParzenOptions options_;
   int n_obs_ = 0;
   bool has_prior_ = true;
-  Eigen::ArrayXd log_weights_;  // per kernel, normalized; the prior last
+  Eigen::ArrayXd weights_;      // per kernel, normalized; the prior last
+  Eigen::ArrayXd log_weights_;  // their logs; empty for one discrete dimension
   Eigen::ArrayXd cumulative_;   // running sum of the weights, for drawing kernels
 };
 
