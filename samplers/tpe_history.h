@@ -44,6 +44,7 @@ class TpeHistory {
   // the same parameters share; held() lists them, one flag per parameter.
   int pattern(int row) const { return pattern_[static_cast<size_t>(row)]; }
   const std::vector<bool>& held(int pattern) const { return patterns_[static_cast<size_t>(pattern)]; }
+  int n_patterns() const { return static_cast<int>(patterns_.size()); }
 
   // The rows that hold parameter `param`, by value, ties by row, for
   // continuous parameters (empty for the others): kept sorted as trials

@@ -17,17 +17,23 @@ namespace {
 // those trials in `kept`.
 Eigen::ArrayXXd observations(const TpeHistory& values, const std::vector<int>& rows,
                              const std::vector<int>& group, std::vector<int>& kept) {
+  // Whether each of the few parameter patterns holds the group: one lookup
+  // per trial instead of a read of each of its values.
+  std::vector<char> holds(static_cast<size_t>(values.n_patterns()));
+  for (size_t k = 0; k < holds.size(); ++k) {
+    const auto& held = values.held(static_cast<int>(k));
+    holds[k] = std::all_of(group.begin(), group.end(), [&](int p) { return held[static_cast<size_t>(p)]; });
+  }
   kept.reserve(rows.size());
   for (int r : rows) {
-    bool held = true;
-    for (int p : group) held = held && !std::isnan(values.value(r, p));
-    if (held) kept.push_back(r);
+    if (holds[static_cast<size_t>(values.pattern(r))]) kept.push_back(r);
   }
-  // Column by column: the estimator reads one dimension at a time.
+  // Trial by trial: one pass over the history's rows, which are row-major.
   Eigen::ArrayXXd obs(static_cast<Eigen::Index>(kept.size()), static_cast<Eigen::Index>(group.size()));
-  for (size_t j = 0; j < group.size(); ++j) {
-    auto column = obs.col(static_cast<Eigen::Index>(j));
-    for (size_t i = 0; i < kept.size(); ++i) column(static_cast<Eigen::Index>(i)) = values.value(kept[i], group[j]);
+  for (size_t i = 0; i < kept.size(); ++i) {
+    for (size_t j = 0; j < group.size(); ++j) {
+      obs(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = values.value(kept[i], group[j]);
+    }
   }
   return obs;
 }
