@@ -1,6 +1,7 @@
 #include "samplers/tpe_history.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -100,7 +101,10 @@ std::vector<int>::iterator TpeHistory::place(int param, int row) {
 void TpeHistory::unsort(int row) {
   for (size_t j = 0; j < params_.size(); ++j) {
     const int param = static_cast<int>(j);
-    if (sorts(j) && !std::isnan(value(row, param))) sorted_[j].erase(place(param, row));
+    if (!sorts(j) || std::isnan(value(row, param))) continue;
+    const auto it = place(param, row);
+    assert(it != sorted_[j].end() && *it == row);
+    sorted_[j].erase(it);
   }
 }
 
