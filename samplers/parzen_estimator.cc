@@ -58,20 +58,37 @@ Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space
   return slot;
 }
 
-// (mu, index) pairs sorted, ties by index. On a grid there are few distinct
+// The kernels by mean, ties by index. On a grid there are few distinct
 // values: counting them is much faster than sorting thousands of ties.
-std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayXd& mus,
-                                                             const Eigen::ArrayXi& slot, int n_slots) {
-  std::vector<std::pair<double, Eigen::Index>> order(static_cast<size_t>(mus.size()));
+std::vector<int> sorted_by_value(const Eigen::ArrayXd& mus, const Eigen::ArrayXi& slot, int n_slots) {
+  const size_t n = static_cast<size_t>(mus.size());
+  std::vector<int> order(n);
   if (slot.size() == 0) {
-    for (Eigen::Index i = 0; i < mus.size(); ++i) order[static_cast<size_t>(i)] = {mus(i), i};
-    std::sort(order.begin(), order.end());
+    std::vector<std::pair<double, int>> pairs(n);
+    for (size_t i = 0; i < n; ++i) pairs[i] = {mus(static_cast<Eigen::Index>(i)), static_cast<int>(i)};
+    std::sort(pairs.begin(), pairs.end());
+    for (size_t i = 0; i < n; ++i) order[i] = pairs[i].second;
     return order;
   }
   std::vector<size_t> start(static_cast<size_t>(n_slots) + 1, 0);
-  for (Eigen::Index i = 0; i < mus.size(); ++i) ++start[static_cast<size_t>(slot(i)) + 1];
+  for (size_t i = 0; i < n; ++i) ++start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i))) + 1];
   for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
-  for (Eigen::Index i = 0; i < mus.size(); ++i) order[start[static_cast<size_t>(slot(i))]++] = {mus(i), i};
+  for (size_t i = 0; i < n; ++i) order[start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i)))]++] = static_cast<int>(i);
+  return order;
+}
+
+// The kernels sorted as sorted_by_value sorts them, from the observations'
+// order: the prior kernel (`prior`, -1 for none), last of all kernels, goes
+// after the observations at or below its mean.
+std::vector<int> with_prior(const std::vector<int>& sorted_obs, const Eigen::ArrayXd& mus, int prior) {
+  if (prior < 0) return sorted_obs;
+  std::vector<int> order;
+  order.reserve(sorted_obs.size() + 1);
+  const auto after = std::upper_bound(sorted_obs.begin(), sorted_obs.end(), mus(prior),
+                                      [&](double mu, int k) { return mu < mus(k); });
+  order.insert(order.end(), sorted_obs.begin(), after);
+  order.push_back(prior);
+  order.insert(order.end(), after, sorted_obs.end());
   return order;
 }
 
@@ -80,16 +97,20 @@ std::vector<std::pair<double, Eigen::Index>> sorted_by_value(const Eigen::ArrayX
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
-                                 const Eigen::ArrayXd& weights, const ParzenOptions& options)
+                                 const Eigen::ArrayXd& weights, const ParzenOptions& options,
+                                 const std::vector<std::vector<int>>& order)
     : options_(options), n_obs_(static_cast<int>(obs.rows())) {
   // With no observations the prior is all there is.
   has_prior_ = options.consider_prior || n_obs_ == 0;
   const int n_kernels = n_obs_ + (has_prior_ ? 1 : 0);
-  Eigen::ArrayXd w(n_kernels);
+  Eigen::ArrayXd& w = weights_;
+  w.resize(n_kernels);
   w.head(n_obs_) = weights;
   if (has_prior_) w(n_obs_) = options.prior_kernel_weight < 0 ? options.prior_weight : options.prior_kernel_weight;
   w /= w.sum();
-  log_weights_ = w.log();
+  // One grid or categorical dimension pools the weights themselves (see
+  // discrete_log_pdf): no log of each.
+  if (dims.size() != 1 || !is_discrete(dims[0])) log_weights_ = w.log();
   cumulative_.resize(n_kernels);
   std::partial_sum(w.begin(), w.end(), cumulative_.begin());
 
@@ -100,7 +121,7 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
     if (dims[j].categorical) {
       fit_categorical(dims_[j], column);
     } else {
-      fit_numeric(dims_[j], column);
+      fit_numeric(dims_[j], column, j < order.size() ? order[j] : std::vector<int>{});
     }
   }
   find_classes();
@@ -146,7 +167,8 @@ void ParzenEstimator::find_classes() {
   for (Eigen::Index k = class_.size() - 1; k >= 0; --k) class_kernel_[static_cast<size_t>(class_(k))] = k;
 }
 
-Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const {
+Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus,
+                                           const std::vector<int>& given) const {
   const double low = dim.space.low, high = dim.space.high;
   const Eigen::Index n = mus.size();
   if (options_.bandwidth == TpeBandwidth::kScott) {
@@ -162,27 +184,31 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   // domain's ends counting as neighbours.
   // Sorted with the kernel's index as tie-break: ties are common on grids,
   // and the index keeps the result independent of the sort algorithm.
-  const auto order = sorted_by_value(mus, dim.slot, dim.n_slots);
-  Eigen::ArrayXd sorted(n + 2);
-  sorted(0) = low;
-  for (Eigen::Index i = 0; i < n; ++i) sorted(i + 1) = order[static_cast<size_t>(i)].first;
-  sorted(n + 1) = high;
+  const auto order = given.empty() ? sorted_by_value(mus, dim.slot, dim.n_slots)
+                                   : with_prior(given, mus, has_prior_ ? n_obs_ : -1);
   // Without endpoints (Optuna's default), the outermost kernels look only
   // inwards; Hyperopt's rule always counts the domain's ends.
   const bool endpoints = options_.consider_endpoints || options_.bandwidth == TpeBandwidth::kNeighbours;
   Eigen::ArrayXd sigma(n);
+  // The sorted means in a window (before, here, after), the domain's ends
+  // outside them.
+  double before = low, here = n > 0 ? mus(order[0]) : high;
   for (Eigen::Index i = 0; i < n; ++i) {
-    double s = std::max(sorted(i + 1) - sorted(i), sorted(i + 2) - sorted(i + 1));
+    const double after = i + 1 < n ? mus(order[static_cast<size_t>(i + 1)]) : high;
+    double s = std::max(here - before, after - here);
     if (!endpoints && n >= 2) {
-      if (i == 0) s = sorted(2) - sorted(1);
-      if (i == n - 1) s = sorted(n) - sorted(n - 1);
+      if (i == 0) s = after - here;
+      if (i == n - 1) s = here - before;
     }
-    sigma(order[static_cast<size_t>(i)].second) = s;
+    sigma(order[static_cast<size_t>(i)]) = s;
+    before = here;
+    here = after;
   }
   return sigma;
 }
 
-void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const {
+void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
+                                  const std::vector<int>& order) const {
   const double low = dim.space.low, high = dim.space.high, range = high - low;
   const Eigen::Index n = n_kernels();
   dim.mu.resize(n);
@@ -197,7 +223,7 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
           ? magic_min_bandwidth(range, static_cast<int>(n), options_.min_bandwidth_factor,
                                 options_.magic_clip_exponent)
           : kMinSigma;
-  dim.sigma = bandwidths(dim, dim.mu).max(min_sigma).min(range);
+  dim.sigma = bandwidths(dim, dim.mu, order).max(min_sigma).min(range);
   // A grid kernel narrower than a step is a spike on its own point, and its
   // neighbours, a batch size apart, would get nearly nothing.
   if (dim.space.q > 0 && options_.min_bandwidth_step) dim.sigma = dim.sigma.max(std::min(dim.space.q, range));
@@ -422,7 +448,7 @@ void ParzenEstimator::grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen:
 Eigen::ArrayXd ParzenEstimator::discrete_log_pdf(const Dim& dim, const Eigen::ArrayXd& x) const {
   // On one grid or categorical dimension the mixture collapses: kernels
   // with the same (mu, sigma), or the same observed choice, pool weights.
-  const Eigen::ArrayXd w = log_weights_.exp();
+  const Eigen::ArrayXd& w = weights_;
   Eigen::ArrayXd out(x.size());
   if (dim.space.categorical) {
     const int n_choices = dim.space.n_choices;

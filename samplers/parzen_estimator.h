@@ -48,9 +48,13 @@ struct ParzenOptions {
 class ParzenEstimator {
  public:
   // `obs` holds one row per observation and one column per dimension;
-  // `weights` one nonnegative weight per row.
+  // `weights` one nonnegative weight per row. `order`, where given, holds
+  // per dimension the rows sorted by value, ties by row (TpeHistory keeps
+  // them so); an empty or missing entry: the estimator sorts that column
+  // itself, for its bandwidths.
   ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
-                  const Eigen::ArrayXd& weights, const ParzenOptions& options);
+                  const Eigen::ArrayXd& weights, const ParzenOptions& options,
+                  const std::vector<std::vector<int>>& order = {});
 
   // `n` draws, one per row. Grid values are not snapped to the grid.
   Eigen::ArrayXXd sample(std::mt19937_64& rng, int n) const;
@@ -62,7 +66,7 @@ class ParzenEstimator {
   // proportional to no density.
   Eigen::ArrayXd log_pdf(const Eigen::ArrayXXd& x) const;
 
-  int n_kernels() const { return static_cast<int>(log_weights_.size()); }
+  int n_kernels() const { return static_cast<int>(weights_.size()); }
   const Eigen::ArrayXd& mus(int dim) const { return dims_[dim].mu; }
   const Eigen::ArrayXd& sigmas(int dim) const { return dims_[dim].sigma; }
 
@@ -94,12 +98,13 @@ class ParzenEstimator {
     std::vector<int> value_of;    // grid: each point's column in `table`
   };
 
-  void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const;
+  void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs, const std::vector<int>& order) const;
   void find_classes();
   double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;
   void group_kernels(Dim& dim) const;
   void fit_categorical(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const;
-  Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus) const;  // mus: dim.mu
+  Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus,  // mus: dim.mu
+                            const std::vector<int>& order) const;
   Prepared prepare(const Dim& dim, const Eigen::ArrayXd& x) const;
   void add_log_pdf(const Prepared& p, double x, Eigen::Index point, Eigen::ArrayXd& acc) const;
   void grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,
@@ -118,7 +123,8 @@ class ParzenEstimator {
   ParzenOptions options_;
   int n_obs_ = 0;
   bool has_prior_ = true;
-  Eigen::ArrayXd log_weights_;  // per kernel, normalized; the prior last
+  Eigen::ArrayXd weights_;      // per kernel, normalized; the prior last
+  Eigen::ArrayXd log_weights_;  // their logs; empty for one discrete dimension
   Eigen::ArrayXd cumulative_;   // running sum of the weights, for drawing kernels
 };
 

@@ -1,6 +1,7 @@
 #include "samplers/tpe_history.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -34,22 +35,83 @@ void TpeHistory::update(const std::map<int, TrialView>& history, std::vector<int
     values_.clear();
     pattern_.clear();
     patterns_.clear();
+    sorted_.assign(params_.size(), {});
     told.clear();
     for (const auto& [number, trial] : history) told.push_back(number);
   }
   std::sort(told.begin(), told.end());
   told.erase(std::unique(told.begin(), told.end()), told.end());
+  // Many trials at once (a resumed study, a changed space): one sort at the
+  // end is cheaper than inserting each into the sorted lists.
+  const bool resort = told.size() > 64;
   for (int number : told) {
     const auto it = std::lower_bound(numbers_.begin(), numbers_.end(), number);
     const auto row = it - numbers_.begin();
     if (it == numbers_.end() || *it != number) {
-      // New trials come last but for one told late (another process's).
-      numbers_.insert(it, number);
-      ranks_.insert(ranks_.begin() + row, TpeRank{});
-      pattern_.insert(pattern_.begin() + row, 0);
-      values_.insert(values_.begin() + row * static_cast<std::ptrdiff_t>(params_.size()), params_.size(), kMissing);
+      insert_row(row);
+      numbers_.insert(numbers_.begin() + row, number);
+    } else if (!resort) {
+      unsort(static_cast<int>(row));
     }
     read(static_cast<int>(row), history.at(number));
+    if (!resort) sort_in(static_cast<int>(row));
+  }
+  if (!resort) return;
+  for (size_t j = 0; j < params_.size(); ++j) {
+    auto& rows = sorted_[j];
+    rows.clear();
+    if (!sorts(j)) continue;
+    for (size_t r = 0; r < numbers_.size(); ++r) {
+      if (!std::isnan(value(static_cast<int>(r), static_cast<int>(j)))) rows.push_back(static_cast<int>(r));
+    }
+    std::sort(rows.begin(), rows.end(), [&](int a, int b) { return before(static_cast<int>(j), a, b); });
+  }
+}
+
+// Makes room for a trial at `row`; new trials come last but for one told
+// late (another process's), and the rows after it move down by one.
+void TpeHistory::insert_row(std::ptrdiff_t row) {
+  ranks_.insert(ranks_.begin() + row, TpeRank{});
+  pattern_.insert(pattern_.begin() + row, 0);
+  values_.insert(values_.begin() + row * static_cast<std::ptrdiff_t>(params_.size()), params_.size(), kMissing);
+  if (row == static_cast<std::ptrdiff_t>(numbers_.size())) return;
+  for (auto& rows : sorted_) {
+    for (int& r : rows) r += r >= row ? 1 : 0;
+  }
+}
+
+// Grids count their few values and categoricals have no bandwidths.
+bool TpeHistory::sorts(size_t param) const {
+  const KernelDim& dim = params_[param].kernel();
+  return !dim.categorical && dim.q == 0;
+}
+
+bool TpeHistory::before(int param, int a, int b) const {
+  const double x = value(a, param), y = value(b, param);
+  return x < y || (x == y && a < b);
+}
+
+// Where `row` is or belongs in parameter `param`'s sorted list.
+std::vector<int>::iterator TpeHistory::place(int param, int row) {
+  auto& rows = sorted_[static_cast<size_t>(param)];
+  return std::lower_bound(rows.begin(), rows.end(), row, [&](int a, int b) { return before(param, a, b); });
+}
+
+// Takes `row` out of the sorted lists, before its values change.
+void TpeHistory::unsort(int row) {
+  for (size_t j = 0; j < params_.size(); ++j) {
+    const int param = static_cast<int>(j);
+    if (!sorts(j) || std::isnan(value(row, param))) continue;
+    const auto it = place(param, row);
+    assert(it != sorted_[j].end() && *it == row);
+    sorted_[j].erase(it);
+  }
+}
+
+void TpeHistory::sort_in(int row) {
+  for (size_t j = 0; j < params_.size(); ++j) {
+    const int param = static_cast<int>(j);
+    if (sorts(j) && !std::isnan(value(row, param))) sorted_[j].insert(place(param, row), row);
   }
 }
 

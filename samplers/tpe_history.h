@@ -44,9 +44,22 @@ class TpeHistory {
   // the same parameters share; held() lists them, one flag per parameter.
   int pattern(int row) const { return pattern_[static_cast<size_t>(row)]; }
   const std::vector<bool>& held(int pattern) const { return patterns_[static_cast<size_t>(pattern)]; }
+  int n_patterns() const { return static_cast<int>(patterns_.size()); }
+
+  // The rows that hold parameter `param`, by value, ties by row, for
+  // continuous parameters (empty for the others): kept sorted as trials
+  // are told, so that the estimator's bandwidths need no sort of thousands
+  // of values per ask, the one cost that grew faster than the history.
+  const std::vector<int>& sorted(int param) const { return sorted_[static_cast<size_t>(param)]; }
 
  private:
   void read(int row, const TrialView& trial);
+  void insert_row(std::ptrdiff_t row);
+  void unsort(int row);
+  void sort_in(int row);
+  bool before(int param, int a, int b) const;
+  bool sorts(size_t param) const;
+  std::vector<int>::iterator place(int param, int row);
 
   Direction direction_;
   bool constant_liar_;
@@ -61,6 +74,7 @@ class TpeHistory {
   std::vector<double> values_;  // row-major, one row per trial
   std::vector<int> pattern_;    // per row
   std::vector<std::vector<bool>> patterns_;  // the distinct ones seen
+  std::vector<std::vector<int>> sorted_;     // per parameter, see sorted()
 };
 
 }  // namespace hpo

@@ -97,6 +97,8 @@ TpeSplit split_ranked(const std::vector<TpeRank>& ranks, double gamma, TpeSplitR
   split.threshold = sorted > cut ? split.loss[static_cast<size_t>(order[cut].second)] : kNaN;
   std::vector<bool> is_below(ranks.size());
   for (size_t i = 0; i < cut; ++i) is_below[static_cast<size_t>(order[i].second)] = true;
+  split.below.reserve(cut);
+  split.above.reserve(order.size() - cut);
   for (size_t i = 0; i < ranks.size(); ++i) {
     if (ranks[i].counts) (is_below[i] ? split.below : split.above).push_back(static_cast<int>(i));
   }

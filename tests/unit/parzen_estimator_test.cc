@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "samplers/kernel_width.h"
 #include "samplers/parzen_estimator.h"
@@ -50,6 +53,31 @@ TEST_CASE("univariate bandwidths: the larger gap to a sorted neighbour") {
   options.consider_endpoints = true;  // 0.2 now also sees the gap to 0 ... still 0.3
   const ParzenEstimator ends({unit_interval()}, column({0.05, 0.5}), Eigen::ArrayXd::Ones(2), options);
   CHECK(ends.sigmas(0)(0) == doctest::Approx(0.45));
+}
+
+TEST_CASE("bandwidths from the observations' order, given, equal those from the estimator's own sort") {
+  // Ties, among the observations and with the prior's mean (0.5), must
+  // fall as the estimator's sort puts them: by kernel, the prior last.
+  std::mt19937_64 rng(3);
+  const int n = 300;
+  Eigen::ArrayXXd obs(n, 1);
+  for (int i = 0; i < n; ++i) obs(i, 0) = i % 10 == 0 ? 0.5 : i % 7 == 0 ? 0.25 : uniform01(rng);
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return obs(a, 0) < obs(b, 0); });
+  for (bool endpoints : {false, true}) {
+    for (bool prior : {false, true}) {
+      CAPTURE(endpoints);
+      CAPTURE(prior);
+      ParzenOptions options;
+      options.consider_endpoints = endpoints;
+      options.consider_prior = prior;
+      options.consider_magic_clip = false;  // every gap counts
+      const ParzenEstimator sorted_here({unit_interval()}, obs, Eigen::ArrayXd::Ones(n), options);
+      const ParzenEstimator given({unit_interval()}, obs, Eigen::ArrayXd::Ones(n), options, {order});
+      CHECK((sorted_here.sigmas(0) == given.sigmas(0)).all());
+    }
+  }
 }
 
 TEST_CASE("the magic clip keeps close observations from making spikes") {
