@@ -399,5 +399,27 @@ STORAGE_CONTRACT(changed, "trials_changed returns new trials and the ones asked 
   CHECK(storage->trials_changed(s.id, c.id, {}).empty());
 }
 
+// Attributes and params are written many to a statement on PostgreSQL, as
+// JSON text inside JSON: every character must come back as it went in.
+STORAGE_CONTRACT(attr_text, "attribute keys and values with quotes, backslashes and non-ASCII round-trip") {
+  Backend db;
+  auto storage = db.open();
+  const auto s = storage->get_or_create_study("s", Direction::kMaximize);
+  NewTrial t;
+  t.params = {{"a\"b\\c", kDropout, 0.1}, {"caf\u00e9", kLr, 1e-4 / 3}};
+  t.user_attrs = {{"q\"uote", "back\\slash \"x\" \n tab\t"}, {"\u00e9t\u00e9", json::array({"\u2603", 1.5})}};
+  t.system_attrs = {{"{\"k\": 1}", json::object({{"nested", "\\\""}})}};
+  const auto made = storage->create_trial(s.id, t);
+  const auto read = storage->trial(made.id);
+  REQUIRE(read.has_value());
+  CHECK(same_params(read->params, t.params));
+  CHECK(read->user_attrs == t.user_attrs);
+  CHECK(read->system_attrs.at("{\"k\": 1}") == t.system_attrs.at("{\"k\": 1}"));
+  Attrs more = {{"x\\", "y\""}, {"z", nullptr}};
+  REQUIRE(storage->finish_trial(made.id, {TrialState::kComplete, 1.0, more, {}}));
+  CHECK(storage->trial(made.id)->user_attrs.at("x\\") == "y\"");
+  CHECK(storage->trial(made.id)->user_attrs.at("z") == nullptr);
+}
+
 }  // namespace
 }  // namespace hpo
