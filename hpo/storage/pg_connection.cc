@@ -54,6 +54,8 @@ pqxx::connection& PgConnection::connection() {
 }
 
 void PgConnection::on_failure(const char* what, const std::exception& e, PgAttempt& attempt) {
+  // A guarded write refused is an answer, not a failure: the caller acts on it.
+  if (const auto* lost = dynamic_cast<const OwnershipLost*>(&e)) throw *lost;
   bool retry = false;
   if (dynamic_cast<const pqxx::in_doubt_error*>(&e)) {
     attempt.maybe_committed = true;
