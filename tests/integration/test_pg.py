@@ -266,15 +266,16 @@ def test_server_restart(p):
     expect(values == [["16", "16"]], values)
 
 
-def main():
+def run_pg_test(tests, prefix="hpo_pg_test_"):
+    """Runs tests["test_" + TEST_NAME] (from argv) on a PgProject on a fresh server."""
     hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    test = globals().get("test_" + name)
+    test = tests.get("test_" + name)
     if test is None:
         sys.exit(f"unknown test {name}")
-    with tempfile.TemporaryDirectory(prefix="hpo_pg_test_") as tmp, PgServer() as pg:
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp, PgServer() as pg:
         test(PgProject(hpo, tmp, pg))
     print(f"{name}: passed")
 
 
 if __name__ == "__main__":
-    main()
+    run_pg_test(globals())
