@@ -119,9 +119,12 @@ void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
   }
 }
 
-// The server's clock, in UTC whatever the session's time zone, so that all
-// hosts (and their time zones) agree on a heartbeat's age.
-constexpr const char kServerNow[] = "(now() AT TIME ZONE 'UTC')";
+// The server's clock in the session's time zone, as Optuna keeps heartbeats
+// (it writes now() into a TIMESTAMP WITHOUT TIME ZONE and compares with
+// now() without its zone), so that hpo and Optuna workers in one fleet agree
+// on which trials are stale. Every session is in the server's default zone:
+// PgConnection ignores a client's PGTZ.
+constexpr const char kServerNow[] = "LOCALTIMESTAMP";
 
 void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
   tx.exec_params0(std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") + kServerNow +

@@ -8,7 +8,8 @@
 // deadlock or a serialization failure (PgConnection). Writes whose commit
 // was lost in flight are retried without writing twice: create_trial finds
 // the trial it made by a token stored with it, finish_trial accepts its own
-// earlier outcome. Heartbeats are on the server's clock (now() in UTC).
+// earlier outcome. Heartbeats are on the server's clock, in its default
+// time zone as Optuna keeps them (see kServerNow).
 #ifndef HPO_STORAGE_PG_STORAGE_H_
 #define HPO_STORAGE_PG_STORAGE_H_
 

@@ -13,6 +13,7 @@ Usage: test_pg_hosts.py HPO_BINARY TEST_NAME
 import json
 import os
 import signal
+import subprocess
 import time
 
 from harness import expect
@@ -84,5 +85,50 @@ def test_cut_off_worker_stops_its_trainer(p):
     expect(trainer["host"] == "host-b", trainer)
 
 
+def test_heartbeats_in_server_time_zone(p):
+    # The server's zone is UTC+14 (its settings, below); Optuna 3.1 keeps
+    # heartbeats in it. hpo, asked with PGTZ=UTC-12 (ignored), must judge
+    # Optuna's beats as Optuna does, and Optuna hpo's.
+    import optuna  # Debian's 3.1: this test runs as /usr/bin/python3
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    zone = p.pg.sql("SHOW timezone", db="study")
+    expect(zone == [["Pacific/Kiritimati"]], zone)
+    storage = optuna.storages.RDBStorage(p.url.replace("postgresql://", "postgresql+psycopg2://"),
+                                         heartbeat_interval=1, grace_period=60)
+    study_id = optuna.create_study(storage=storage, study_name="s", direction="maximize")._study_id
+    trial_id = storage.create_new_trial(study_id)
+    storage.set_trial_system_attr(trial_id, "hpo:owner", {"host": "optuna-host", "pid": 1, "start_ticks": 1})
+    storage.record_heartbeat(trial_id)  # now, as Optuna writes it
+    env = dict(os.environ, PGTZ="Etc/GMT+12")
+    p.study(fixed="sleep: 0.05", extra="heartbeat_interval: 2.5\n")  # a 10 s grace
+    out = p.run("run", "--study", "s", "-n", "1", env=env).stdout
+    expect("resumed" not in out, f"hpo took over a trial whose Optuna beat is about 1 s old:\n{out}")
+    p.pg.sql("UPDATE trial_heartbeats SET heartbeat = heartbeat - interval '100 seconds'", db="study")
+    out = p.run("run", "--study", "s", "-n", "1", env=env).stdout
+    expect("1 resumed from a dead run" in out, f"hpo left a trial whose Optuna beat is 100 s old:\n{out}")
+    rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
+    expect(rows == [["0", "COMPLETE"], ["1", "COMPLETE"]], rows)
+
+    # An hpo-written beat, as Optuna 3.1 judges it.
+    p.study(fixed="sleep: 1.0, epochs: 60", extra="heartbeat_interval: 0.5\n")
+    worker = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        beating = wait_for("hpo's first beat", lambda: p.pg.sql(
+            "SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = t.trial_id "
+            "WHERE t.number = 2", db="study"))
+        hpo_trial = int(beating[0][0])
+        time.sleep(1)
+        expect(storage._get_stale_trial_ids(study_id) == [], "Optuna finds hpo's fresh beat stale")
+    finally:
+        worker.kill()
+        worker.wait()
+    p.pg.sql(f"UPDATE trial_heartbeats SET heartbeat = heartbeat - interval '100 seconds' "
+             f"WHERE trial_id = {hpo_trial}", db="study")
+    stale = storage._get_stale_trial_ids(study_id)
+    expect(stale == [hpo_trial], f"Optuna judges hpo's beat 100 s old as {stale}")
+
+
 if __name__ == "__main__":
-    run_pg_test(globals(), prefix="hpo_pg_hosts_")
+    run_pg_test(globals(), prefix="hpo_pg_hosts_",
+                server_settings={"heartbeats_in_server_time_zone": {"timezone": "Pacific/Kiritimati"}})
