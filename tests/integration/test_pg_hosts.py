@@ -160,6 +160,7 @@ def test_fault_kill_worker_and_restart_server(p):
         killed_at = time.time()
         time.sleep(0.5)
         p.pg.restart()
+        ended_before_restart = len(runs(p))
         outs = [finish(w, host) for w, host in zip(workers[1:], hosts[1:])]
     finally:
         for w in workers:
@@ -176,6 +177,7 @@ def test_fault_kill_worker_and_restart_server(p):
     # killed with host-0 never got there).
     ran = Counter(n for n, _, _ in runs(p))
     expect(sorted(ran) == numbers and set(ran.values()) == {1}, f"runs per trial: {ran}")
+    expect(len(ran) > ended_before_restart + 4, f"the restart came at the study's end ({ended_before_restart} runs)")
     expect(sum("1 resumed from a dead run" in out for out in outs) == 1, "\n".join(outs))
     t = p.status()["trials"][victim]
     expect(t["host"] in hosts[1:], t)
