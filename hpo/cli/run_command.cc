@@ -167,6 +167,7 @@ int run(const RunFlags& flags) {
             << Progress::format_duration(seconds) << ": " << summary.completed << " complete, "
             << summary.pruned << " pruned, " << summary.failed << " failed";
   if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
+  if (summary.taken_over) std::cout << ", " << summary.taken_over << " taken over by other hosts (this run was cut off)";
   if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
   if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
   std::cout << "\nsee: hpo status --study " << config.name

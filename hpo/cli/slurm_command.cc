@@ -14,6 +14,7 @@
 #include "hpo/gpu/command_output.h"
 #include "hpo/launch/process.h"
 #include "hpo/slurm/sbatch_script.h"
+#include "hpo/storage/open_storage.h"
 
 namespace hpo {
 
@@ -63,10 +64,13 @@ SbatchRequest make_request(const SlurmFlags& flags, int& study_trials) {
   return r;
 }
 
+// The script holds the storage URL, maybe with a password: only its owner
+// may read it (the array's tasks run as the owner).
 void write_script(const std::string& path, const std::string& text) {
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   std::ofstream out(path);
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
   out << text;
   out.close();
   if (ec || !out) throw ConfigError(path + ": cannot write the sbatch script" + (ec ? ": " + ec.message() : ""));
@@ -79,9 +83,14 @@ int submit(const SlurmFlags& flags) {
   const std::string path = r.output_dir + "/hpo-" + r.study_name + "-" + utc_stamp("%Y%m%d-%H%M%S") + ".sbatch";
   const int total = r.workers * r.trials_per_worker;
   std::cout << r.workers << " worker(s) x " << r.trials_per_worker << " trial(s) = " << total
-            << " trial(s) (the study file asks for " << study_trials << "), storage " << r.storage << "\n";
+            << " trial(s) (the study file asks for " << study_trials << "), storage " << shown_url(r.storage) << "\n";
   if (flags.dry_run) {
-    std::cout << "dry run: would write " << path << ":\n\n" << script << "\nand run: sbatch --parsable " << path << "\n";
+    std::string shown = script;
+    const std::string masked = shown_url(r.storage);
+    for (size_t at = 0; (at = shown.find(r.storage, at)) != std::string::npos; at += masked.size()) {
+      shown.replace(at, r.storage.size(), masked);
+    }
+    std::cout << "dry run: would write " << path << ":\n\n" << shown << "\nand run: sbatch --parsable " << path << "\n";
     return kExitOk;
   }
   write_script(path, script);
@@ -95,7 +104,7 @@ int submit(const SlurmFlags& flags) {
   const std::string job = out.out.substr(0, out.out.find_first_of(";\n"));
   std::cout << "submitted job " << job << " (" << path << ")\n"
             << "watch it:  squeue -j " << job << "\n"
-            << "progress:  hpo status --study " << r.study << " --storage " << r.storage << "\n"
+            << "progress:  hpo status --study " << r.study << " --storage " << shown_url(r.storage) << "\n"
             << "output:    " << r.output_dir << "/" << job << "_TASK.out\n";
   return kExitOk;
 }

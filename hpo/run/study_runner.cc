@@ -63,7 +63,7 @@ StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const Stud
                          const StopFlag& stop, std::string program)
     : storage_(storage), config_(config), study_(study), space_(space), sampler_(sampler), pruner_(pruner),
       progress_(progress),
-      stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()),
+      stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()), guard_{kOwnerAttr, owner_},
       sampler_feed_(study.id), pruner_feed_(study.id),
       pruner_study_{config.name, study.direction, {}} {}
 
@@ -72,6 +72,7 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   plan.trial_id = trial.id;
   plan.number = trial.number;
   plan.params = trial.params;
+  plan.guard = guard_;
   // A trial run again keeps the config it first ran with, even if the
   // study file's fixed values changed since.
   const auto stored = trial.system_attrs.find("hpo:config");
@@ -112,8 +113,8 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
     // Compare-and-set: of several runs that find the same orphan, one wins.
     if (storage_.compare_and_set_trial_system_attr(orphan.id, kOwnerAttr,
                                                    orphan.system_attrs[kOwnerAttr], owner_)) {
-      storage_.record_heartbeat(orphan.id);
-      storage_.set_trial_system_attr(orphan.id, kSlotAttr, slot.name);
+      storage_.record_heartbeat(orphan.id, guard_);
+      storage_.set_trial_system_attr(orphan.id, kSlotAttr, slot.name, guard_);
       TrialPlan plan = plan_for(orphan, slot);
       // Run again after its owner died: a trainer that checkpoints resumes.
       plan.env.emplace_back("HPO_RESUME", "1");
@@ -198,7 +199,7 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
   if (current == pruner_index_.end()) return false;
   const PruneDecision decision = pruner_.decide(pruner_study_, pruner_study_.trials[current->second]);
   for (const auto& [rung, value] : decision.completed_rungs) {
-    storage_.set_trial_system_attr(plan.trial_id, completed_rung_key(rung), value);
+    storage_.set_trial_system_attr(plan.trial_id, completed_rung_key(rung), value, guard_);
   }
   return decision.prune;
 }
@@ -229,7 +230,9 @@ void StudyRunner::beat() {
   }
   for (int64_t id : ids) {
     try {
-      storage_.record_heartbeat(id);
+      storage_.record_heartbeat(id, guard_);
+    } catch (const OwnershipLost& e) {
+      lost_.mark(id, e.holder);  // its runner stops the trainer
     } catch (const StorageError&) {
       // A missed beat is retried next period; the trial itself goes on.
     }
@@ -280,6 +283,15 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
   }
 }
 
+// Neither a failure nor a result of ours: the trial is the new owner's to
+// finish, and our trainer is already stopped.
+void StudyRunner::note_taken_over(const TrialPlan& plan, const nlohmann::json& holder) {
+  const Owner owner = Owner::from_json(holder);
+  progress_.trial_taken_over("trial " + std::to_string(plan.number) + ": taken over by " +
+                                              (owner.host.empty() ? "(unknown)" : owner.host) + " (owner " +
+                                              holder.dump() + "); stopped its trainer here");
+}
+
 void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
                          RunSummary& summary) {
   while (true) {
@@ -308,9 +320,12 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
         if (u.samples > 0) {
           storage_.set_trial_system_attr(plan->trial_id, "hpo:gpu",
                                          {{"gpu", u.gpu}, {"slot", slot.name}, {"samples", u.samples},
-                                          {"mean_util_pct", u.mean_util_pct}, {"mean_mem_mib", u.mean_mem_mib}});
+                                          {"mean_util_pct", u.mean_util_pct}, {"mean_mem_mib", u.mean_mem_mib}},
+                                         guard_);
         }
       }
+    } catch (const OwnershipLost& e) {
+      result.taken_over = e.holder;
     } catch (...) {
       // A storage or file-system error: stop handing out trials, let the
       // other workers finish theirs, then report it.
@@ -318,6 +333,13 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       running_.erase(plan->trial_id);
       give_up(std::current_exception());
       return;
+    }
+    if (result.taken_over) {
+      std::lock_guard<std::mutex> lock(mu_);
+      running_.erase(plan->trial_id);
+      ++summary.taken_over;
+      note_taken_over(*plan, *result.taken_over);
+      continue;
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -341,7 +363,7 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
 
   RunSummary summary;
   TrialRunner runner(storage_, config_.trainer, config_.objective.metric, stop_,
-                     [this](const TrialPlan& plan) { return should_prune(plan); });
+                     [this](const TrialPlan& plan) { return should_prune(plan); }, &lost_);
   // Workers mostly wait on trainers, so there may be more of them than
   // cores: raise TBB's limit to one thread per job plus this one.
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism,

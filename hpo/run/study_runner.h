@@ -18,6 +18,7 @@
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/utilization_sampler.h"
 #include "hpo/run/change_feed.h"
+#include "hpo/run/lost_trials.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/sampling_space.h"
 #include "hpo/run/stop_flag.h"
@@ -33,6 +34,7 @@ struct RunSummary {
   int pruned = 0;
   int failed = 0;
   int resumed = 0;      // orphans taken over and run again
+  int taken_over = 0;   // this run's trials that other workers took over
   int interrupted = 0;  // left RUNNING by a Ctrl-C
   std::string gave_up;  // why launching stopped early (too many failures); empty otherwise
 };
@@ -78,6 +80,7 @@ class StudyRunner {
   // Adds a finished trial to the summary and applies the failure limit;
   // needs mu_ held.
   void count_result(const TrialResult& result, bool resumed, RunSummary& summary);
+  void note_taken_over(const TrialPlan& plan, const nlohmann::json& holder);
 
   Storage& storage_;
   const StudyConfig& config_;
@@ -89,6 +92,8 @@ class StudyRunner {
   const StopFlag& stop_;
   const std::string program_;
   const nlohmann::json owner_;
+  const OwnerGuard guard_;  // writes for our trials: only while owner_ holds them
+  LostTrials lost_;  // our trials that other workers took over
 
   std::mutex mu_;  // guards everything below, and the sampler and the pruner
   int budget_ = 0;  // trials still to launch

@@ -40,8 +40,8 @@ nlohmann::json metrics_json(const Metrics& metrics) {
 // and the final metrics, as they arrive.
 class Watch {
  public:
-  Watch(ReportReader& reader, Storage& storage, int64_t trial_id, const std::string& metric)
-      : reader_(reader), storage_(storage), trial_id_(trial_id), metric_(metric) {}
+  Watch(ReportReader& reader, Storage& storage, const TrialPlan& plan, const std::string& metric)
+      : reader_(reader), storage_(storage), plan_(plan), metric_(metric) {}
 
   // Returns true when a new intermediate value of the objective arrived.
   bool drain(bool at_eof, TrainerRun& run) {
@@ -52,7 +52,7 @@ class Watch {
           curve_.push_back({{"step", event.step}, {"metrics", metrics_json(event.metrics)}});
           const auto it = event.metrics.find(metric_);
           if (it != event.metrics.end() && !run.pruned_at) {
-            storage_.set_intermediate_value(trial_id_, event.step, it->second);
+            storage_.set_intermediate_value(plan_.trial_id, event.step, it->second, plan_.guard);
             run.last_intermediate = it->second;
             last_step_ = event.step;
             fresh = true;
@@ -78,7 +78,7 @@ class Watch {
  private:
   ReportReader& reader_;
   Storage& storage_;
-  int64_t trial_id_;
+  const TrialPlan& plan_;
   const std::string& metric_;
   nlohmann::json curve_ = nlohmann::json::array();
   int last_step_ = -1;
@@ -138,8 +138,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
   try {
     Process process(spec);
     // Overwrites the previous attempt's: a resumed run ends this one's group.
-    storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json());
-    Watch watch(reader, storage_, plan.trial_id, metric_);
+    storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json(), plan.guard);
+    Watch watch(reader, storage_, plan, metric_);
     const auto deadline = trainer_.timeout_s > 0
                               ? started + std::chrono::duration_cast<Clock::duration>(
                                               std::chrono::duration<double>(trainer_.timeout_s))
@@ -151,6 +151,12 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
     // little CPU (20 looks a second at its report). Its exit ends a wait at once.
     auto nap = std::chrono::microseconds(100);
     while (true) {
+      // Taken over: leaving here kills the trainer's group (~Process) at
+      // once, without the SIGTERM grace, so that it writes nothing more into
+      // the trial directory its new owner uses.
+      if (const auto holder = lost_ ? lost_->holder(plan.trial_id) : std::nullopt) {
+        throw OwnershipLost(plan.trial_id, *holder);
+      }
       if ((run.exit = process.poll())) break;
       const bool fresh = watch.drain(false, run);
       const auto now = Clock::now();
@@ -185,6 +191,18 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
 }
 
 TrialResult TrialRunner::run(const TrialPlan& plan) {
+  try {
+    return run_owned(plan);
+  } catch (const OwnershipLost& e) {
+    TrialResult result;
+    result.state = TrialState::kRunning;  // the new owner's to end
+    result.taken_over = e.holder;
+    result.reason = "taken over";
+    return result;
+  }
+}
+
+TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   const auto started = Clock::now();
   nlohmann::ordered_json config = plan.config;
   nlohmann::json oom_retries = nlohmann::json::array();
@@ -196,7 +214,7 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
     if (!retry) break;
     oom_retries.push_back({{"batch_size", config["batch_size"]}, {"reason", verdict.reason}});
     config = *retry;
-    storage_.set_trial_system_attr(plan.trial_id, "hpo:config", config);
+    storage_.set_trial_system_attr(plan.trial_id, "hpo:config", config, plan.guard);
     a = attempt(plan, config);
     verdict = judge(a.run, metric_);
   }
@@ -207,7 +225,7 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
   // Stopped by the user without finishing: leave it RUNNING. Its owner (this
   // process) is about to exit, so the next `hpo run` takes it over.
   if (a.interrupted && verdict.state == TrialState::kFail) {
-    storage_.set_trial_system_attr(plan.trial_id, "hpo:interrupted", true);
+    storage_.set_trial_system_attr(plan.trial_id, "hpo:interrupted", true, plan.guard);
     result.interrupted = true;
     result.state = TrialState::kRunning;
     result.reason = "interrupted";
@@ -215,6 +233,7 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
   }
 
   TrialOutcome outcome;
+  outcome.guard = plan.guard;
   outcome.state = verdict.state;
   outcome.value = verdict.value;
   if (run.final_metrics) {

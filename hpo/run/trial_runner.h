@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hpo/config/study_config.h"
+#include "hpo/run/lost_trials.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trainer_record.h"
 #include "hpo/storage/storage.h"
@@ -33,6 +34,8 @@ struct TrialPlan {
   // A trial run again after its hpo died: the trainer that run started, whose
   // leftovers must be gone before the trial's new trainer starts.
   std::optional<TrainerRecord> earlier_trainer;
+  // Every write for the trial is made only while this worker owns it.
+  OwnerGuard guard;
 };
 
 struct TrialResult {
@@ -42,6 +45,9 @@ struct TrialResult {
   double seconds = 0;
   // Stopped by a Ctrl-C before it ended: left RUNNING, for the next run.
   bool interrupted = false;
+  // Taken over by another worker (this one was judged dead): its owner now.
+  // The trainer was stopped and nothing of this run was stored after.
+  std::optional<nlohmann::json> taken_over;
 };
 
 // Files inside a trial directory.
@@ -55,16 +61,22 @@ using PruneCheck = std::function<bool(const TrialPlan& plan)>;
 
 class TrialRunner {
  public:
+  // `lost`, when given, is watched while a trainer runs: a trial found
+  // there is stopped at once.
   TrialRunner(Storage& storage, TrainerConfig trainer, std::string objective_metric,
-              const StopFlag& stop, PruneCheck should_prune = {})
+              const StopFlag& stop, PruneCheck should_prune = {}, const LostTrials* lost = nullptr)
       : storage_(storage), trainer_(std::move(trainer)), metric_(std::move(objective_metric)),
-        stop_(stop), should_prune_(std::move(should_prune)) {}
+        stop_(stop), should_prune_(std::move(should_prune)), lost_(lost) {}
 
-  // Blocks until the trainer has ended (or was stopped) and the outcome is stored.
+  // Blocks until the trainer has ended (or was stopped) and the outcome is
+  // stored. A trial taken over by another worker (a guarded write refused,
+  // or found in `lost`) has its trainer killed and is returned with
+  // taken_over set.
   TrialResult run(const TrialPlan& plan);
 
  private:
   struct Attempt;
+  TrialResult run_owned(const TrialPlan& plan);
   // Runs the trainer once with `config` and watches it to its end.
   Attempt attempt(const TrialPlan& plan, const nlohmann::ordered_json& config);
 
@@ -73,6 +85,7 @@ class TrialRunner {
   const std::string metric_;
   const StopFlag& stop_;
   const PruneCheck should_prune_;
+  const LostTrials* const lost_;
 };
 
 // The last `max_bytes` of a file, starting at a line boundary when possible.

@@ -29,6 +29,15 @@ void create_parent_directory(const std::string& url, const std::string& path) {
 
 }  // namespace
 
+std::string shown_url(const std::string& url) {
+  if (!is_pg_url(url)) return url;
+  try {
+    return parse_pg_url(url).masked;
+  } catch (const StorageError&) {
+    return "(a malformed postgresql URL)";  // cannot tell where its password is
+  }
+}
+
 std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
   if (starts_with(url, kSqlitePrefix)) {
     // What follows the third slash is the path: "x.db" is relative, "/x.db"

@@ -23,6 +23,9 @@ enum class OpenMode { kCreateIfMissing, kMustExist };
 // are masked as *** in every message.
 std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode = OpenMode::kCreateIfMissing);
 
+// `url` as messages may show it: a PostgreSQL password replaced by ***.
+std::string shown_url(const std::string& url);
+
 }  // namespace hpo
 
 #endif  // HPO_STORAGE_OPEN_STORAGE_H_

@@ -1,5 +1,7 @@
 #include "hpo/storage/pg_connection.h"
 
+#include <cstdlib>
+
 #include "hpo/storage/backoff.h"
 #include "hpo/storage/storage.h"
 
@@ -23,7 +25,18 @@ bool session_lost(const std::exception& e) {
   return false;
 }
 
+// Heartbeats are kept in the server's default time zone, as Optuna's
+// clients keep them (pg_storage.cc). libpq asks the server for PGTZ's zone
+// instead when it is set, and hosts with different PGTZ would disagree by
+// hours on which trials are stale: hpo drops PGTZ from its environment (so
+// its trainers do not see it either). Only when set: after the first
+// connection, made before any other thread runs, this changes nothing.
+void ignore_client_time_zone() {
+  if (std::getenv("PGTZ")) unsetenv("PGTZ");
+}
+
 std::unique_ptr<pqxx::connection> connect(const std::string& conninfo) {
+  ignore_client_time_zone();
   return std::make_unique<pqxx::connection>(conninfo);
 }
 
@@ -54,6 +67,8 @@ pqxx::connection& PgConnection::connection() {
 }
 
 void PgConnection::on_failure(const char* what, const std::exception& e, PgAttempt& attempt) {
+  // A guarded write refused is an answer, not a failure: the caller acts on it.
+  if (const auto* lost = dynamic_cast<const OwnershipLost*>(&e)) throw *lost;
   bool retry = false;
   if (dynamic_cast<const pqxx::in_doubt_error*>(&e)) {
     attempt.maybe_committed = true;

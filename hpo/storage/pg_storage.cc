@@ -96,6 +96,18 @@ TrialState trial_state(pqxx::work& tx, int64_t trial_id) {
   return trial_state_from_string(r[0][0].c_str());
 }
 
+// Throws OwnershipLost unless `guard` holds. The shared lock on the trial's
+// row waits for a takeover's compare-and-set (FOR UPDATE) to commit, and
+// then holds it off until this transaction's write is in.
+void check_guard(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard) {
+  if (guard.key.empty()) return;
+  tx.exec_params("SELECT 1 FROM trials WHERE trial_id = $1 FOR SHARE", trial_id);
+  const auto r = tx.exec_params(
+      "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, guard.key);
+  const json holder = r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
+  if (holder != guard.value) throw OwnershipLost(trial_id, holder);
+}
+
 std::vector<TrialRecord> select_trials(pqxx::work& tx, const std::string& where, int64_t id) {
   return read_pg_trials(
       tx, tx.exec_params(std::string("SELECT ") + kPgTrialColumns + " FROM trials WHERE " + where +
@@ -131,9 +143,12 @@ void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
   }
 }
 
-// The server's clock, in UTC whatever the session's time zone, so that all
-// hosts (and their time zones) agree on a heartbeat's age.
-constexpr const char kServerNow[] = "(now() AT TIME ZONE 'UTC')";
+// The server's clock in the session's time zone, as Optuna keeps heartbeats
+// (it writes now() into a TIMESTAMP WITHOUT TIME ZONE and compares with
+// now() without its zone), so that hpo and Optuna workers in one fleet agree
+// on which trials are stale. Every session is in the server's default zone:
+// PgConnection ignores a client's PGTZ.
+constexpr const char kServerNow[] = "LOCALTIMESTAMP";
 
 void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
   tx.exec_params0(std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") + kServerNow +
@@ -301,9 +316,10 @@ TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
   });
 }
 
-void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value) {
+void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) {
   transact("set_intermediate_value", [&](pqxx::work& tx, const PgAttempt&) {
     const TrialState state = trial_state(tx, trial_id);
+    check_guard(tx, trial_id, guard);
     if (state != TrialState::kRunning) {
       throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) + ", not RUNNING");
     }
@@ -318,9 +334,10 @@ void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value)
   });
 }
 
-void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) {
+void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) {
   transact("set_trial_system_attrs", [&](pqxx::work& tx, const PgAttempt&) {
     trial_state(tx, trial_id);  // the trial must exist
+    check_guard(tx, trial_id, guard);
     put_attrs(tx, kTrialSystemAttrs, trial_id, attrs);
   });
 }
@@ -343,8 +360,11 @@ bool PgStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::s
   });
 }
 
-void PgStorage::record_heartbeat(int64_t trial_id) {
-  transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) { put_heartbeat(tx, trial_id); });
+void PgStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
+  transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) {
+    check_guard(tx, trial_id, guard);
+    put_heartbeat(tx, trial_id);
+  });
 }
 
 std::vector<int64_t> PgStorage::stale_trials(int64_t study_id, double grace_s) {
@@ -366,6 +386,7 @@ bool PgStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
     check_outcome(outcome);
     const auto state = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
     if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+    check_guard(tx, trial_id, outcome.guard);
     if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) {
       return attempt.maybe_committed && finished_as(tx, trial_id, outcome);
     }

@@ -8,7 +8,8 @@
 // deadlock or a serialization failure (PgConnection). Writes whose commit
 // was lost in flight are retried without writing twice: create_trial finds
 // the trial it made by a token stored with it, finish_trial accepts its own
-// earlier outcome. Heartbeats are on the server's clock (now() in UTC).
+// earlier outcome. Heartbeats are on the server's clock, in its default
+// time zone as Optuna keeps them (see kServerNow).
 #ifndef HPO_STORAGE_PG_STORAGE_H_
 #define HPO_STORAGE_PG_STORAGE_H_
 
@@ -45,13 +46,16 @@ class PgStorage : public Storage {
   // Numbers are the count of the study's trials, taken under a row lock on
   // the study, so hosts creating trials at once get distinct numbers.
   TrialRecord create_trial(int64_t study_id, const NewTrial& trial) override;
-  void set_intermediate_value(int64_t trial_id, int step, double value) override;
-  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) override;
+  void set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) override;
+  using Storage::set_intermediate_value;
+  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) override;
+  using Storage::set_trial_system_attrs;
   bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
                                          const nlohmann::json& expected,
                                          const nlohmann::json& desired) override;
   bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) override;
-  void record_heartbeat(int64_t trial_id) override;
+  void record_heartbeat(int64_t trial_id, const OwnerGuard& guard) override;
+  using Storage::record_heartbeat;
   std::vector<int64_t> stale_trials(int64_t study_id, double grace_s) override;
 
   std::optional<TrialRecord> trial(int64_t trial_id) override;

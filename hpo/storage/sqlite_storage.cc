@@ -69,6 +69,14 @@ TrialState trial_state(SqliteDb& db, int64_t trial_id) {
   return trial_state_from_string(st.text(0));
 }
 
+// Throws OwnershipLost unless `guard` holds. Write transactions are
+// serialized, so the check and the write that follows are one step.
+void check_guard(SqliteDb& db, int64_t trial_id, const OwnerGuard& guard) {
+  if (guard.key.empty()) return;
+  const json holder = get_attr(db, kTrialSystemAttrs, trial_id, guard.key).value_or(nullptr);
+  if (holder != guard.value) throw OwnershipLost(trial_id, holder);
+}
+
 // The study's next trial number: one past its newest trial's. Optuna numbers
 // a study's trials 0, 1, 2, ... in creation order (a trial's number is the
 // count of the study's older trials), so this is how many it has; unique
@@ -151,6 +159,8 @@ auto SqliteStorage::retrying(const char* what, Fn&& fn) {
         continue;
       }
       throw StorageError(url_ + ": " + what + ": " + e.what() + file_system_hint(path_));
+    } catch (const OwnershipLost&) {
+      throw;  // an answer for the caller, not a failure
     } catch (const std::exception& e) {
       throw StorageError(url_ + ": " + what + ": " + e.what());
     }
@@ -311,9 +321,10 @@ TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial)
   });
 }
 
-void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double value) {
+void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) {
   write("set_intermediate_value", [&] {
     const TrialState state = trial_state(*db_, trial_id);
+    check_guard(*db_, trial_id, guard);
     if (state != TrialState::kRunning) {
       throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) +
                          ", not RUNNING");
@@ -333,9 +344,10 @@ void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double va
   });
 }
 
-void SqliteStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) {
+void SqliteStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) {
   write("set_trial_system_attrs", [&] {
     trial_state(*db_, trial_id);  // the trial must exist
+    check_guard(*db_, trial_id, guard);
     for (const auto& [key, value] : attrs) put_attr(*db_, kTrialSystemAttrs, trial_id, key, value);
   });
 }
@@ -351,8 +363,9 @@ bool SqliteStorage::compare_and_set_trial_system_attr(int64_t trial_id, const st
   });
 }
 
-void SqliteStorage::record_heartbeat(int64_t trial_id) {
+void SqliteStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
   write("record_heartbeat", [&] {
+    check_guard(*db_, trial_id, guard);
     put_heartbeat(*db_, trial_id);
   });
 }
@@ -373,7 +386,9 @@ std::vector<int64_t> SqliteStorage::stale_trials(int64_t study_id, double grace_
 bool SqliteStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
   return write("finish_trial", [&] {
     check_outcome(outcome);
-    if (trial_state(*db_, trial_id) != TrialState::kRunning) return false;
+    const TrialState state = trial_state(*db_, trial_id);
+    check_guard(*db_, trial_id, outcome.guard);
+    if (state != TrialState::kRunning) return false;
     Statement(*db_, "UPDATE trials SET state = ?1, datetime_complete = ?2 WHERE trial_id = ?3")
         .bind(1, to_string(outcome.state))
         .bind(2, now())

@@ -46,15 +46,18 @@ class SqliteStorage : public Storage {
 
   TrialRecord create_trial(int64_t study_id, const NewTrial& trial) override;
   // Throws StorageError if the trial is not RUNNING, as Optuna does.
-  void set_intermediate_value(int64_t trial_id, int step, double value) override;
+  void set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) override;
+  using Storage::set_intermediate_value;
   // Allowed in any state, so that finished trials can still be annotated.
-  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) override;
+  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) override;
+  using Storage::set_trial_system_attrs;
   // An absent attribute compares equal to `expected` null.
   bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
                                          const nlohmann::json& expected,
                                          const nlohmann::json& desired) override;
   bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) override;
-  void record_heartbeat(int64_t trial_id) override;
+  void record_heartbeat(int64_t trial_id, const OwnerGuard& guard) override;
+  using Storage::record_heartbeat;
   std::vector<int64_t> stale_trials(int64_t study_id, double grace_s) override;
 
   std::optional<TrialRecord> trial(int64_t trial_id) override;

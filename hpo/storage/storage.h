@@ -29,6 +29,27 @@ class StorageError : public std::runtime_error {
 
 using Attrs = std::map<std::string, nlohmann::json>;
 
+// Makes a write to a trial conditional on who runs it: the write happens
+// only while the trial's system attribute `key` equals `value`, checked in
+// the write's own transaction, so a worker that was cut off long enough for
+// another to take its trial over cannot write over the new owner's run. An
+// empty key guards nothing.
+struct OwnerGuard {
+  std::string key;
+  nlohmann::json value;
+};
+
+// A guarded write refused: the trial's owner attribute holds `holder` now.
+// Nothing was written.
+class OwnershipLost : public StorageError {
+ public:
+  OwnershipLost(int64_t trial_id, nlohmann::json holder)
+      : StorageError("trial " + std::to_string(trial_id) + " is owned by " + holder.dump() + " now"),
+        trial_id(trial_id), holder(std::move(holder)) {}
+  int64_t trial_id;
+  nlohmann::json holder;  // null when the attribute is gone
+};
+
 struct StudyRecord {
   int64_t id = 0;
   std::string name;
@@ -87,6 +108,7 @@ struct TrialOutcome {
   // distribution: the values that ran, when they differ from the sampled
   // ones (an out-of-memory retry at a smaller batch).
   std::vector<StoredParam> params = {};
+  OwnerGuard guard = {};  // see OwnerGuard: finish_trial throws OwnershipLost when it fails
 };
 
 class Storage {
@@ -117,13 +139,22 @@ class Storage {
   // threads and processes: concurrent callers always get distinct numbers.
   virtual TrialRecord create_trial(int64_t study_id, const NewTrial& trial) = 0;
 
-  // Records the objective at `step`; a second report for the same step replaces it.
-  virtual void set_intermediate_value(int64_t trial_id, int step, double value) = 0;
+  // Records the objective at `step`; a second report for the same step
+  // replaces it. Throws OwnershipLost if `guard` does not hold.
+  virtual void set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) = 0;
+  void set_intermediate_value(int64_t trial_id, int step, double value) {
+    set_intermediate_value(trial_id, step, value, OwnerGuard{});
+  }
 
-  // Sets several system attributes in one transaction.
-  virtual void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) = 0;
-  void set_trial_system_attr(int64_t trial_id, const std::string& key, const nlohmann::json& value) {
-    set_trial_system_attrs(trial_id, {{key, value}});
+  // Sets several system attributes in one transaction. Throws OwnershipLost
+  // if `guard` does not hold.
+  virtual void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) = 0;
+  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) {
+    set_trial_system_attrs(trial_id, attrs, OwnerGuard{});
+  }
+  void set_trial_system_attr(int64_t trial_id, const std::string& key, const nlohmann::json& value,
+                             const OwnerGuard& guard = {}) {
+    set_trial_system_attrs(trial_id, {{key, value}}, guard);
   }
 
   // Sets system attribute `key` to `desired` only if its current value equals
@@ -134,14 +165,19 @@ class Storage {
                                                  const nlohmann::json& desired) = 0;
 
   // Marks the trial's owner as alive now (Optuna's trial_heartbeats, on the
-  // database's clock, so hosts with skewed clocks still agree).
-  virtual void record_heartbeat(int64_t trial_id) = 0;
+  // database's clock, so hosts with skewed clocks still agree). Throws
+  // OwnershipLost if `guard` does not hold: a beat is how a worker that was
+  // cut off learns that its trial was taken over.
+  virtual void record_heartbeat(int64_t trial_id, const OwnerGuard& guard) = 0;
+  void record_heartbeat(int64_t trial_id) { record_heartbeat(trial_id, OwnerGuard{}); }
   // RUNNING trials of the study whose last heartbeat is older than
   // `grace_s` seconds. Trials that never had a heartbeat are not listed.
   virtual std::vector<int64_t> stale_trials(int64_t study_id, double grace_s) = 0;
 
   // Ends a RUNNING trial with its state, value and attributes in one
-  // transaction. Returns false (and changes nothing) if the trial is not RUNNING.
+  // transaction. Returns false (and changes nothing) if the trial is not
+  // RUNNING; throws OwnershipLost (changing nothing) if outcome.guard does
+  // not hold.
   virtual bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) = 0;
 
   virtual std::optional<TrialRecord> trial(int64_t trial_id) = 0;

@@ -44,6 +44,10 @@ def send(obj):
 
 x = float(config.get("x", 0.0))
 score = -(x - 0.3) ** 2
+# `resume_bonus`: a run taken over from another host (HPO_RESUME) scores
+# higher, so that a test can tell whose values were stored.
+if os.environ.get("HPO_RESUME"):
+    score += float(config.get("resume_bonus", 0.0))
 if mode == "oom" and config["batch_size"] > config["oom_above"]:
     # As an uncaught c10::OutOfMemoryError ends a LibTorch program.
     sys.stderr.write("terminate called after throwing an instance of 'c10::OutOfMemoryError'\n"
@@ -81,3 +85,9 @@ final = {"score": score, "sharpe": 10 * score, "end": time.time()}
 # `extra_metrics: "a,b"` reports more final metrics, named as a test needs.
 final.update({name: 1.0 for name in str(config.get("extra_metrics", "")).split(",") if name})
 send({"type": "final", "metrics": final})
+# `runs_log: PATH`: one line per run that got to its end, "NUMBER HOST PID",
+# appended whole: a test counts how often each trial really ran.
+if config.get("runs_log"):
+    import socket
+    with open(config["runs_log"], "a") as f:
+        f.write(f"{os.environ['HPO_TRIAL_NUMBER']} {socket.gethostname()} {os.getpid()}\n")

@@ -10,6 +10,7 @@ As a library:
         url = pg.url("s")                  # postgresql://postgres@/s?host=/tmp/...
         pg.create_role("alice", "secret")  # password-protected (scram-sha-256)
         pg.restart()                       # pg_ctl stop -m immediate, then start
+    with PgServer({"timezone": "Pacific/Kiritimati"}) as pg:  # server settings
 
 As a command (what CTest runs):
     pg_server.py run [--db NAME] -- CMD ARGS...
@@ -36,8 +37,11 @@ class PgServerError(RuntimeError):
 
 
 class PgServer:
-    def __init__(self):
+    def __init__(self, settings=None):
+        """`settings`: server settings on top of the test ones, e.g.
+        {"timezone": "Pacific/Kiritimati"} (postgres -c NAME=VALUE)."""
         self.dir = None
+        self.settings = dict(settings or {})
 
     # --- life --------------------------------------------------------------
     def __enter__(self):
@@ -70,6 +74,7 @@ class PgServer:
         # server killed by restart() would lose commits its clients saw.
         opts = (f"-c listen_addresses='' -c unix_socket_directories={self.dir} -c fsync=off "
                 "-c full_page_writes=off -c max_connections=200")
+        opts += "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._as_server_user([f"{BIN}/pg_ctl", "-D", self.data, "-l", self.log, "-o", opts, "-w", "-t", "60",
                               "start"], "pg_ctl start")
 

@@ -266,15 +266,18 @@ def test_server_restart(p):
     expect(values == [["16", "16"]], values)
 
 
-def main():
+def run_pg_test(tests, prefix="hpo_pg_test_", server_settings=None):
+    """Runs tests["test_" + TEST_NAME] (from argv) on a PgProject on a fresh
+    server, with server_settings[TEST_NAME] if any (see PgServer)."""
     hpo, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    test = globals().get("test_" + name)
+    test = tests.get("test_" + name)
     if test is None:
         sys.exit(f"unknown test {name}")
-    with tempfile.TemporaryDirectory(prefix="hpo_pg_test_") as tmp, PgServer() as pg:
+    settings = (server_settings or {}).get(name)
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp, PgServer(settings) as pg:
         test(PgProject(hpo, tmp, pg))
     print(f"{name}: passed")
 
 
 if __name__ == "__main__":
-    main()
+    run_pg_test(globals())

@@ -126,14 +126,16 @@ TEST_CASE("other revisions and other databases are refused and left as they are"
   CHECK(pqxx::nontransaction(c).exec1("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'")[0].as<int>() == 0);
 }
 
-// Sets the time zone libpq asks the server for, for the objects made
-// while it lives.
+// Sets the time zone libpq would ask the server for, for the objects made
+// while it lives: a host whose PGTZ differs from the fleet's.
 class SessionTimeZone {
  public:
   explicit SessionTimeZone(const char* zone) { setenv("PGTZ", zone, 1); }
   ~SessionTimeZone() { unsetenv("PGTZ"); }
 };
 
+// Heartbeats are in the session's time zone, as Optuna keeps them; hpo's
+// sessions are all in the server's, whatever PGTZ says.
 TEST_CASE("hosts in other time zones agree on heartbeats" * doctest::test_suite("postgres")) {
   if (!test_pg_url()) return;
   PgBackend db;

@@ -87,7 +87,7 @@ class PgBackend {
   std::string url() const { return with_database(*test_pg_url(), name_); }
   std::unique_ptr<Storage> open() const { return std::make_unique<PgStorage>(url()); }
   void age_heartbeats(std::optional<int64_t> trial_id, int seconds) const {
-    exec("UPDATE trial_heartbeats SET heartbeat = (now() AT TIME ZONE 'UTC') - interval '" +
+    exec("UPDATE trial_heartbeats SET heartbeat = LOCALTIMESTAMP - interval '" +
          std::to_string(seconds) + " seconds'" +
          (trial_id ? " WHERE trial_id = " + std::to_string(*trial_id) : ""));
   }

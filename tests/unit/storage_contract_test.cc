@@ -301,6 +301,66 @@ STORAGE_CONTRACT(heartbeats, "heartbeats: only RUNNING trials whose beat is olde
   CHECK(storage.stale_trials(study.id, 60) == std::vector<int64_t>{a.id});
 }
 
+STORAGE_CONTRACT(owner_guard, "guarded writes happen only while the caller owns the trial") {
+  Backend db;
+  auto storage = db.open();
+  const auto study = storage->get_or_create_study("s", Direction::kMaximize);
+  const OwnerGuard a{"hpo:owner", {{"host", "a"}, {"pid", 1}}};
+  const OwnerGuard b{"hpo:owner", {{"host", "b"}, {"pid", 2}}};
+  NewTrial fresh;
+  fresh.system_attrs["hpo:owner"] = a.value;
+  fresh.heartbeat = true;
+  const int64_t id = storage->create_trial(study.id, fresh).id;
+  storage->set_intermediate_value(id, 0, 1.0, a);
+  storage->set_trial_system_attr(id, "hpo:trainer", "a's", a);
+  storage->record_heartbeat(id, a);
+
+  // a is cut off past the grace; b takes the trial over and runs it.
+  db.age_heartbeats(id, 120);
+  REQUIRE(storage->compare_and_set_trial_system_attr(id, "hpo:owner", a.value, b.value));
+  storage->set_intermediate_value(id, 0, 2.0, b);
+  storage->set_trial_system_attr(id, "hpo:trainer", "b's", b);
+
+  // a comes back: each of its writes is refused and names b.
+  CHECK_THROWS_AS(storage->set_intermediate_value(id, 0, 9.0, a), OwnershipLost);
+  CHECK_THROWS_AS(storage->set_intermediate_value(id, 1, 9.0, a), OwnershipLost);
+  CHECK_THROWS_AS(storage->set_trial_system_attr(id, "hpo:trainer", "a's", a), OwnershipLost);
+  CHECK_THROWS_AS(storage->set_trial_system_attrs(id, {{"hpo:config", "a's"}}, a), OwnershipLost);
+  try {
+    storage->record_heartbeat(id, a);
+    FAIL("a's heartbeat was taken");
+  } catch (const OwnershipLost& e) {
+    CHECK(e.trial_id == id);
+    CHECK(e.holder == b.value);
+  }
+  CHECK(storage->stale_trials(study.id, 60) == std::vector<int64_t>{id});  // a's refused beat renewed nothing
+  TrialOutcome from_a{TrialState::kComplete, 9.0, {{"acc", 9}}, {{"hpo:curve", "a's"}}};
+  from_a.guard = a;
+  CHECK_THROWS_AS(storage->finish_trial(id, from_a), OwnershipLost);
+
+  auto stored = storage->trial(id);
+  REQUIRE(stored);
+  CHECK(stored->state == TrialState::kRunning);
+  CHECK(stored->intermediate == std::map<int, double>{{0, 2.0}});
+  CHECK(stored->system_attrs.at("hpo:trainer") == "b's");
+  CHECK(stored->system_attrs.count("hpo:config") == 0);
+  CHECK(stored->user_attrs.empty());
+
+  TrialOutcome from_b{TrialState::kComplete, 2.0, {{"acc", 2}}, {{"hpo:curve", "b's"}}};
+  from_b.guard = b;
+  REQUIRE(storage->finish_trial(id, from_b));
+  CHECK_THROWS_AS(storage->finish_trial(id, from_a), OwnershipLost);  // after b's end, too
+  CHECK_FALSE(storage->finish_trial(id, from_b));  // the owner's second finish: not RUNNING
+  stored = storage->trial(id);
+  REQUIRE(stored);
+  CHECK(stored->state == TrialState::kComplete);
+  CHECK(stored->value == 2.0);
+  CHECK(stored->user_attrs.at("acc") == 2);
+  CHECK(stored->system_attrs.at("hpo:curve") == "b's");
+  // Unguarded writes (tools, tests) are not checked.
+  storage->set_trial_system_attr(id, "note", "any");
+}
+
 STORAGE_CONTRACT(numbers, "trial numbers count each study's own trials, however studies interleave") {
   Backend db;
   auto storage = db.open();

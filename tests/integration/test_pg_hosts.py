@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Workers on several hosts share one study on PostgreSQL: each `hpo run`
+runs in a UTS namespace of its own (`unshare --uts`, see test_hosts.py), and
+all reach one private PostgreSQL server (pg_server.py) through its Unix
+socket, which a new UTS namespace still sees (the mount namespace is shared).
+
+"Exactly once" is checked twice: by the trials table, and by the trainers'
+own side effects: the fake trainer appends "NUMBER HOST PID" to a log when
+a run gets to its end.
+
+Usage: test_pg_hosts.py HPO_BINARY TEST_NAME
+"""
+import json
+import os
+import signal
+import subprocess
+import time
+
+from harness import expect
+from collections import Counter
+
+from slurm_cluster import SlurmCluster
+from test_cli import alive
+from test_hosts import finish, on_host, test_two_hosts_share_a_study  # noqa: F401 (run on PostgreSQL here)
+from test_pg import run_pg_test
+from test_slurm import hpo_slurm
+
+
+def wait_for(what, predicate, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def runs(p):
+    """The runs that got to their end: [(number, host, pid)]."""
+    path = os.path.join(p.dir, "runs.log")
+    if not os.path.exists(path):
+        return []
+    return [(int(n), host, int(pid)) for n, host, pid in (line.split() for line in open(path))]
+
+
+def owner_host(p, number):
+    rows = p.pg.sql("SELECT a.value_json FROM trial_system_attributes a JOIN trials t ON t.trial_id = a.trial_id "
+                    f"WHERE t.number = {number} AND a.key = 'hpo:owner'", db="study")
+    return json.loads(rows[0][0])["host"] if rows else None
+
+
+def test_cut_off_worker_stops_its_trainer(p):
+    # host-a's hpo is stopped (SIGSTOP: cut off from the database, as by a
+    # network partition) while its trainer runs on; host-b takes the trial
+    # over after the grace (4 beats of 0.5 s) and runs it to its end. When
+    # host-a comes back, nothing of its run may reach the trial.
+    runs_log = os.path.join(p.dir, "runs.log")
+    p.study(fixed=f"sleep: 0.5, epochs: 16, resume_bonus: 100, runs_log: {runs_log}",
+            extra="heartbeat_interval: 0.5\n")
+    a = on_host(p, "host-a", "run", "--study", "s", "-n", "1")
+    seen = os.path.join(p.dir, "runs", "s", "trial_0000", "seen.json")
+    wait_for("host-a's trainer", lambda: os.path.exists(seen))
+    a_trainer = wait_for("its pid", lambda: json.load(open(seen)).get("pid") if os.path.getsize(seen) else None)
+    os.kill(a.pid, signal.SIGSTOP)
+    try:
+        time.sleep(2.5)  # past the grace
+        b = on_host(p, "host-b", "run", "--study", "s", "-n", "1")
+        wait_for("host-b's takeover", lambda: owner_host(p, 0) == "host-b")
+        expect(alive(a_trainer), "host-a's trainer ended before host-a came back; the test proves nothing")
+    finally:
+        os.kill(a.pid, signal.SIGCONT)
+    out_a = finish(a, "host-a")
+    out_b = finish(b, "host-b")
+    expect(not alive(a_trainer), "host-a's trainer still runs after host-a learnt of the takeover")
+    expect("trial 0: taken over by host-b (owner " in out_a and "stopped its trainer here" in out_a, out_a)
+    expect("0 failed" in out_a and "1 taken over by other hosts" in out_a, out_a)
+    expect("1 resumed from a dead run" in out_b, out_b)
+    rows = p.pg.sql("SELECT number, state FROM trials", db="study")
+    expect(rows == [["0", "COMPLETE"]], rows)
+    expect([(n, host) for n, host, _ in runs(p)] == [(0, "host-b")], runs(p))
+    t = p.status()["trials"][0]
+    expect(t["host"] == "host-b", t)
+    # b's values all through: its score carries the resume bonus, a's not.
+    expect(t["value"] > 50, t)
+    expect(len(t["intermediate"]) == 16 and all(v > 50 for v in t["intermediate"].values()), t)
+    trainer = json.loads(p.pg.sql("SELECT a.value_json FROM trial_system_attributes a WHERE a.key = 'hpo:trainer'",
+                                  db="study")[0][0])
+    expect(trainer["host"] == "host-b", trainer)
+
+
+def test_heartbeats_in_server_time_zone(p):
+    # The server's zone is UTC+14 (its settings, below); Optuna 3.1 keeps
+    # heartbeats in it. hpo, asked with PGTZ=UTC-12 (ignored), must judge
+    # Optuna's beats as Optuna does, and Optuna hpo's.
+    import optuna  # Debian's 3.1: this test runs as /usr/bin/python3
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    zone = p.pg.sql("SHOW timezone", db="study")
+    expect(zone == [["Pacific/Kiritimati"]], zone)
+    storage = optuna.storages.RDBStorage(p.url.replace("postgresql://", "postgresql+psycopg2://"),
+                                         heartbeat_interval=1, grace_period=60)
+    study_id = optuna.create_study(storage=storage, study_name="s", direction="maximize")._study_id
+    trial_id = storage.create_new_trial(study_id)
+    storage.set_trial_system_attr(trial_id, "hpo:owner", {"host": "optuna-host", "pid": 1, "start_ticks": 1})
+    storage.record_heartbeat(trial_id)  # now, as Optuna writes it
+    env = dict(os.environ, PGTZ="Etc/GMT+12")
+    p.study(fixed="sleep: 0.05", extra="heartbeat_interval: 2.5\n")  # a 10 s grace
+    out = p.run("run", "--study", "s", "-n", "1", env=env).stdout
+    expect("resumed" not in out, f"hpo took over a trial whose Optuna beat is about 1 s old:\n{out}")
+    p.pg.sql("UPDATE trial_heartbeats SET heartbeat = heartbeat - interval '100 seconds'", db="study")
+    out = p.run("run", "--study", "s", "-n", "1", env=env).stdout
+    expect("1 resumed from a dead run" in out, f"hpo left a trial whose Optuna beat is 100 s old:\n{out}")
+    rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
+    expect(rows == [["0", "COMPLETE"], ["1", "COMPLETE"]], rows)
+
+    # An hpo-written beat, as Optuna 3.1 judges it.
+    p.study(fixed="sleep: 1.0, epochs: 60", extra="heartbeat_interval: 0.5\n")
+    worker = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        beating = wait_for("hpo's first beat", lambda: p.pg.sql(
+            "SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = t.trial_id "
+            "WHERE t.number = 2", db="study"))
+        hpo_trial = int(beating[0][0])
+        time.sleep(1)
+        expect(storage._get_stale_trial_ids(study_id) == [], "Optuna finds hpo's fresh beat stale")
+    finally:
+        worker.kill()
+        worker.wait()
+    p.pg.sql(f"UPDATE trial_heartbeats SET heartbeat = heartbeat - interval '100 seconds' "
+             f"WHERE trial_id = {hpo_trial}", db="study")
+    stale = storage._get_stale_trial_ids(study_id)
+    expect(stale == [hpo_trial], f"Optuna judges hpo's beat 100 s old as {stale}")
+
+
+def test_fault_kill_worker_and_restart_server(p):
+    # Issue #12's fault test: 4 workers, each on a host of its own; one is
+    # killed -9 mid-study, and the server restarts (a crash: every
+    # connection lost) once mid-study. Every trial ends COMPLETE exactly
+    # once, the dead host's trial resumed by another after the grace (4 s:
+    # longer than the restart, so that no live host is judged dead).
+    runs_log = os.path.join(p.dir, "runs.log")
+    p.study(fixed=f"sleep: 0.1, runs_log: {runs_log}", extra="heartbeat_interval: 1.0\n")
+    hosts = [f"host-{i}" for i in range(4)]
+    workers = [on_host(p, host, "run", "--study", "s", "-n", "14") for host in hosts]
+    try:
+        def running_on_host_0():
+            if len(runs(p)) < 4:  # mid-study: some trials are done
+                return None
+            rows = p.pg.sql("SELECT t.number FROM trials t JOIN trial_system_attributes a "
+                            "ON a.trial_id = t.trial_id AND a.key = 'hpo:owner' "
+                            "WHERE t.state = 'RUNNING' AND a.value_json LIKE '%\"host-0\"%'", db="study")
+            for (number,) in rows:
+                if os.path.exists(os.path.join(p.dir, "runs", "s", f"trial_{int(number):04d}", "seen.json")):
+                    return int(number)
+            return None
+        victim = wait_for("a trial of host-0's mid-run", running_on_host_0)
+        workers[0].kill()
+        workers[0].communicate()
+        killed_at = time.time()
+        time.sleep(0.5)
+        p.pg.restart()
+        ended_before_restart = len(runs(p))
+        outs = [finish(w, host) for w, host in zip(workers[1:], hosts[1:])]
+    finally:
+        for w in workers:
+            if w.poll() is None:
+                w.kill()
+                w.communicate()
+    rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
+    numbers = [int(n) for n, _ in rows]
+    expect(numbers == list(range(len(rows))), rows)
+    expect(all(state == "COMPLETE" for _, state in rows), rows)
+    values = p.pg.sql("SELECT COUNT(*), COUNT(DISTINCT trial_id) FROM trial_values", db="study")
+    expect(values == [[str(len(rows))] * 2], values)
+    # The trainers' side: each trial's run got to its end once (the run
+    # killed with host-0 never got there).
+    ran = Counter(n for n, _, _ in runs(p))
+    expect(sorted(ran) == numbers and set(ran.values()) == {1}, f"runs per trial: {ran}")
+    expect(len(ran) > ended_before_restart + 4, f"the restart came at the study's end ({ended_before_restart} runs)")
+    expect(sum("1 resumed from a dead run" in out for out in outs) == 1, "\n".join(outs))
+    t = p.status()["trials"][victim]
+    expect(t["host"] in hosts[1:], t)
+    seen = json.load(open(os.path.join(p.dir, "runs", "s", f"trial_{victim:04d}", "seen.json")))
+    expect(seen["resume"] == "1", seen)
+    expect(seen["start"] - killed_at > 2.5, f"taken over {seen['start'] - killed_at:.2f} s after the kill")
+
+
+def test_slurm_array_without_nodelist(p):
+    # hpo slurm refuses SQLite without a one-node pin; on PostgreSQL the
+    # array's tasks may land anywhere, and the study gets exactly the
+    # trials asked for.
+    # The password never shows (PgProject.run checks every output), and
+    # the script that must hold it is its owner's alone.
+    p.study(fixed="sleep: 0.3")
+    with SlurmCluster() as cluster:
+        r = hpo_slurm(p, cluster, "--workers", "3", "--trials-per-worker", "2", "--dry-run")
+        expect("--storage 'postgresql://hpo_user:***@/study" in r.stdout, r.stdout)
+        r = hpo_slurm(p, cluster, "--workers", "3", "--trials-per-worker", "2")
+        expect("3 worker(s) x 2 trial(s) = 6 trial(s)" in r.stdout, r.stdout)
+        job, script = r.stdout.split("submitted job ", 1)[1].split()[:2]
+        expect(os.stat(script.strip("()")).st_mode & 0o777 == 0o600, f"{script} is readable by others")
+        cluster.wait_job(job, timeout=150)
+    rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
+    expect(rows == [[str(n), "COMPLETE"] for n in range(6)], rows)
+
+
+if __name__ == "__main__":
+    run_pg_test(globals(), prefix="hpo_pg_hosts_",
+                server_settings={"heartbeats_in_server_time_zone": {"timezone": "Pacific/Kiritimati"}})
