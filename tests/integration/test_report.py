@@ -13,6 +13,7 @@ Screenshots go to SCREENSHOT_DIR (default: the test's temporary directory).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -85,7 +86,7 @@ def test_finished(p):
     finished_study(p)
     st = p.status()
     seen = open_report(p, "s", "finished")
-    for section in ["history", "curves", "parallel", "metrics", "timeline"]:
+    for section in ["history", "curves", "parallel", "importance", "metrics", "timeline"]:
         drawn(seen, section)
     drawn(seen, "slice", charts=5)  # one per parameter
     says_empty(seen, "failures", "No trial failed")
@@ -93,6 +94,7 @@ def test_finished(p):
     exported = p.run("export", "--study", "s").stdout
     expect(best == [exported], f"the best config differs from hpo export's:\n{best}\n{exported}")
     expect(f"{len(st['trials'])} trial(s)" in seen["summary"], seen["summary"])
+    expect(any("Method: fANOVA" in n for n in seen["sections"]["importance"]["notes"]), seen["sections"]["importance"])
 
 
 def test_running(p):
@@ -149,7 +151,7 @@ def test_failures_and_hostile_names(p):
     tails = seen["sections"]["failures"]["pre"]
     expect(tails == ["line 1\n" + HOSTILE] * 2, f"stderr tails not shown verbatim: {tails}")
     expect(seen["sections"]["failures"]["tables"][0][1] > 0, "no failures table")
-    for section in ["history", "curves", "parallel"]:
+    for section in ["history", "curves", "parallel", "importance"]:
         drawn(seen, section)
     drawn(seen, "slice", charts=2)
     best = seen["sections"]["best"]["pre"]
@@ -161,6 +163,7 @@ def test_one_trial(p):
     seen = open_report(p, "s", "one_trial")
     for section in ["history", "curves", "parallel", "metrics", "timeline"]:
         drawn(seen, section)
+    says_empty(seen, "importance", "Needs at least 2 COMPLETE trials")
     drawn(seen, "slice", charts=5)
     expect(len(seen["sections"]["best"]["pre"]) == 1, seen["sections"]["best"])
 
@@ -177,6 +180,59 @@ def test_empty(p):
     for section in SECTIONS:
         sec = seen["sections"][section]
         expect(sec["empty"] or sec["charts"], f"{section}: neither drawn nor said why not: {sec}")
+
+
+def report_json(p, study, storage):
+    """The data a report page embeds (its #hpo-data element)."""
+    html = os.path.join(p.dir, "data.html")
+    p.run("report", "--study", study, "--storage", storage, "-o", html)
+    text = open(html, encoding="utf-8").read()
+    match = re.search(r'<script type="application/json" id="hpo-data">(.*?)</script>', text, re.S)
+    return json.loads(match.group(1))
+
+
+# Studies where one parameter clearly dominates: the objective and which one.
+DOMINATED = {
+    "float": ("10 * x + 0.5 * math.log10(lr) / 4 + 0.2 * (act == 'tanh')", "x"),
+    "log_float": ("5 * math.log10(lr) + 0.3 * x + 0.2 * depth / 4", "lr"),
+    "categorical": ("{'relu': 0.0, 'tanh': 5.0, 'gelu': 10.0}[act] + 0.3 * x", "act"),
+    "int": ("3 * depth + 0.3 * x + 0.1 * math.log10(lr)", "depth"),
+}
+
+
+def test_importance_agrees_with_optuna(p):
+    storage = f"sqlite:///{p.dir}/dominated.db"
+    script = textwrap.dedent(f"""
+        import json, math, optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        cases = {DOMINATED!r}
+        out = {{}}
+        for name, (objective, _) in cases.items():
+            s = optuna.create_study(study_name=name, storage={storage!r}, direction="maximize",
+                                    sampler=optuna.samplers.RandomSampler(seed=11))
+            def f(t, objective=objective):
+                x = t.suggest_float("x", 0.0, 1.0)
+                lr = t.suggest_float("lr", 1e-5, 1e-1, log=True)
+                depth = t.suggest_int("depth", 1, 4)
+                act = t.suggest_categorical("act", ["relu", "tanh", "gelu"])
+                return eval(objective)
+            s.optimize(f, n_trials=60)
+            out[name] = optuna.importance.get_param_importances(s, evaluator=optuna.importance.FanovaImportanceEvaluator(seed=0))
+        print(json.dumps(out))
+    """)
+    r = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, check=True)
+    reference = json.loads(r.stdout)
+    for name, (_, dominant) in DOMINATED.items():
+        ours = report_json(p, name, storage)["importance"]
+        expect("fANOVA" in ours["method"], ours)
+        ranked = [i["name"] for i in ours["params"]]
+        theirs = sorted(reference[name], key=reference[name].get, reverse=True)
+        expect(ranked[0] == theirs[0] == dominant, f"{name}: hpo ranks {ours['params']}, Optuna {reference[name]}")
+        expect(ours["params"][0]["importance"] > 0.5 and reference[name][dominant] > 0.5,
+               f"{name}: {dominant} does not dominate: hpo {ours['params']}, Optuna {reference[name]}")
+        expect(abs(sum(i["importance"] for i in ours["params"]) - 1) < 1e-9, ours)
+        print(f"{name}: hpo {[(i['name'], round(i['importance'], 3)) for i in ours['params']]}; "
+              f"Optuna {[(k, round(v, 3)) for k, v in reference[name].items()]}")
 
 
 def test_bad_input(p):

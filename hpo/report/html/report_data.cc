@@ -8,6 +8,7 @@
 #include "hpo/report/config_export.h"
 #include "hpo/report/host_summary.h"
 #include "hpo/report/html/downsample.h"
+#include "hpo/report/html/importance_data.h"
 #include "hpo/storage/optuna_codec.h"
 
 namespace hpo {
@@ -206,7 +207,7 @@ json report_data(const StudyView& view, double now_s, const ReportLimits& limits
   d["parallel"] = parallel_json(view, limits.parallel);
   d["failures"] = failures_json(view, limits.failures);
   d["best"] = best_json(view);
-  d["importance"] = nullptr;
+  d["importance"] = importance_json(view, limits.importance_trials);
   d["generated_at"] = now_s;
   d["utc_offset_s"] = utc_offset_seconds(now_s);
   return d;

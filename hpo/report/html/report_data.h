@@ -17,6 +17,7 @@ struct ReportLimits {
   size_t curves = 300;        // learning curves drawn
   size_t parallel = 2000;     // lines in the parallel-coordinates chart
   size_t failures = 200;      // rows in the failures table
+  size_t importance_trials = 1000;  // trials the importance forest is fitted to
 };
 
 // {"study", "direction", "metric", "counts", "params": [{"name", "type",
