@@ -128,6 +128,35 @@ TEST_CASE("report_page: hostile names and stderr cannot close the data element o
   CHECK(json::parse(embedded) == data);
 }
 
+TEST_CASE("report_data: big studies are sampled for the heavy charts, and say how many there were") {
+  StudyView view;
+  view.study.name = "big";
+  for (int i = 0; i < 50; ++i) {
+    auto t = trial(i, i % 10 == 3 ? TrialState::kFail : TrialState::kComplete, std::nullopt);
+    if (t.state == TrialState::kComplete) t.value = i == 17 ? 100.0 : i * 0.1;
+    t.intermediate = {{0, 1.0}};
+    t.system_attrs["hpo:stderr_tail"] = std::string(10000, 'e') + "the end";
+    view.trials.push_back(t);
+  }
+  ReportLimits limits;
+  limits.curves = 10;
+  limits.parallel = 8;
+  limits.failures = 2;
+  const json d = report_data(view, 1.7e9, limits);
+  CHECK(d["trials"].size() == 50);  // the history shows every trial
+  CHECK(d["curves"]["total"] == 50);
+  CHECK(d["curves"]["series"].size() == 10);
+  CHECK(d["parallel"]["total"] == 45);
+  CHECK(d["parallel"]["trials"].size() == 8);
+  CHECK(std::count(d["parallel"]["trials"].begin(), d["parallel"]["trials"].end(), 17) == 1);
+  CHECK(d["failures"]["total"] == 5);
+  CHECK(d["failures"]["rows"].size() == 2);
+  // The stderr tail keeps its end, where the error is.
+  const std::string tail = d["failures"]["rows"][0]["stderr_tail"];
+  CHECK(tail.size() == 4096);
+  CHECK(tail.substr(tail.size() - 7) == "the end");
+}
+
 TEST_CASE("report_data on an empty study: no trials, no best, nothing to draw but valid") {
   StudyView view;
   view.study.name = "empty";

@@ -9,8 +9,11 @@
                   RUNNING: '#2ca02c', WAITING: '#7f7f7f'};
   const STATES = Object.keys(COLORS);
   const PLOT_CONFIG = {displaylogo: false, responsive: true};
-  // Beyond this many points a chart draws with WebGL instead of SVG.
+  // Beyond this many points the history draws with WebGL instead of SVG.
+  // Browsers allow only a few WebGL contexts per page, so the many small
+  // charts (slices, metrics) stay SVG and show a sample instead.
   const SVG_POINTS = 3000;
+  const SAMPLE_POINTS = 2000;
   const plots = [];
   const trials = data.trials;
   const maximize = data.direction === 'maximize';
@@ -38,6 +41,23 @@
   }
   function scatterType(n) { return n > SVG_POINTS ? 'scattergl' : 'scatter'; }
   function better(a, b) { return maximize ? a > b : a < b; }
+  // At most `limit` of trials `ts` (with values), as downsample.h picks:
+  // the best half, then evenly spaced others; in number order.
+  function sample(ts, limit) {
+    if (ts.length <= limit) return ts;
+    const keep = new Set(ts.slice().sort((a, b) => (better(a.value, b.value) ? -1 : better(b.value, a.value) ? 1 : 0))
+                         .slice(0, Math.floor(limit / 2)));
+    const others = ts.filter(t => !keep.has(t));
+    const spread = limit - keep.size;
+    for (let k = 0; k < spread; k++) keep.add(others[Math.floor(k * others.length / spread)]);
+    return ts.filter(t => keep.has(t));
+  }
+  function sampleNote(id, shown, total, what) {
+    if (shown < total) {
+      note(id, what + ' show ' + shown + ' of ' + total + ' trials: the best ' + Math.floor(shown / 2) +
+           ' and evenly spaced others.');
+    }
+  }
   function metricTitle() { return esc(data.metric) + ' (' + data.direction + ')'; }
   function hover(t) { return 'trial ' + t.n + '<br>' + t.state; }
   // A parameter's value as the user wrote it: a choice's label, or the number.
@@ -98,7 +118,7 @@
         s.steps.forEach((step, i) => { x.push(step); y.push(s.values[i]); text.push('trial ' + s.n); });
         x.push(null); y.push(null); text.push('');
       });
-      traces.push({type: scatterType(x.length), mode: 'lines', name: state, x: x, y: y, text: text,
+      traces.push({type: 'scatter', mode: 'lines', name: state, x: x, y: y, text: text,
                    line: {color: COLORS[state], width: 1}, opacity: 0.7, connectgaps: false});
     });
     const pruned = c.series.filter(s => s.state === 'PRUNED' && s.steps.length);
@@ -148,8 +168,9 @@
   function slices() {
     if (!data.params.length) return empty('slice', 'The study has no parameters.');
     if (!complete.length) return empty('slice', 'No COMPLETE trial yet.');
+    const shown = sample(complete, SAMPLE_POINTS);
     data.params.forEach((p, i) => {
-      const ts = complete.filter(t => t.p[i] !== null);
+      const ts = shown.filter(t => t.p[i] !== null);
       const xaxis = {title: {text: esc(p.name)}};
       if (p.log) xaxis.type = 'log';
       if (p.type === 'categorical') {
@@ -157,7 +178,7 @@
         xaxis.categoryorder = 'array';
         xaxis.categoryarray = p.choices.map(esc);
       }
-      chart('slice', [{type: scatterType(ts.length), mode: 'markers', x: ts.map(t => external(p, t.p[i])),
+      chart('slice', [{type: 'scatter', mode: 'markers', x: ts.map(t => external(p, t.p[i])),
                        y: ts.map(t => t.value), text: ts.map(t => 'trial ' + t.n),
                        marker: {color: ts.map(t => t.n), colorscale: 'Blues', showscale: false, size: 7,
                                 line: {color: '#444', width: 0.5}}}],
@@ -165,6 +186,7 @@
     });
     note('slice', 'The objective of each COMPLETE trial against one parameter; darker points are later trials. ' +
          'Log parameters on log axes, choices in their declared order.');
+    sampleNote('slice', shown.length, complete.length, 'The slice plots');
   }
 
   function importance() {
@@ -175,7 +197,7 @@
     const ps = imp.params.slice().reverse();
     chart('importance', [{type: 'bar', orientation: 'h', x: ps.map(p => p.importance), y: ps.map(p => esc(p.name)),
                           marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto'}],
-          {xaxis: {title: {text: 'importance (sums to 1)'}}, margin: {l: 160, r: 20, t: 20, b: 50}});
+          {xaxis: {title: {text: 'importance (sums to 1)'}}, yaxis: {automargin: true}, margin: {l: 20, r: 20, t: 20, b: 50}});
     note('importance', 'Method: ' + imp.method + '.');
   }
 
@@ -195,15 +217,18 @@
     }
     const value = (t, name) => (name === data.metric && t.value !== null ? t.value : t.m[name]);
     data.metric_pairs.forEach(([xn, yn]) => {
-      const ts = complete.filter(t => typeof value(t, xn) === 'number' && typeof value(t, yn) === 'number');
+      const all = complete.filter(t => typeof value(t, xn) === 'number' && typeof value(t, yn) === 'number');
+      // r over every trial; the chart over a sample.
+      const r = all.length > 1 ? pearson(all.map(t => value(t, xn)), all.map(t => value(t, yn))) : NaN;
+      const ts = sample(all, SAMPLE_POINTS);
       const xs = ts.map(t => value(t, xn)), ys = ts.map(t => value(t, yn));
-      const div = chart('metrics', [{type: scatterType(ts.length), mode: 'markers', x: xs, y: ys,
+      const div = chart('metrics', [{type: 'scatter', mode: 'markers', x: xs, y: ys,
                                      text: ts.map(t => 'trial ' + t.n), marker: {color: '#1f77b4', size: 7}}],
                         {xaxis: {title: {text: esc(xn)}}, yaxis: {title: {text: esc(yn)}}, showlegend: false}, 'small');
-      const r = ts.length > 1 ? pearson(xs, ys) : NaN;
       div.setAttribute('title', xn + ' vs ' + yn);
-      note('metrics', yn + ' against ' + xn + ' over ' + ts.length + ' COMPLETE trial(s)' +
+      note('metrics', yn + ' against ' + xn + ' over ' + all.length + ' COMPLETE trial(s)' +
            (isNaN(r) ? '' : ': Pearson r = ' + r.toFixed(3)) + '.');
+      sampleNote('metrics', ts.length, all.length, 'These charts');
     });
   }
 
