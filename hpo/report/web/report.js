@@ -197,7 +197,7 @@
     const ps = imp.params.slice().reverse();
     chart('importance', [{type: 'bar', orientation: 'h', x: ps.map(p => p.importance), y: ps.map(p => esc(p.name)),
                           marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto'}],
-          {xaxis: {title: {text: 'importance (sums to 1)'}}, yaxis: {automargin: true}, margin: {l: 20, r: 20, t: 20, b: 50}});
+          {xaxis: {title: {text: 'importance (sums to 1)'}}, yaxis: {automargin: true}, margin: {l: 120, r: 20, t: 20, b: 50}});
     note('importance', 'Method: ' + imp.method + '.');
   }
 
