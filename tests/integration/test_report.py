@@ -130,6 +130,10 @@ def hostile_study(p):
             t = s.ask()
             x = t.suggest_float(name, 1e-4, 1.0, log=True)
             c = t.suggest_categorical("act", [name, "relu"])
+            # Where it ran, as hpo run stores it: two hosts, a slot, GPU use.
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:owner", {{"host": "node-" + "ab"[i % 2], "pid": 100 + i}})
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:slot", "gpu0.w0")
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:gpu", {{"index": 0, "mean_util_pct": 50 + i}})
             if i in (2, 5):
                 s._storage.set_trial_system_attr(t._trial_id, "hpo:fail_kind", "oom" if i == 2 else "error")
                 s._storage.set_trial_system_attr(t._trial_id, "hpo:fail_reason", "oom: " + name)
@@ -151,9 +155,11 @@ def test_failures_and_hostile_names(p):
     tails = seen["sections"]["failures"]["pre"]
     expect(tails == ["line 1\n" + HOSTILE] * 2, f"stderr tails not shown verbatim: {tails}")
     expect(seen["sections"]["failures"]["tables"][0][1] > 0, "no failures table")
-    for section in ["history", "curves", "parallel", "importance"]:
+    for section in ["history", "curves", "parallel", "importance", "timeline"]:
         drawn(seen, section)
     drawn(seen, "slice", charts=2)
+    timeline = seen["sections"]["timeline"]["notes"][0]
+    expect("One row per slot and host" in timeline and "GPU's mean utilization" in timeline, timeline)
     best = seen["sections"]["best"]["pre"]
     expect(len(best) == 1 and HOSTILE in json.loads(best[0]), best)  # Optuna's trial: its params, as text
 

@@ -79,6 +79,8 @@ StudyView study_with_failures() {
   a.params.push_back({"act", CategoricalDistribution{{std::string("relu"), std::string("tanh")}}, 1});
   a.user_attrs = {{"val_sharpe", 2.0}, {"val_rank_ic", 0.5}, {"test_rank_ic", 0.4}, {"note", "text"}};
   a.intermediate = {{0, 0.1}, {1, 0.5}};
+  a.system_attrs = {{"hpo:owner", {{"host", "node-a"}, {"pid", 7}}}, {"hpo:slot", "gpu1.w0"},
+                    {"hpo:gpu", {{"index", 1}, {"mean_util_pct", 87.5}}}};
   auto b = trial(1, TrialState::kFail, std::nullopt);
   b.system_attrs = {{"hpo:fail_kind", "oom"}, {"hpo:fail_reason", "oom: " + kHostile},
                     {"hpo:stderr_tail", kHostile}};
@@ -98,6 +100,11 @@ TEST_CASE("report_data: states with OOM apart, params with their domains, metric
   CHECK(d["trials"][1]["state"] == "OOM");
   CHECK(d["trials"][2]["state"] == "RUNNING");
   CHECK(d["trials"][2]["end"].is_null());
+  // Where it ran, for the timeline.
+  CHECK(d["trials"][0]["host"] == "node-a");
+  CHECK(d["trials"][0]["slot"] == "gpu1.w0");
+  CHECK(d["trials"][0]["gpu_util"] == 87.5);
+  CHECK(d["trials"][1]["gpu_util"].is_null());
   CHECK(d["trials"][0]["end"].get<double>() - d["trials"][0]["start"].get<double>() == doctest::Approx(10));
   // The objective against what it records, and validation against test.
   CHECK(d["metric_pairs"] == json::array({json::array({"val_rank_ic", "val_sharpe"}), json::array({"val_rank_ic", "test_rank_ic"})}));

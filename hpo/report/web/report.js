@@ -145,7 +145,8 @@
       const dim = {label: esc(p.name), values: values};
       if (p.type === 'categorical') {
         dim.tickvals = p.choices.map((_, k) => k);
-        dim.ticktext = p.choices.map(esc);
+        // Parcoords writes tick labels as plain text (no tags, no entities).
+        dim.ticktext = p.choices;
         dim.range = [0, Math.max(p.choices.length - 1, 1)];
       } else if (p.log) {
         dim.values = values.map(v => Math.log10(v));
