@@ -241,6 +241,24 @@ def test_importance_agrees_with_optuna(p):
               f"Optuna {[(k, round(v, 3)) for k, v in reference[name].items()]}")
 
 
+def test_postgres(p):
+    """The same report from a study on a private PostgreSQL server; the
+    password in the URL never reaches the page."""
+    from pg_server import PgServer
+    from test_pg import PASSWORD, PgProject
+    with PgServer() as pg:
+        q = PgProject(p.hpo, os.path.join(p.dir, "pg"), pg)
+        q.study(fixed="sleep: 0.05, epochs: 5", jobs=2)
+        q.run("run", "--study", "s", "-n", "6")
+        seen = open_report(q, "s", "postgres")
+        for section in ["history", "curves", "parallel", "importance", "metrics", "timeline"]:
+            drawn(seen, section)
+        drawn(seen, "slice", charts=5)
+        expect(seen["sections"]["best"]["pre"] == [q.run("export", "--study", "s").stdout], seen["sections"]["best"])
+        page = open(os.path.join(q.dir, "postgres.html"), encoding="utf-8").read()
+        expect(PASSWORD not in page, "the page holds the database password")
+
+
 def test_bad_input(p):
     finished_study(p, n=1, jobs=1)
     r = p.run("report", "--study", "nope", "--storage", "sqlite:///studies.db", check=False)
