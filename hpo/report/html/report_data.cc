@@ -55,7 +55,8 @@ std::vector<std::pair<std::string, Distribution>> study_params(const StudyView& 
   return params;
 }
 
-double seconds_or_null_marker(const std::string& text) { return text.empty() ? -1 : datetime_seconds(text); }
+// Seconds since the epoch, negative when unknown (a running trial's end).
+double stored_time(const std::string& text) { return text.empty() ? -1 : datetime_seconds(text); }
 
 json time_json(double seconds) { return seconds >= 0 ? json(seconds) : json(nullptr); }
 
@@ -85,8 +86,8 @@ json trial_row(const TrialRecord& t, const std::vector<std::pair<std::string, Di
           {"value", number_or_null(t.value)},
           {"p", values},
           {"m", m},
-          {"start", time_json(seconds_or_null_marker(t.datetime_start))},
-          {"end", time_json(seconds_or_null_marker(t.datetime_complete))},
+          {"start", time_json(stored_time(t.datetime_start))},
+          {"end", time_json(stored_time(t.datetime_complete))},
           {"host", trial_host(t)},
           {"slot", trial_slot(t)},
           {"gpu_util", gpu_util(t)}};

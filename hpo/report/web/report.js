@@ -217,6 +217,7 @@
                    'no metric besides its objective, and no val_X with a test_X).');
     }
     const value = (t, name) => (name === data.metric && t.value !== null ? t.value : t.m[name]);
+    let sampled = null;
     data.metric_pairs.forEach(([xn, yn]) => {
       const all = complete.filter(t => typeof value(t, xn) === 'number' && typeof value(t, yn) === 'number');
       // r over every trial; the chart over a sample.
@@ -229,8 +230,9 @@
       div.setAttribute('title', xn + ' vs ' + yn);
       note('metrics', yn + ' against ' + xn + ' over ' + all.length + ' COMPLETE trial(s)' +
            (isNaN(r) ? '' : ': Pearson r = ' + r.toFixed(3)) + '.');
-      sampleNote('metrics', ts.length, all.length, 'These charts');
+      if (ts.length < all.length) sampled = [ts.length, all.length];
     });
+    if (sampled) sampleNote('metrics', sampled[0], sampled[1], 'These charts');
   }
 
   function timeline() {
