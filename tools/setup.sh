@@ -18,9 +18,22 @@ packages=(
   python3 python3-optuna python3-torch python3-yaml python3-pandas sqlite3
   # PostgreSQL storage's client library
   libpqxx-dev libpq-dev
+  # npm, for the Plotly.js that hpo report embeds at build time
+  nodejs
 )
 
 "$root/tools/apt_install.sh" "${packages[@]}"
+
+# Plotly.js (and puppeteer-core for the browser tests), pinned by
+# tools/report/package-lock.json. The build embeds the installed file and
+# downloads nothing. Skipped when node_modules was installed from this lock.
+web="$root/tools/report"
+if ! cmp -s "$web/package-lock.json" "$web/node_modules/.hpo-installed-lock.json"; then
+  PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix "$web" --ignore-scripts --no-audit --no-fund
+  cp "$web/package-lock.json" "$web/node_modules/.hpo-installed-lock.json"
+else
+  echo "setup: $web/node_modules matches package-lock.json"
+fi
 
 jobs=$(nproc)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release

@@ -8,9 +8,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
 # What only the tests need: the real servers they start privately
-# (PostgreSQL, Slurm with munge) and the Python client Optuna uses for
-# PostgreSQL. The main job's setup (setup.sh) stays without them.
-"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge
+# (PostgreSQL, Slurm with munge), the Python client Optuna uses for
+# PostgreSQL, the browser hpo report's pages are checked in, and the
+# scikit-learn Optuna's fANOVA needs. The main job's setup (setup.sh) stays
+# without them.
+"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn
 "$root/tools/setup.sh" "$root/build"
 
 echo "== sanitizer build (ASan+UBSan) of the unit tests"

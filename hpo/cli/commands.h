@@ -16,6 +16,7 @@ void add_gpu_command(CLI::App& app, int& exit_code);
 void add_doctor_command(CLI::App& app, int& exit_code);
 void add_db_command(CLI::App& app, int& exit_code);
 void add_slurm_command(CLI::App& app, int& exit_code);
+void add_html_report_command(CLI::App& app, int& exit_code);
 
 }  // namespace hpo
 

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   hpo::add_status_command(app, exit_code);
   hpo::add_best_command(app, exit_code);
   hpo::add_export_command(app, exit_code);
+  hpo::add_html_report_command(app, exit_code);
   hpo::add_studies_command(app, exit_code);
   hpo::add_gpu_command(app, exit_code);
   hpo::add_doctor_command(app, exit_code);

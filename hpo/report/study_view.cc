@@ -10,10 +10,7 @@
 
 namespace hpo {
 
-namespace {
-
-// "YYYY-MM-DD HH:MM:SS.ffffff" (local time) -> seconds since the epoch.
-double parse_datetime(const std::string& text) {
+double datetime_seconds(const std::string& text) {
   std::tm tm = {};
   std::istringstream in(text);
   in >> std::get_time(&tm, "%Y-%m-%d %H:%M:%S");
@@ -24,8 +21,6 @@ double parse_datetime(const std::string& text) {
   if (dot != std::string::npos) seconds += std::stod("0" + text.substr(dot));
   return seconds;
 }
-
-}  // namespace
 
 StudyView load_study_view(Storage& storage, const std::string& name) {
   const auto study = storage.find_study(name);
@@ -69,8 +64,8 @@ double trial_seconds(const TrialRecord& trial) {
   const auto stored = trial.system_attrs.find("hpo:duration_s");
   if (stored != trial.system_attrs.end() && stored->second.is_number()) return stored->second.get<double>();
   if (trial.datetime_complete.empty()) return -1;
-  const double start = parse_datetime(trial.datetime_start);
-  const double end = parse_datetime(trial.datetime_complete);
+  const double start = datetime_seconds(trial.datetime_start);
+  const double end = datetime_seconds(trial.datetime_complete);
   return start < 0 || end < 0 ? -1 : end - start;
 }
 

@@ -28,6 +28,10 @@ std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k);
 // start and end times; negative when unknown (e.g. still running).
 double trial_seconds(const TrialRecord& trial);
 
+// A stored time, "YYYY-MM-DD HH:MM:SS.ffffff" in local time as Optuna
+// writes it, in seconds since the epoch; negative when it does not parse.
+double datetime_seconds(const std::string& text);
+
 // A trial's params as they ran, in stored order: the stored values, but for
 // a trial whose out-of-memory retry ran outside the search space
 // (kRanOutsideSpaceAttr) the values of the config that ran.

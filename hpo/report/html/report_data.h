@@ -1,0 +1,35 @@
+// What a report page shows, as one JSON document that the page's script
+// (hpo/report/web/report.js) draws: the study, its parameters' domains,
+// every trial (or, for the heavy charts, a stated sample of them), the
+// failures, the best config and the parameter importances.
+#ifndef HPO_REPORT_HTML_REPORT_DATA_H_
+#define HPO_REPORT_HTML_REPORT_DATA_H_
+
+#include <cstddef>
+
+#include <nlohmann/json.hpp>
+
+#include "hpo/report/study_view.h"
+
+namespace hpo {
+
+struct ReportLimits {
+  size_t curves = 300;        // learning curves drawn
+  size_t parallel = 2000;     // lines in the parallel-coordinates chart
+  size_t failures = 200;      // rows in the failures table
+  size_t importance_trials = 1000;  // trials the importance forest is fitted to
+};
+
+// {"study", "direction", "metric", "counts", "params": [{"name", "type",
+//  "log", "low", "high", "choices"}], "trials": [{"n", "state", "value",
+//  "p": [per param: the stored value, a choice's index, or null], "m": {metric: v},
+//  "start", "end", "host", "slot", "gpu_util"}], "curves", "parallel",
+//  "failures", "best", "importance", "metric_pairs", "generated_at",
+//  "utc_offset_s"}. Times are seconds since the epoch; `now_s` is when the
+//  snapshot was read (running trials' bars end there).
+// States are Optuna's, but a FAIL for lack of memory is "OOM".
+nlohmann::json report_data(const StudyView& view, double now_s, const ReportLimits& limits = {});
+
+}  // namespace hpo
+
+#endif  // HPO_REPORT_HTML_REPORT_DATA_H_

@@ -1,0 +1,306 @@
+// Draws an hpo report from the JSON in #hpo-data (see report_data.h) with
+// Plotly.js. Everything from the study (names, choices, stderr) is
+// untrusted text: it enters the DOM through textContent, and Plotly, which
+// reads tags and entities in its labels, only gets it through esc().
+(function () {
+  'use strict';
+  const data = JSON.parse(document.getElementById('hpo-data').textContent);
+  const COLORS = {COMPLETE: '#1f77b4', PRUNED: '#ff7f0e', FAIL: '#d62728', OOM: '#9467bd',
+                  RUNNING: '#2ca02c', WAITING: '#7f7f7f'};
+  const STATES = Object.keys(COLORS);
+  const PLOT_CONFIG = {displaylogo: false, responsive: true};
+  // Beyond this many points the history draws with WebGL instead of SVG.
+  // Browsers allow only a few WebGL contexts per page, so the many small
+  // charts (slices, metrics) stay SVG and show a sample instead.
+  const SVG_POINTS = 3000;
+  const SAMPLE_POINTS = 2000;
+  const plots = [];
+  const trials = data.trials;
+  const maximize = data.direction === 'maximize';
+  const byNumber = new Map(trials.map(t => [t.n, t]));
+  const complete = trials.filter(t => t.state === 'COMPLETE' && t.value !== null);
+
+  function esc(s) {
+    return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  }
+  function body(id) { return document.querySelector('#' + id + ' .body'); }
+  function element(parent, tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    parent.appendChild(e);
+    return e;
+  }
+  function note(id, text) { return element(body(id), 'p', 'note', text); }
+  function empty(id, text) { return element(body(id), 'div', 'empty', text); }
+  function chart(id, traces, layout, cls) {
+    const div = element(body(id), 'div', 'chart' + (cls ? ' ' + cls : ''));
+    const base = {margin: {l: 60, r: 20, t: 30, b: 50}, hovermode: 'closest'};
+    plots.push(Plotly.newPlot(div, traces, Object.assign(base, layout), PLOT_CONFIG));
+    return div;
+  }
+  function scatterType(n) { return n > SVG_POINTS ? 'scattergl' : 'scatter'; }
+  function better(a, b) { return maximize ? a > b : a < b; }
+  // At most `limit` of trials `ts` (with values), as downsample.h picks:
+  // the best half, then evenly spaced others; in number order.
+  function sample(ts, limit) {
+    if (ts.length <= limit) return ts;
+    const keep = new Set(ts.slice().sort((a, b) => (better(a.value, b.value) ? -1 : better(b.value, a.value) ? 1 : 0))
+                         .slice(0, Math.floor(limit / 2)));
+    const others = ts.filter(t => !keep.has(t));
+    const spread = limit - keep.size;
+    for (let k = 0; k < spread; k++) keep.add(others[Math.floor(k * others.length / spread)]);
+    return ts.filter(t => keep.has(t));
+  }
+  function sampleNote(id, shown, total, what) {
+    if (shown < total) {
+      note(id, what + ' show ' + shown + ' of ' + total + ' trials: the best ' + Math.floor(shown / 2) +
+           ' and evenly spaced others.');
+    }
+  }
+  function metricTitle() { return esc(data.metric) + ' (' + data.direction + ')'; }
+  function hover(t) { return 'trial ' + t.n + '<br>' + t.state; }
+  // A parameter's value as the user wrote it: a choice's label, or the number.
+  function external(param, v) {
+    if (v === null) return null;
+    return param.type === 'categorical' ? esc(param.choices[v]) : v;
+  }
+
+  function summary() {
+    const counts = {};
+    trials.forEach(t => { counts[t.state] = (counts[t.state] || 0) + 1; });
+    const parts = STATES.filter(s => counts[s]).map(s => counts[s] + ' ' + s);
+    let text = trials.length + ' trial(s)' + (parts.length ? ': ' + parts.join(', ') : '') +
+        '. Objective: ' + data.metric + ', ' + data.direction + '.';
+    if (data.best) text += ' Best: trial ' + data.best.n + ', ' + data.metric + ' = ' + data.best.value + '.';
+    if (counts.RUNNING) text += ' The study is still running: this is a snapshot.';
+    document.getElementById('summary').textContent = text;
+  }
+
+  function history() {
+    if (!trials.length) return empty('history', 'No trials yet.');
+    const valued = trials.filter(t => t.value !== null);
+    const floor = valued.length ? Math.min(...valued.map(t => t.value)) : 0;
+    const traces = [];
+    STATES.forEach(state => {
+      const ts = trials.filter(t => t.state === state);
+      if (!ts.length) return;
+      const noValue = t => t.value === null;
+      traces.push({type: scatterType(ts.length), mode: 'markers', name: state,
+                   x: ts.map(t => t.n), y: ts.map(t => noValue(t) ? floor : t.value),
+                   text: ts.map(t => hover(t) + (noValue(t) ? '<br>(no value: drawn at the bottom)' : '')),
+                   hoverinfo: 'x+y+text',
+                   marker: {color: COLORS[state], size: 7, symbol: ts.map(t => noValue(t) ? 'x' : 'circle')}});
+    });
+    let best = null;
+    const bx = [], by = [];
+    complete.forEach(t => {
+      if (best === null || better(t.value, best)) best = t.value;
+      bx.push(t.n);
+      by.push(best);
+    });
+    if (bx.length) traces.push({type: 'scatter', mode: 'lines', name: 'best so far', x: bx, y: by,
+                                line: {color: '#111', shape: 'hv'}});
+    chart('history', traces, {xaxis: {title: {text: 'trial'}}, yaxis: {title: {text: metricTitle()}}});
+    note('history', 'Each trial\'s objective; FAIL, OOM and RUNNING trials have none and sit on the bottom edge as x marks.');
+  }
+
+  function curves() {
+    const c = data.curves;
+    if (!c.total) return empty('curves', 'No trial has reported intermediate values yet.');
+    const traces = [];
+    STATES.forEach(state => {
+      const ss = c.series.filter(s => s.state === state);
+      if (!ss.length) return;
+      // One trace per state, curves separated by gaps: fast with hundreds of curves.
+      const x = [], y = [], text = [];
+      ss.forEach(s => {
+        s.steps.forEach((step, i) => { x.push(step); y.push(s.values[i]); text.push('trial ' + s.n); });
+        x.push(null); y.push(null); text.push('');
+      });
+      traces.push({type: 'scatter', mode: 'lines', name: state, x: x, y: y, text: text,
+                   line: {color: COLORS[state], width: 1}, opacity: 0.7, connectgaps: false});
+    });
+    const pruned = c.series.filter(s => s.state === 'PRUNED' && s.steps.length);
+    if (pruned.length) {
+      traces.push({type: 'scatter', mode: 'markers', name: 'pruned here',
+                   x: pruned.map(s => s.steps[s.steps.length - 1]), y: pruned.map(s => s.values[s.values.length - 1]),
+                   text: pruned.map(s => 'trial ' + s.n + ' pruned'),
+                   marker: {color: COLORS.PRUNED, symbol: 'x', size: 9}});
+    }
+    chart('curves', traces, {xaxis: {title: {text: 'step'}}, yaxis: {title: {text: esc(data.metric)}}});
+    if (c.series.length < c.total) {
+      note('curves', 'Showing ' + c.series.length + ' of ' + c.total + ' curves: the best ' +
+           Math.floor(c.series.length / 2) + ' and evenly spaced others.');
+    }
+  }
+
+  function parallel() {
+    const shown = data.parallel.trials.map(n => byNumber.get(n))
+        .filter(t => t.p.every(v => v !== null));
+    if (!data.params.length) return empty('parallel', 'The study has no parameters.');
+    if (!shown.length) return empty('parallel', 'No COMPLETE trial yet.');
+    const dims = data.params.map((p, i) => {
+      const values = shown.map(t => t.p[i]);
+      const dim = {label: esc(p.name), values: values};
+      if (p.type === 'categorical') {
+        dim.tickvals = p.choices.map((_, k) => k);
+        // Parcoords writes tick labels as plain text (no tags, no entities).
+        dim.ticktext = p.choices;
+        dim.range = [0, Math.max(p.choices.length - 1, 1)];
+      } else if (p.log) {
+        dim.values = values.map(v => Math.log10(v));
+        dim.label = esc(p.name) + ' (log10)';
+      }
+      return dim;
+    });
+    const values = shown.map(t => t.value);
+    dims.push({label: esc(data.metric), values: values});
+    chart('parallel', [{type: 'parcoords', dimensions: dims,
+                        line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
+          {margin: {l: 80, r: 80, t: 60, b: 30}});
+    let text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
+    if (shown.length < data.parallel.total) {
+      text += ' Showing ' + shown.length + ' of ' + data.parallel.total + ' trials: the best half and evenly spaced others.';
+    }
+    note('parallel', text);
+  }
+
+  function slices() {
+    if (!data.params.length) return empty('slice', 'The study has no parameters.');
+    if (!complete.length) return empty('slice', 'No COMPLETE trial yet.');
+    const shown = sample(complete, SAMPLE_POINTS);
+    data.params.forEach((p, i) => {
+      const ts = shown.filter(t => t.p[i] !== null);
+      const xaxis = {title: {text: esc(p.name)}};
+      if (p.log) xaxis.type = 'log';
+      if (p.type === 'categorical') {
+        xaxis.type = 'category';
+        xaxis.categoryorder = 'array';
+        xaxis.categoryarray = p.choices.map(esc);
+      }
+      chart('slice', [{type: 'scatter', mode: 'markers', x: ts.map(t => external(p, t.p[i])),
+                       y: ts.map(t => t.value), text: ts.map(t => 'trial ' + t.n),
+                       marker: {color: ts.map(t => t.n), colorscale: 'Blues', showscale: false, size: 7,
+                                line: {color: '#444', width: 0.5}}}],
+            {xaxis: xaxis, yaxis: {title: {text: esc(data.metric)}}, showlegend: false}, 'small');
+    });
+    note('slice', 'The objective of each COMPLETE trial against one parameter; darker points are later trials. ' +
+         'Log parameters on log axes, choices in their declared order.');
+    sampleNote('slice', shown.length, complete.length, 'The slice plots');
+  }
+
+  function importance() {
+    const imp = data.importance;
+    if (!imp || !imp.params || !imp.params.length) {
+      return empty('importance', (imp && imp.why) || 'Not computed.');
+    }
+    const ps = imp.params.slice().reverse();
+    chart('importance', [{type: 'bar', orientation: 'h', x: ps.map(p => p.importance), y: ps.map(p => esc(p.name)),
+                          marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto'}],
+          {xaxis: {title: {text: 'importance (sums to 1)'}}, yaxis: {automargin: true}, margin: {l: 120, r: 20, t: 20, b: 50}});
+    note('importance', 'Method: ' + imp.method + '.');
+  }
+
+  function pearson(xs, ys) {
+    const n = xs.length, mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+    let sxy = 0, sxx = 0, syy = 0;
+    for (let i = 0; i < n; i++) {
+      sxy += (xs[i] - mx) * (ys[i] - my); sxx += (xs[i] - mx) ** 2; syy += (ys[i] - my) ** 2;
+    }
+    return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : NaN;
+  }
+
+  function metrics() {
+    if (!data.metric_pairs.length) {
+      return empty('metrics', 'No pair of recorded metrics to compare (the study records ' +
+                   'no metric besides its objective, and no val_X with a test_X).');
+    }
+    const value = (t, name) => (name === data.metric && t.value !== null ? t.value : t.m[name]);
+    let sampled = null;
+    data.metric_pairs.forEach(([xn, yn]) => {
+      const all = complete.filter(t => typeof value(t, xn) === 'number' && typeof value(t, yn) === 'number');
+      // r over every trial; the chart over a sample.
+      const r = all.length > 1 ? pearson(all.map(t => value(t, xn)), all.map(t => value(t, yn))) : NaN;
+      const ts = sample(all, SAMPLE_POINTS);
+      const xs = ts.map(t => value(t, xn)), ys = ts.map(t => value(t, yn));
+      const div = chart('metrics', [{type: 'scatter', mode: 'markers', x: xs, y: ys,
+                                     text: ts.map(t => 'trial ' + t.n), marker: {color: '#1f77b4', size: 7}}],
+                        {xaxis: {title: {text: esc(xn)}}, yaxis: {title: {text: esc(yn)}}, showlegend: false}, 'small');
+      div.setAttribute('title', xn + ' vs ' + yn);
+      note('metrics', yn + ' against ' + xn + ' over ' + all.length + ' COMPLETE trial(s)' +
+           (isNaN(r) ? '' : ': Pearson r = ' + r.toFixed(3)) + '.');
+      if (ts.length < all.length) sampled = [ts.length, all.length];
+    });
+    if (sampled) sampleNote('metrics', sampled[0], sampled[1], 'These charts');
+  }
+
+  function timeline() {
+    const ts = trials.filter(t => t.start !== null);
+    if (!ts.length) return empty('timeline', 'No trial has started yet.');
+    const hosts = new Set(ts.map(t => t.host));
+    const row = t => (hosts.size > 1 ? (t.host || '?') + ' / ' : '') + (t.slot || 'slot ?');
+    // Plotly shows epoch milliseconds as UTC: shift by the generating
+    // machine's offset so the axis reads in the study's local time.
+    const ms = s => (s + data.utc_offset_s) * 1000;
+    const traces = [];
+    STATES.forEach(state => {
+      const ss = ts.filter(t => t.state === state);
+      if (!ss.length) return;
+      const end = t => (t.end !== null ? t.end : data.generated_at);
+      traces.push({type: 'bar', orientation: 'h', name: state, y: ss.map(row).map(esc),
+                   base: ss.map(t => ms(t.start)), x: ss.map(t => Math.max(ms(end(t)) - ms(t.start), 1)),
+                   text: ss.map(t => (t.gpu_util !== null ? Math.round(t.gpu_util) + '% GPU' : '')),
+                   textposition: 'inside', insidetextanchor: 'middle',
+                   hovertext: ss.map(t => hover(t) + (t.gpu_util !== null ? '<br>GPU ' + Math.round(t.gpu_util) + '%' : '') +
+                                     '<br>' + Math.round(end(t) - t.start) + ' s'),
+                   hoverinfo: 'text', marker: {color: COLORS[state]}});
+    });
+    const rows = new Set(ts.map(row));
+    chart('timeline', traces, {barmode: 'overlay', xaxis: {type: 'date', title: {text: 'time'}},
+                               yaxis: {type: 'category', automargin: true},
+                               height: Math.max(260, 40 + 28 * rows.size)});
+    const gpu = ts.some(t => t.gpu_util !== null);
+    note('timeline', 'One row per slot' + (hosts.size > 1 ? ' and host' : '') + ', each trial a bar from start to end. ' +
+         (gpu ? 'Labels give the GPU\'s mean utilization during the trial. ' : 'No GPU utilization was recorded. ') +
+         'Gaps between bars are idle time.');
+  }
+
+  function failures() {
+    const f = data.failures;
+    if (!f.total) return empty('failures', 'No trial failed.');
+    const table = element(body('failures'), 'table');
+    const head = element(table, 'tr');
+    ['trial', 'state', 'reason', 'stderr (tail)'].forEach(h => element(head, 'th', '', h));
+    f.rows.forEach(r => {
+      const tr = element(table, 'tr');
+      element(tr, 'td', '', String(r.n));
+      element(tr, 'td', 'state', r.state).style.color = COLORS[r.state];
+      element(tr, 'td', '', r.reason);
+      element(element(tr, 'td'), 'pre', '', r.stderr_tail);
+    });
+    if (f.rows.length < f.total) note('failures', 'Showing the first ' + f.rows.length + ' of ' + f.total + ' failures.');
+  }
+
+  function best() {
+    const b = data.best;
+    if (!b) return empty('best', 'No COMPLETE trial yet.');
+    if (b.config !== null) {
+      note('best', 'Trial ' + b.n + ', as hpo export writes it: run it with hpo-trainer --config best.yaml --out DIR.');
+      element(body('best'), 'pre', 'config', b.config);
+    } else {
+      note('best', 'Trial ' + b.n + ' was not run by hpo, so no config was stored; its parameters:');
+      element(body('best'), 'pre', 'config', JSON.stringify(b.params, null, 2));
+    }
+  }
+
+  [summary, history, curves, parallel, slices, importance, metrics, timeline, failures, best].forEach(draw => {
+    try {
+      draw();
+    } catch (e) {
+      console.error('hpo report: ' + draw.name + ': ' + e);
+    }
+  });
+  Promise.all(plots).then(() => { document.body.dataset.rendered = 'yes'; },
+                          e => { console.error('hpo report: ' + e); document.body.dataset.rendered = 'error'; });
+})();

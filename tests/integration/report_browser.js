@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// Opens an hpo report in Debian's headless Chromium (through puppeteer-core
+// from tools/report/node_modules) and prints what a test needs to judge it,
+// as JSON: JavaScript errors, network requests, each section's charts and
+// their sizes, and the text of untrusted fields. Saves a screenshot.
+// Usage: report_browser.js REPORT.html SCREENSHOT.png
+'use strict';
+const path = require('path');
+const puppeteer = require(path.join(__dirname, '..', '..', 'tools', 'report', 'node_modules', 'puppeteer-core'));
+
+async function main() {
+  const [file, screenshot] = process.argv.slice(2);
+  const url = 'file://' + path.resolve(file);
+  const browser = await puppeteer.launch({
+    executablePath: process.env.HPO_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    // WebGL (parcoords) through SwiftShader: headless Chromium has no GPU.
+    args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--window-size=1280,900'],
+  });
+  const errors = [], requests = [];
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({width: 1280, height: 900});
+    page.on('console', m => { if (m.type() === 'error' || m.type() === 'warn') errors.push(m.type() + ': ' + m.text()); });
+    page.on('pageerror', e => errors.push('pageerror: ' + e.message));
+    page.on('request', r => { if (r.url() !== url) requests.push(r.url()); });
+    page.on('requestfailed', r => { if (r.url() !== url) requests.push('failed: ' + r.url()); });
+    await page.goto(url, {waitUntil: 'load', timeout: 60000});
+    await page.waitForFunction(() => document.body.dataset.rendered, {timeout: 60000});
+    const result = await page.evaluate(() => {
+      const size = e => { const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; };
+      const sections = {};
+      document.querySelectorAll('section[data-section]').forEach(s => {
+        sections[s.dataset.section] = {
+          charts: [...s.querySelectorAll('.chart')].map(c => ({size: size(c), svg: c.querySelectorAll('svg.main-svg').length,
+                                                             marks: c.querySelectorAll('.point, path.js-line, .bars path, .parcoords-lines, .trace').length})),
+          tables: [...s.querySelectorAll('table')].map(size),
+          empty: [...s.querySelectorAll('.empty')].map(e => e.textContent),
+          notes: [...s.querySelectorAll('.note')].map(e => e.textContent),
+          pre: [...s.querySelectorAll('pre')].map(e => e.textContent),
+          size: size(s.querySelector('.body')),
+        };
+      });
+      return {
+        rendered: document.body.dataset.rendered,
+        title: document.title,
+        study: document.querySelector('.study-name').textContent,
+        summary: document.getElementById('summary').textContent,
+        pwned: window.__pwned === undefined ? null : String(window.__pwned),
+        scripts: document.scripts.length,
+        sections: sections,
+      };
+    });
+    await page.screenshot({path: screenshot, fullPage: true});
+    result.errors = errors;
+    result.requests = requests;
+    process.stdout.write(JSON.stringify(result) + '\n');
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch(e => { console.error(e); process.exit(1); });

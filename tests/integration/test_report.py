@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""`hpo report` checked in a real browser.
+
+Usage: test_report.py HPO_BINARY TEST_NAME [SCREENSHOT_DIR]
+
+Each test makes a study (with hpo and the fake trainer, or with Optuna for
+what hpo would not write: hostile names, a study with no trial), writes its
+report with the real `hpo report`, and opens it in Debian's headless
+Chromium through report_browser.js: every section must have drawn (charts
+with a non-zero size, or its table, or its stated reason for being empty),
+the page must log no JavaScript error and request nothing from the network.
+Screenshots go to SCREENSHOT_DIR (default: the test's temporary directory).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+
+from harness import expect, run_named_test
+from test_cli import PYTHON, Project
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SECTIONS = ["history", "curves", "parallel", "slice", "importance", "metrics", "timeline", "failures", "best"]
+HOSTILE = "</script><script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">\u2028\u2029&amp;"
+
+
+def screenshot_dir(p):
+    out = sys.argv[3] if len(sys.argv) > 3 else p.dir
+    os.makedirs(out, exist_ok=True)
+    return out
+
+
+def open_report(p, study, name, storage=None):
+    """Writes the report of `study` and returns what the browser saw."""
+    html = os.path.join(p.dir, name + ".html")
+    args = ["report", "--study", study, "-o", html] + (["--storage", storage] if storage else [])
+    out = p.run(*args).stdout
+    expect(f"wrote {html}" in out, out)
+    shot = os.path.join(screenshot_dir(p), name + ".png")
+    r = subprocess.run(["node", os.path.join(HERE, "report_browser.js"), html, shot],
+                       capture_output=True, text=True, timeout=150)
+    expect(r.returncode == 0, f"the browser could not open the report:\n{r.stdout}\n{r.stderr}")
+    seen = json.loads(r.stdout)
+    expect(seen["rendered"] == "yes", seen)
+    expect(seen["errors"] == [], f"the page logged errors: {seen['errors']}")
+    # Plotly probes for WebP with a data: URL; anything else left the page.
+    expect([u for u in seen["requests"] if not u.startswith("data:")] == [], f"network requests: {seen['requests']}")
+    expect(seen["scripts"] == 3, f"{seen['scripts']} script elements")  # data, Plotly.js, the page's own
+    expect(seen["pwned"] is None, "an injected script ran")
+    expect(os.path.getsize(shot) > 10000, "no screenshot")
+    for s in SECTIONS:
+        expect(s in seen["sections"], f"section {s} missing")
+    return seen
+
+
+def drawn(seen, section, charts=1):
+    """The section shows `charts` charts or more, each with a non-zero size."""
+    got = seen["sections"][section]["charts"]
+    expect(len(got) >= charts, f"{section}: {len(got)} chart(s), wanted {charts}: {seen['sections'][section]}")
+    for c in got:
+        expect(c["size"][0] > 100 and c["size"][1] > 100 and c["svg"] > 0, f"{section}: chart not drawn: {c}")
+
+
+def says_empty(seen, section, words):
+    empty = seen["sections"][section]["empty"]
+    expect(len(empty) == 1 and words in empty[0], f"{section}: expected a note with {words!r}, got {empty}")
+    expect(seen["sections"][section]["size"][1] > 0, f"{section}: the note has no size")
+
+
+def finished_study(p, n=12, jobs=2):
+    p.study(fixed="sleep: 0.05, epochs: 5", jobs=jobs,
+            extra="pruner: {name: median, n_startup_trials: 2, n_warmup_steps: 1}\n")
+    p.run("run", "--study", "s", "-n", str(n))
+
+
+def optuna(script):
+    subprocess.run([PYTHON, "-c", textwrap.dedent(script)], check=True, capture_output=True, text=True)
+
+
+# --- the tests ---------------------------------------------------------------
+
+def test_finished(p):
+    finished_study(p)
+    st = p.status()
+    seen = open_report(p, "s", "finished")
+    for section in ["history", "curves", "parallel", "importance", "metrics", "timeline"]:
+        drawn(seen, section)
+    drawn(seen, "slice", charts=5)  # one per parameter
+    says_empty(seen, "failures", "No trial failed")
+    best = seen["sections"]["best"]["pre"]
+    exported = p.run("export", "--study", "s").stdout
+    expect(best == [exported], f"the best config differs from hpo export's:\n{best}\n{exported}")
+    expect(f"{len(st['trials'])} trial(s)" in seen["summary"], seen["summary"])
+    expect(any("Method: fANOVA" in n for n in seen["sections"]["importance"]["notes"]), seen["sections"]["importance"])
+
+
+def test_running(p):
+    p.study(fixed="sleep: 0.4, epochs: 4", jobs=2)
+    run = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "8"], cwd=p.dir,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            states = [t["state"] for t in p.status()["trials"]] if os.path.exists(p.db()) else []
+            if "COMPLETE" in states and "RUNNING" in states:
+                break
+            time.sleep(0.2)
+        expect("RUNNING" in states, f"no trial running: {states}")
+        seen = open_report(p, "s", "running")
+        expect("still running" in seen["summary"], seen["summary"])
+        for section in ["history", "timeline", "curves"]:
+            drawn(seen, section)
+    finally:
+        run.terminate()
+        run.wait(timeout=60)
+
+
+def hostile_study(p):
+    """A study as Optuna (or a careless user) can make it: a hostile name,
+    a hostile parameter name and choice, and failures whose stderr is hostile."""
+    optuna(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        name = {HOSTILE!r}
+        s = optuna.create_study(study_name=name, storage="sqlite:///{p.dir}/hostile.db", direction="maximize")
+        for i in range(8):
+            t = s.ask()
+            x = t.suggest_float(name, 1e-4, 1.0, log=True)
+            c = t.suggest_categorical("act", [name, "relu"])
+            # Where it ran, as hpo run stores it: two hosts, a slot, GPU use.
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:owner", {{"host": "node-" + "ab"[i % 2], "pid": 100 + i}})
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:slot", "gpu0.w0")
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:gpu", {{"index": 0, "mean_util_pct": 50 + i}})
+            if i in (2, 5):
+                s._storage.set_trial_system_attr(t._trial_id, "hpo:fail_kind", "oom" if i == 2 else "error")
+                s._storage.set_trial_system_attr(t._trial_id, "hpo:fail_reason", "oom: " + name)
+                s._storage.set_trial_system_attr(t._trial_id, "hpo:stderr_tail", "line 1\\n" + name)
+                s.tell(t, state=optuna.trial.TrialState.FAIL)
+            else:
+                t.report(x / 2, 0)
+                t.report(x, 1)
+                s.tell(t, x)
+    """)
+    return f"sqlite:///{p.dir}/hostile.db"
+
+
+def test_failures_and_hostile_names(p):
+    storage = hostile_study(p)
+    seen = open_report(p, HOSTILE, "failures", storage=storage)
+    expect(seen["study"] == HOSTILE, f"the study's name is not shown as text: {seen['study']!r}")
+    expect(seen["title"].startswith("hpo report: </script>"), seen["title"])
+    tails = seen["sections"]["failures"]["pre"]
+    expect(tails == ["line 1\n" + HOSTILE] * 2, f"stderr tails not shown verbatim: {tails}")
+    expect(seen["sections"]["failures"]["tables"][0][1] > 0, "no failures table")
+    for section in ["history", "curves", "parallel", "importance", "timeline"]:
+        drawn(seen, section)
+    drawn(seen, "slice", charts=2)
+    timeline = seen["sections"]["timeline"]["notes"][0]
+    expect("One row per slot and host" in timeline and "GPU's mean utilization" in timeline, timeline)
+    best = seen["sections"]["best"]["pre"]
+    expect(len(best) == 1 and HOSTILE in json.loads(best[0]), best)  # Optuna's trial: its params, as text
+
+
+def test_one_trial(p):
+    finished_study(p, n=1, jobs=1)
+    seen = open_report(p, "s", "one_trial")
+    for section in ["history", "curves", "parallel", "metrics", "timeline"]:
+        drawn(seen, section)
+    says_empty(seen, "importance", "Needs at least 2 COMPLETE trials")
+    drawn(seen, "slice", charts=5)
+    expect(len(seen["sections"]["best"]["pre"]) == 1, seen["sections"]["best"])
+
+
+def test_empty(p):
+    optuna(f"""
+        import optuna
+        optuna.create_study(study_name="empty", storage="sqlite:///{p.dir}/empty.db")
+    """)
+    seen = open_report(p, "empty", "empty", storage=f"sqlite:///{p.dir}/empty.db")
+    says_empty(seen, "history", "No trials yet")
+    says_empty(seen, "failures", "No trial failed")
+    says_empty(seen, "best", "No COMPLETE trial")
+    for section in SECTIONS:
+        sec = seen["sections"][section]
+        expect(sec["empty"] or sec["charts"], f"{section}: neither drawn nor said why not: {sec}")
+
+
+def report_json(p, study, storage):
+    """The data a report page embeds (its #hpo-data element)."""
+    html = os.path.join(p.dir, "data.html")
+    p.run("report", "--study", study, "--storage", storage, "-o", html)
+    text = open(html, encoding="utf-8").read()
+    match = re.search(r'<script type="application/json" id="hpo-data">(.*?)</script>', text, re.S)
+    return json.loads(match.group(1))
+
+
+# Studies where one parameter clearly dominates: the objective and which one.
+DOMINATED = {
+    "float": ("10 * x + 0.5 * math.log10(lr) / 4 + 0.2 * (act == 'tanh')", "x"),
+    "log_float": ("5 * math.log10(lr) + 0.3 * x + 0.2 * depth / 4", "lr"),
+    "categorical": ("{'relu': 0.0, 'tanh': 5.0, 'gelu': 10.0}[act] + 0.3 * x", "act"),
+    "int": ("3 * depth + 0.3 * x + 0.1 * math.log10(lr)", "depth"),
+}
+
+
+def test_importance_agrees_with_optuna(p):
+    storage = f"sqlite:///{p.dir}/dominated.db"
+    script = textwrap.dedent(f"""
+        import json, math, optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        cases = {DOMINATED!r}
+        out = {{}}
+        for name, (objective, _) in cases.items():
+            s = optuna.create_study(study_name=name, storage={storage!r}, direction="maximize",
+                                    sampler=optuna.samplers.RandomSampler(seed=11))
+            def f(t, objective=objective):
+                x = t.suggest_float("x", 0.0, 1.0)
+                lr = t.suggest_float("lr", 1e-5, 1e-1, log=True)
+                depth = t.suggest_int("depth", 1, 4)
+                act = t.suggest_categorical("act", ["relu", "tanh", "gelu"])
+                return eval(objective)
+            s.optimize(f, n_trials=60)
+            out[name] = optuna.importance.get_param_importances(s, evaluator=optuna.importance.FanovaImportanceEvaluator(seed=0))
+        print(json.dumps(out))
+    """)
+    r = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, check=True)
+    reference = json.loads(r.stdout)
+    for name, (_, dominant) in DOMINATED.items():
+        ours = report_json(p, name, storage)["importance"]
+        expect("fANOVA" in ours["method"], ours)
+        ranked = [i["name"] for i in ours["params"]]
+        theirs = sorted(reference[name], key=reference[name].get, reverse=True)
+        expect(ranked[0] == theirs[0] == dominant, f"{name}: hpo ranks {ours['params']}, Optuna {reference[name]}")
+        expect(ours["params"][0]["importance"] > 0.5 and reference[name][dominant] > 0.5,
+               f"{name}: {dominant} does not dominate: hpo {ours['params']}, Optuna {reference[name]}")
+        expect(abs(sum(i["importance"] for i in ours["params"]) - 1) < 1e-9, ours)
+        print(f"{name}: hpo {[(i['name'], round(i['importance'], 3)) for i in ours['params']]}; "
+              f"Optuna {[(k, round(v, 3)) for k, v in reference[name].items()]}")
+
+
+def test_postgres(p):
+    """The same report from a study on a private PostgreSQL server; the
+    password in the URL never reaches the page."""
+    from pg_server import PgServer
+    from test_pg import PASSWORD, PgProject
+    with PgServer() as pg:
+        q = PgProject(p.hpo, os.path.join(p.dir, "pg"), pg)
+        q.study(fixed="sleep: 0.05, epochs: 5", jobs=2)
+        q.run("run", "--study", "s", "-n", "6")
+        seen = open_report(q, "s", "postgres")
+        for section in ["history", "curves", "parallel", "importance", "metrics", "timeline"]:
+            drawn(seen, section)
+        drawn(seen, "slice", charts=5)
+        expect(seen["sections"]["best"]["pre"] == [q.run("export", "--study", "s").stdout], seen["sections"]["best"])
+        page = open(os.path.join(q.dir, "postgres.html"), encoding="utf-8").read()
+        expect(PASSWORD not in page, "the page holds the database password")
+
+
+def test_bad_input(p):
+    finished_study(p, n=1, jobs=1)
+    r = p.run("report", "--study", "nope", "--storage", "sqlite:///studies.db", check=False)
+    expect(r.returncode == 3 and "no study named 'nope'" in r.stderr and "studies: s" in r.stderr, r.stderr)
+    r = p.run("report", "--study", "s", "-o", "studies.db/r.html", check=False)  # under a file
+    expect(r.returncode == 2 and "-o:" in r.stderr and "studies.db/r.html" in r.stderr, r.stderr)
+    expect(p.status()["trials"][0]["state"] == "COMPLETE", "the database was harmed")
+    expect("Examples:" in p.run("report", "--help").stdout, "report --help has no examples")
+
+
+if __name__ == "__main__":
+    run_named_test(globals(), Project, "hpo_report_")
