@@ -23,6 +23,9 @@ packages=(
 )
 
 "$root/tools/apt_install.sh" "${packages[@]}"
+# Debian's own nodejs comes without npm (NodeSource's includes it, and
+# conflicts with Debian's npm package): install npm only where it is missing.
+command -v npm >/dev/null || "$root/tools/apt_install.sh" npm
 
 # Plotly.js (and puppeteer-core for the browser tests), pinned by
 # tools/report/package-lock.json. The build embeds the installed file and
