@@ -8,6 +8,7 @@
 #include "hpo/config/study_file.h"
 #include "hpo/launch/process.h"
 #include "hpo/storage/file_system_hint.h"
+#include "hpo/storage/open_storage.h"
 
 namespace hpo {
 
@@ -57,9 +58,9 @@ std::string storage_url(const std::string& flag, const std::optional<StudyConfig
 }
 
 void refuse_sqlite_on_network_fs(const std::string& url) {
-  const std::string prefix = "sqlite:///";
-  if (url.compare(0, prefix.size(), prefix) != 0) return;
-  const std::string path = url.substr(prefix.size());
+  const auto sqlite = sqlite_path(url);
+  if (!sqlite) return;
+  const std::string& path = *sqlite;
   const std::string fs = network_file_system(path);
   if (fs.empty()) return;
   throw ConfigError(url + ": " + path + " is on a network file system (" + fs +

@@ -38,11 +38,14 @@ std::string shown_url(const std::string& url) {
   }
 }
 
+std::optional<std::string> sqlite_path(const std::string& url) {
+  if (!starts_with(url, kSqlitePrefix)) return std::nullopt;
+  return url.substr(sizeof kSqlitePrefix - 1);
+}
+
 std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
-  if (starts_with(url, kSqlitePrefix)) {
-    // What follows the third slash is the path: "x.db" is relative, "/x.db"
-    // absolute, as SQLAlchemy reads it.
-    const std::string path = url.substr(sizeof kSqlitePrefix - 1);
+  if (const auto sqlite = sqlite_path(url)) {
+    const std::string& path = *sqlite;
     if (path.empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");
     if (mode == OpenMode::kMustExist) {
       std::error_code ec;

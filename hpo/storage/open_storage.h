@@ -3,6 +3,7 @@
 #define HPO_STORAGE_OPEN_STORAGE_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "hpo/storage/storage.h"
@@ -22,6 +23,10 @@ enum class OpenMode { kCreateIfMissing, kMustExist };
 // kMustExist, and for databases that cannot be opened; PostgreSQL passwords
 // are masked as *** in every message.
 std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode = OpenMode::kCreateIfMissing);
+
+// The database file a "sqlite:///PATH" URL names (relative "x.db" or
+// absolute "/x.db", as SQLAlchemy reads it); nullopt for any other URL.
+std::optional<std::string> sqlite_path(const std::string& url);
 
 // `url` as messages may show it: a PostgreSQL password replaced by ***.
 std::string shown_url(const std::string& url);
