@@ -30,8 +30,10 @@ import tempfile
 FENCE = re.compile(r"^(`{3,})\s*([\w+-]*)")
 DIRECTIVE = re.compile(r"^<!--\s*docs-check:\s*(.*?)\s*-->\s*$")
 COMMAND_TIMEOUT_S = 120
-# What the copy leaves out: build outputs and fetched packages.
-NOT_COPIED = shutil.ignore_patterns(".git", "build", "build-*", "node_modules", "__pycache__")
+# What the copy leaves out: build outputs, fetched packages, and what running
+# hpo in the checkout leaves there (the docs start from no study).
+NOT_COPIED = shutil.ignore_patterns(".git", "build", "build-*", "node_modules", "__pycache__",
+                                    "*.db", "*.db-wal", "*.db-shm", "runs", "report.html")
 # Settings of the user's shell that would change what the commands do.
 UNSET = ("HPO_STORAGE", "HPO_STUDY_PATH", "HPO_GPU_PROFILE_PATH", "GPU_PROFILE", "CUDA_VISIBLE_DEVICES")
 
@@ -49,8 +51,9 @@ class Block:
         self.path, self.line, self.info, self.skip, self.lines = path, line, info, skip, lines
 
 
-def parse_blocks(path):
-    """Fenced blocks of a Markdown file, with the directive before each."""
+def parse_blocks(path, name):
+    """Fenced blocks of a Markdown file, with the directive before each;
+    name is how messages call the file."""
     blocks, directive, fence, start = [], None, None, 0
     with open(path, encoding="utf-8") as f:
         text = f.read().splitlines()
@@ -63,24 +66,24 @@ def parse_blocks(path):
                 continue
             d = DIRECTIVE.match(line)
             if d:
-                directive = parse_directive(path, n, d.group(1))
+                directive = parse_directive(name, n, d.group(1))
             elif line.strip():
                 directive = None
         elif line.startswith(fence) and not line[len(fence):].strip():
-            blocks.append(Block(path, start, info, skip, body))
+            blocks.append(Block(name, start, info, skip, body))
             fence = None
         else:
             body.append((n, line))
     if fence is not None:
-        raise SystemExit(f"{path}:{start}: the block opened here is never closed")
+        raise SystemExit(f"{name}:{start}: the block opened here is never closed")
     return blocks
 
 
-def parse_directive(path, line, text):
+def parse_directive(name, line, text):
     """The reason in `skip: REASON`; anything else is a writer's mistake."""
     m = re.fullmatch(r"skip:\s*(\S.*)", text)
     if not m:
-        raise SystemExit(f"{path}:{line}: expected '<!-- docs-check: skip: REASON -->', got '{text}'")
+        raise SystemExit(f"{name}:{line}: expected '<!-- docs-check: skip: REASON -->', got '{text}'")
     return m.group(1)
 
 
@@ -127,7 +130,7 @@ def environment(work):
 def check_file(path, root, hpo, trainer):
     """Runs path's runnable blocks; returns the number of failures (0 or 1)."""
     name = os.path.relpath(path, root)
-    blocks = [b for b in parse_blocks(path) if b.info == "sh"]
+    blocks = [b for b in parse_blocks(path, name) if b.info == "sh"]
     for b in blocks:
         if b.skip:
             print(f"{name}:{b.line}: not run: {b.skip}")
