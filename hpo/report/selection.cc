@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 #include "hpo/report/sweep_series.h"
 #include "hpo/stats/deflated_sharpe.h"
