@@ -10,9 +10,10 @@ jobs=$(nproc)
 # What only the tests need: the real servers they start privately
 # (PostgreSQL, Slurm with munge), the Python client Optuna uses for
 # PostgreSQL, the browser hpo report's pages are checked in, and the
-# scikit-learn Optuna's fANOVA needs. The main job's setup (setup.sh) stays
-# without them.
-"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn
+# scikit-learn Optuna's fANOVA needs, with the NumPy and SciPy that
+# stats_check recomputes hpo/stats with. The main job's setup (setup.sh)
+# stays without them.
+"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn python3-scipy python3-numpy
 "$root/tools/setup.sh" "$root/build"
 
 echo "== sanitizer build (ASan+UBSan) of the unit tests"

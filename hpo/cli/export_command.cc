@@ -7,9 +7,12 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/selection_flags.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
 #include "hpo/report/config_export.h"
+#include "hpo/report/robust_select.h"
+#include "hpo/report/selection.h"
 #include "hpo/run/atomic_file.h"
 #include "hpo/report/study_view.h"
 #include "hpo/report/trial_json.h"
@@ -28,6 +31,7 @@ struct ExportFlags {
   std::string format = "yaml";
   std::string output;
   bool trials = false;
+  SelectionFlags selection;
 };
 
 // "-o -" means stdout, as for other Unix tools.
@@ -46,8 +50,11 @@ std::string trials_text(const StudyView& view, const std::string& format) {
   return format == "csv" ? trials_csv(view) : study_json(view).dump(2) + "\n";
 }
 
-std::string config_text(const StudyView& view, const TrialRecord& t, const std::string& format) {
-  return format == "json" ? config_json(t) : config_yaml(view, t);
+// YAML configs carry the selection's statistics in their header; JSON has
+// no comments.
+std::string config_text(const StudyView& view, const TrialRecord& t, const std::string& format,
+                        const std::string& notes) {
+  return format == "json" ? config_json(t) : config_yaml(view, t, notes);
 }
 
 int export_study(const ExportFlags& flags) {
@@ -70,25 +77,28 @@ int export_study(const ExportFlags& flags) {
     return kExitOk;
   }
 
-  const auto best = best_trials(view, static_cast<size_t>(flags.top));
+  const SelectionOptions options = flags.selection.options();
+  const auto best = ranked_trials(view, options.rule, static_cast<size_t>(flags.top));
   if (best.empty()) {
     std::cerr << "hpo export: study '" << view.study.name << "' has no COMPLETE trial to export\n";
     return kExitAllTrialsFailed;
   }
+  // The statistics judge the selected (rank 1) trial and the sweep.
+  const std::string notes = selection_text(view, compute_selection(view, options));
   if (to_stdout(flags)) {
     for (size_t i = 0; i < best.size(); ++i) {
       if (i > 0) std::cout << (flags.format == "json" ? "\n" : "---\n");
-      std::cout << config_text(view, *best[i], flags.format);
+      std::cout << config_text(view, *best[i], flags.format, i == 0 ? notes : "");
     }
   } else if (best.size() == 1 && !fs::is_directory(flags.output)) {
-    write_file(flags.output, config_text(view, *best.front(), flags.format));
+    write_file(flags.output, config_text(view, *best.front(), flags.format, notes));
     std::cout << "wrote " << flags.output << " (trial " << best.front()->number << ")\n";
   } else {
     // Several configs: -o names a directory, one file per config, by rank.
     for (size_t i = 0; i < best.size(); ++i) {
       const fs::path file = fs::path(flags.output) / ("rank" + std::to_string(i + 1) + "_trial" +
                                                       std::to_string(best[i]->number) + "." + flags.format);
-      write_file(file, config_text(view, *best[i], flags.format));
+      write_file(file, config_text(view, *best[i], flags.format, i == 0 ? notes : ""));
       std::cout << "wrote " << file.string() << "\n";
     }
   }
@@ -108,13 +118,17 @@ void add_export_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", flags->output,
                   "Output file (one config, or --trials; - for stdout), or directory (--top > 1); default stdout");
   cmd->add_flag("--trials", flags->trials, "Export every trial (params, state, metrics) as json or csv");
+  add_selection_options(cmd, flags->selection, true);
   cmd->footer(
       "A config holds the trial's sampled values and the study's fixed values: run it with\n"
-      "  hpo-trainer --config best.yaml --out DIR\n\n"
-      "Examples:\n"
+      "  hpo-trainer --config best.yaml --out DIR\n"
+      "A YAML config's header also gives the overfitting statistics of the sweep.\n\n" +
+      std::string(kSelectHelp) +
+      "\nExamples:\n"
       "  hpo export --study quick_sweep -o best.yaml\n"
       "  hpo export --study quick_sweep --top 3 -o best_configs/\n"
-      "  hpo export --study quick_sweep --format csv -o trials.csv");
+      "  hpo export --study quick_sweep --format csv -o trials.csv\n"
+      "  hpo export --study full_sweep --select robust -o robust.yaml");
   cmd->callback([flags, &exit_code] { exit_code = export_study(*flags); });
 }
 

@@ -4,6 +4,7 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/selection_flags.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/report/status_table.h"
 #include "hpo/report/study_view.h"
@@ -18,6 +19,7 @@ struct StudyFlags {
   std::string study;
   std::string storage;
   bool json = false;
+  SelectionFlags selection;
 };
 
 StudyView open_view(const StudyFlags& flags) {
@@ -39,28 +41,50 @@ void add_status_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<StudyFlags>();
   CLI::App* cmd = app.add_subcommand("status", "Show a study's trials: state, params, objective, metrics, duration");
   add_study_options(cmd, *flags);
-  cmd->footer("Safe to run while `hpo run` is going: it reads a consistent snapshot and never blocks the run.\n\n"
-              "Example:\n  hpo status --study quick_sweep\n  hpo status --study quick_sweep --json | jq .best");
+  add_selection_options(cmd, flags->selection, false);
+  cmd->footer("Safe to run while `hpo run` is going: it reads a consistent snapshot and never blocks the run.\n"
+              "--json adds \"selection\": the best trial's overfitting statistics (docs/overfitting.md).\n\n"
+              "Example:\n  hpo status --study quick_sweep\n  hpo status --study quick_sweep --json | jq .best\n"
+              "  hpo status --study quick_sweep --json | jq .selection.pbo.pbo");
   cmd->callback([flags, &exit_code] {
     const StudyView view = open_view(*flags);
-    std::cout << (flags->json ? study_json(view).dump(2) + "\n" : status_table(view));
+    if (flags->json) {
+      auto j = study_json(view);
+      j["selection"] = selection_json(view, compute_selection(view, flags->selection.options()));
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << status_table(view);
+    }
     exit_code = kExitOk;
   });
 }
 
 void add_best_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<StudyFlags>();
-  CLI::App* cmd = app.add_subcommand("best", "Show a study's best trial");
+  CLI::App* cmd = app.add_subcommand("best", "Show a study's best trial, and how far to trust it");
   add_study_options(cmd, *flags);
+  add_selection_options(cmd, flags->selection, true);
+  cmd->footer(std::string(kSelectHelp) +
+              "\nExamples:\n  hpo best --study full_sweep\n  hpo best --study full_sweep --select robust\n"
+              "  hpo best --study full_sweep --json | jq .selection.dsr");
   cmd->callback([flags, &exit_code] {
     const StudyView view = open_view(*flags);
-    const auto best = best_trials(view, 1);
+    const Selection selection = compute_selection(view, flags->selection.options());
+    const TrialRecord* chosen = selection.selected;
     if (flags->json) {
-      std::cout << (best.empty() ? "null" : trial_json(*best.front()).dump(2)) << "\n";
+      if (!chosen) {
+        std::cout << "null\n";
+      } else {
+        auto j = trial_json(*chosen);
+        j["selection"] = selection_json(view, selection);
+        std::cout << j.dump(2) << "\n";
+      }
     } else {
-      std::cout << best_summary(view);
+      const std::string label = selection.rule == SelectRule::kRobust ? "robust" : "best";
+      std::cout << (chosen ? trial_summary(view, *chosen, label) : best_summary(view));
+      if (chosen) std::cout << selection_text(view, selection);
     }
-    exit_code = best.empty() ? kExitAllTrialsFailed : kExitOk;
+    exit_code = chosen ? kExitOk : kExitAllTrialsFailed;
   });
 }
 

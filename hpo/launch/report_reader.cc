@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 namespace hpo {
 
@@ -67,6 +68,67 @@ std::string quote_nonfinite_literals(const std::string& line) {
   return out;
 }
 
+// YYYY-MM-DD with a month 01-12 and a day 01-31.
+bool iso_date(const std::string& s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  const int month = std::stoi(s.substr(5, 2)), day = std::stoi(s.substr(8, 2));
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+// A `series` line: validated whole, so that what is stored is usable.
+ReportEvent parse_series(const nlohmann::json& j, int line_number) {
+  auto bad = [line_number](const std::string& problem) {
+    ReportEvent e = invalid(line_number, "series line: " + problem);
+    e.fails_trial = true;
+    return e;
+  };
+  ReportEvent event;
+  event.kind = ReportEvent::Kind::kSeries;
+  event.line = line_number;
+  DailySeries& s = event.series;
+  const auto split = j.find("split");
+  if (split == j.end() || !split->is_string() || (*split != "valid" && *split != "test")) {
+    return bad("\"split\" must be \"valid\" or \"test\"");
+  }
+  s.split = split->get<std::string>();
+  const auto dates = j.find("dates");
+  if (dates == j.end() || !dates->is_array() || dates->empty()) {
+    return bad("\"dates\" must be a non-empty array of ISO dates (YYYY-MM-DD)");
+  }
+  for (const auto& d : *dates) {
+    if (!d.is_string() || !iso_date(d.get_ref<const std::string&>())) {
+      return bad("dates[" + std::to_string(s.dates.size()) + "] = " + d.dump() + " is not an ISO date (YYYY-MM-DD)");
+    }
+    if (!s.dates.empty() && !(s.dates.back() < d.get_ref<const std::string&>())) {
+      return bad("dates must be strictly increasing; dates[" + std::to_string(s.dates.size()) + "] = " +
+                 d.dump() + " follows \"" + s.dates.back() + "\"");
+    }
+    s.dates.push_back(d.get<std::string>());
+  }
+  for (const auto& [key, out, nan_ok] : {std::tuple{"returns", &s.returns, false},
+                                         std::tuple{"rank_ic", &s.rank_ic, true}}) {
+    const auto array = j.find(key);
+    if (array == j.end() || !array->is_array()) return bad(std::string("\"") + key + "\" must be an array of numbers");
+    for (const auto& v : *array) {
+      const auto x = metric_number(v);
+      const std::string at = std::string(key) + "[" + std::to_string(out->size()) + "]";
+      if (!x) return bad(at + " = " + v.dump() + " is not a number");
+      if (std::isinf(*x) || (std::isnan(*x) && !nan_ok)) {
+        return bad(at + " is " + v.dump() + "; expected a finite number" + (nan_ok ? " or NaN" : ""));
+      }
+      out->push_back(*x);
+    }
+    if (out->size() != s.dates.size()) {
+      return bad(std::string("\"") + key + "\" has " + std::to_string(out->size()) + " values for " +
+                 std::to_string(s.dates.size()) + " dates; expected one per date");
+    }
+  }
+  return event;
+}
+
 }  // namespace
 
 ReportEvent parse_report_line(const std::string& line, int line_number) {
@@ -92,8 +154,10 @@ ReportEvent parse_report_line(const std::string& line, int line_number) {
     event.step = step->get<int>();
   } else if (t == "final") {
     event.kind = ReportEvent::Kind::kFinal;
+  } else if (t == "series") {
+    return parse_series(j, line_number);
   } else {
-    return invalid(line_number, "unknown type \"" + t + "\" (expected \"epoch\" or \"final\")");
+    return invalid(line_number, "unknown type \"" + t + "\" (expected \"epoch\", \"final\" or \"series\")");
   }
   const auto metrics = j.find("metrics");
   if (metrics == j.end() || !metrics->is_object()) {

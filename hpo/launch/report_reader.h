@@ -4,6 +4,8 @@
 //
 //   {"type": "epoch", "step": 0, "metrics": {"val_rank_ic": 0.031, ...}}
 //   {"type": "final", "metrics": {"val_rank_ic": 0.045, "val_sharpe": 1.1}}
+//   {"type": "series", "split": "valid", "dates": ["2021-03-01", ...],
+//    "returns": [...], "rank_ic": [...]}   (daily, for hpo/stats; issue #15)
 #ifndef HPO_LAUNCH_REPORT_READER_H_
 #define HPO_LAUNCH_REPORT_READER_H_
 
@@ -17,13 +19,26 @@ namespace hpo {
 
 using Metrics = std::map<std::string, double>;
 
+// One split's daily series: ISO dates, strictly increasing; net long-short
+// returns (finite) and cross-sectional RankIC (NaN allowed) per date.
+struct DailySeries {
+  std::string split;  // "valid" or "test"
+  std::vector<std::string> dates;
+  std::vector<double> returns;
+  std::vector<double> rank_ic;
+};
+
 struct ReportEvent {
-  enum class Kind { kEpoch, kFinal, kInvalid };
+  enum class Kind { kEpoch, kFinal, kSeries, kInvalid };
   Kind kind = Kind::kInvalid;
   int step = 0;          // kEpoch
   Metrics metrics;       // kEpoch, kFinal; non-finite values are kept
   int line = 0;          // 1-based line in the report file
   std::string problem;   // kInvalid: what was wrong with the line
+  DailySeries series;    // kSeries
+  // kInvalid: a broken series line, which fails the trial (other invalid
+  // lines are counted and skipped).
+  bool fails_trial = false;
 };
 
 // Parses one line of the report channel.

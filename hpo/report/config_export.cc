@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 #include "hpo/report/status_table.h"
 #include "samplers/param_value.h"
 
@@ -30,7 +32,7 @@ nlohmann::json trial_run_config(const TrialRecord& trial) {
   return it->second;
 }
 
-std::string config_yaml(const StudyView& view, const TrialRecord& trial) {
+std::string config_yaml(const StudyView& view, const TrialRecord& trial, const std::string& notes) {
   const nlohmann::json config = trial_run_config(trial);
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -42,6 +44,12 @@ std::string config_yaml(const StudyView& view, const TrialRecord& trial) {
   std::string header = "# study " + view.study.name + ", trial " + std::to_string(trial.number) + ": " +
                        view.metric + " = " + (trial.value ? short_number(*trial.value) : "-") +
                        "\n# run it with: hpo-trainer --config THIS_FILE --out DIR\n";
+  size_t at = 0;
+  while (at < notes.size()) {
+    const size_t end = std::min(notes.find('\n', at), notes.size());
+    header += "# " + notes.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
   return header + out.c_str() + "\n";
 }
 

@@ -15,8 +15,9 @@ namespace hpo {
 // Throws StorageError if the trial has none (e.g. created by Optuna).
 nlohmann::json trial_run_config(const TrialRecord& trial);
 
-// YAML with a comment header naming the study, trial and objective.
-std::string config_yaml(const StudyView& view, const TrialRecord& trial);
+// YAML with a comment header naming the study, trial and objective, then
+// `notes` (lines, each made a comment).
+std::string config_yaml(const StudyView& view, const TrialRecord& trial, const std::string& notes = "");
 std::string config_json(const TrialRecord& trial);
 
 }  // namespace hpo

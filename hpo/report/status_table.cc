@@ -121,8 +121,11 @@ std::string status_table(const StudyView& view) {
 std::string best_summary(const StudyView& view) {
   const auto best = best_trials(view, 1);
   if (best.empty()) return "no COMPLETE trial yet\n";
-  const TrialRecord& t = *best.front();
-  std::string text = "best: trial " + std::to_string(t.number) + ", " + view.metric + " = " + short_number(*t.value);
+  return trial_summary(view, *best.front(), "best");
+}
+
+std::string trial_summary(const StudyView& view, const TrialRecord& t, const std::string& label) {
+  std::string text = label + ": trial " + std::to_string(t.number) + ", " + view.metric + " = " + short_number(*t.value);
   for (const auto& m : view.record) {
     const auto it = t.user_attrs.find(m);
     if (it != t.user_attrs.end()) text += ", " + m + " = " + cell_of(it->second);

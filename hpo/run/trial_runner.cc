@@ -30,6 +30,14 @@ nlohmann::json metric_json(double v) {
   return v > 0 ? "inf" : "-inf";
 }
 
+// A series line as stored in the trial's system attr hpo:series:<split>:
+// {"dates", "returns", "rank_ic"}, NaN RankICs as null (JSON has no NaN).
+nlohmann::json series_json(const DailySeries& s) {
+  nlohmann::json rank_ic = nlohmann::json::array();
+  for (double v : s.rank_ic) rank_ic.push_back(std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v));
+  return {{"dates", s.dates}, {"returns", s.returns}, {"rank_ic", rank_ic}};
+}
+
 nlohmann::json metrics_json(const Metrics& metrics) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [name, value] : metrics) j[name] = metric_json(value);
@@ -62,7 +70,14 @@ class Watch {
         case ReportEvent::Kind::kFinal:
           run.final_metrics = std::move(event.metrics);
           break;
+        case ReportEvent::Kind::kSeries:
+          storage_.set_trial_system_attr(plan_.trial_id, "hpo:series:" + event.series.split,
+                                         series_json(event.series), plan_.guard);
+          break;
         case ReportEvent::Kind::kInvalid:
+          if (event.fails_trial && bad_series_.empty()) {
+            bad_series_ = "line " + std::to_string(event.line) + ": " + event.problem;
+          }
           if (run.invalid_lines++ == 0) {
             run.first_invalid = "line " + std::to_string(event.line) + ": " + event.problem;
           }
@@ -74,6 +89,7 @@ class Watch {
 
   const nlohmann::json& curve() const { return curve_; }
   int last_step() const { return last_step_; }
+  const std::string& bad_series() const { return bad_series_; }
 
  private:
   ReportReader& reader_;
@@ -82,6 +98,7 @@ class Watch {
   const std::string& metric_;
   nlohmann::json curve_ = nlohmann::json::array();
   int last_step_ = -1;
+  std::string bad_series_;  // the first broken series line, which fails the trial
 };
 
 }  // namespace
@@ -106,6 +123,7 @@ struct TrialRunner::Attempt {
   bool interrupted = false;
   nlohmann::json curve = nlohmann::json::array();
   std::string stderr_path;
+  std::string bad_series;  // "<report file> line N: ..." when a series line was broken
 };
 
 TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann::ordered_json& config) {
@@ -180,6 +198,7 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
     }
     watch.drain(true, run);
     a.curve = watch.curve();
+    if (!watch.bad_series().empty()) a.bad_series = (dir / kReportFile).string() + " " + watch.bad_series();
   } catch (const LaunchError& e) {
     run.launch_error = e.what();
   }
@@ -219,6 +238,11 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
     verdict = judge(a.run, metric_);
   }
   const TrainerRun& run = a.run;
+  // A broken series line would leave the sweep's statistics without this
+  // trial's days: fail it, as a broken objective would.
+  if (!a.bad_series.empty() && verdict.state == TrialState::kComplete) {
+    verdict = Verdict{TrialState::kFail, std::nullopt, "bad report: " + a.bad_series};
+  }
 
   TrialResult result;
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();

@@ -21,9 +21,11 @@ import time
 
 from harness import expect, run_named_test
 from test_cli import PYTHON, Project
+from test_overfitting import Project as SeriesProject
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SECTIONS = ["history", "curves", "parallel", "slice", "importance", "metrics", "timeline", "failures", "best"]
+SECTIONS = ["history", "curves", "parallel", "slice", "importance", "metrics", "timeline", "failures", "best",
+            "overfitting"]
 HOSTILE = "</script><script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">\u2028\u2029&amp;"
 
 
@@ -186,6 +188,25 @@ def test_empty(p):
     for section in SECTIONS:
         sec = seen["sections"][section]
         expect(sec["empty"] or sec["charts"], f"{section}: neither drawn nor said why not: {sec}")
+
+
+# Issue #15: a sweep whose trainer reported daily series shows the PBO
+# logits' histogram and the selection's statistics as `hpo best` prints them;
+# one without series says why there are none.
+def test_overfitting(p):
+    sp = SeriesProject(p.hpo, os.path.join(p.dir, "series"))
+    sp.study(fixed="signal_strength: 0.015, common: 0.5", n_trials=12)
+    sp.run("run", "--study", "s")
+    seen = open_report(sp, "s", "overfitting")
+    drawn(seen, "overfitting")
+    text = seen["sections"]["overfitting"]["pre"]
+    best = sp.run("best", "--study", "s").stdout
+    expect(len(text) == 1 and text[0] in best and "PBO " in text[0] and "DSR " in text[0], (text, best))
+    pbo = [float(re.search(r"PBO = ([0-9.]+)", n).group(1)) for n in seen["sections"]["overfitting"]["notes"]
+           if "PBO = " in n]
+    expect(pbo and pbo[0] < 0.05, seen["sections"]["overfitting"])
+    finished_study(p)
+    says_empty(open_report(p, "s", "no_series"), "overfitting", "No trial reported daily series")
 
 
 def report_json(p, study, storage):

@@ -18,6 +18,7 @@ constexpr const char* kSections[][2] = {
     {"timeline", "7. Timeline"},
     {"failures", "8. Failures"},
     {"best", "9. Best trial's config"},
+    {"overfitting", "10. Overfitting: Deflated Sharpe Ratio and PBO"},
 };
 
 }  // namespace

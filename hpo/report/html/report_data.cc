@@ -9,6 +9,7 @@
 #include "hpo/report/host_summary.h"
 #include "hpo/report/html/downsample.h"
 #include "hpo/report/html/importance_data.h"
+#include "hpo/report/selection.h"
 #include "hpo/storage/optuna_codec.h"
 
 namespace hpo {
@@ -158,13 +159,15 @@ json failures_json(const StudyView& view, size_t limit) {
   return {{"total", total}, {"rows", rows}};
 }
 
-json best_json(const StudyView& view) {
+// The config as `hpo export` writes it, the selection's statistics in its
+// header.
+json best_json(const StudyView& view, const std::string& notes) {
   const auto best = best_trials(view, 1);
   if (best.empty()) return nullptr;
   const TrialRecord& t = *best.front();
   json b = {{"n", t.number}, {"value", number_or_null(t.value)}};
   try {
-    b["config"] = config_yaml(view, t);
+    b["config"] = config_yaml(view, t, notes);
   } catch (const StorageError&) {
     // A trial hpo did not run (Optuna made it) has no stored config.
     json params = json::object();
@@ -207,7 +210,12 @@ json report_data(const StudyView& view, double now_s, const ReportLimits& limits
   d["curves"] = curves_json(view, limits.curves);
   d["parallel"] = parallel_json(view, limits.parallel);
   d["failures"] = failures_json(view, limits.failures);
-  d["best"] = best_json(view);
+  const Selection selection = compute_selection(view, {});
+  const std::string selection_lines = selection_text(view, selection);
+  d["best"] = best_json(view, selection_lines);
+  // Section 10: the selection's statistics and the PBO logits' histogram.
+  d["selection"] = selection_json(view, selection);
+  d["selection"]["text"] = selection_lines;
   d["importance"] = importance_json(view, limits.importance_trials);
   d["generated_at"] = now_s;
   d["utc_offset_s"] = utc_offset_seconds(now_s);

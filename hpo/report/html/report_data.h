@@ -1,7 +1,8 @@
 // What a report page shows, as one JSON document that the page's script
 // (hpo/report/web/report.js) draws: the study, its parameters' domains,
 // every trial (or, for the heavy charts, a stated sample of them), the
-// failures, the best config and the parameter importances.
+// failures, the best config, the parameter importances and the overfitting
+// statistics of the selection (hpo/report/selection.h).
 #ifndef HPO_REPORT_HTML_REPORT_DATA_H_
 #define HPO_REPORT_HTML_REPORT_DATA_H_
 
@@ -24,7 +25,8 @@ struct ReportLimits {
 //  "log", "low", "high", "choices"}], "trials": [{"n", "state", "value",
 //  "p": [per param: the stored value, a choice's index, or null], "m": {metric: v},
 //  "start", "end", "host", "slot", "gpu_util"}], "curves", "parallel",
-//  "failures", "best", "importance", "metric_pairs", "generated_at",
+//  "failures", "best", "importance", "metric_pairs", "selection" (as
+//  `hpo status --json`'s, plus "text" as `hpo best` prints it), "generated_at",
 //  "utc_offset_s"}. Times are seconds since the epoch; `now_s` is when the
 //  snapshot was read (running trials' bars end there).
 // States are Optuna's, but a FAIL for lack of memory is "OOM".

@@ -294,7 +294,28 @@
     }
   }
 
-  [summary, history, curves, parallel, slices, importance, metrics, timeline, failures, best].forEach(draw => {
+  // The selected trial's DSR, the sweep's PBO with its logits' histogram
+  // and the validation-to-test carry-over (docs/overfitting.md).
+  function overfitting() {
+    const sel = data.selection;
+    if (!sel || !sel.available) {
+      return empty('overfitting', 'No trial reported daily series, so there is nothing to judge overfitting by ' +
+                   '(the trainer\'s "series" report lines; see docs/overfitting.md).');
+    }
+    if (sel.pbo && sel.pbo.logit_histogram) {
+      const h = sel.pbo.logit_histogram, width = (h.hi - h.lo) / h.counts.length;
+      chart('overfitting', [{type: 'bar', x: h.counts.map((c, i) => h.lo + (i + 0.5) * width), y: h.counts,
+                             marker: {color: h.counts.map((c, i) => h.lo + (i + 0.5) * width <= 0 ? '#d62728' : '#1f77b4')}}],
+            {xaxis: {title: {text: 'logit of the in-sample best trial\'s out-of-sample rank'}},
+             yaxis: {title: {text: 'combinations'}}, bargap: 0.05});
+      note('overfitting', 'PBO = ' + sel.pbo.pbo.toFixed(3) + ': the share of the ' + sel.pbo.combinations +
+           ' CSCV combinations (red, logit <= 0) where the in-sample best trial ranked at or below the ' +
+           'out-of-sample median. Near 0: the choice holds up; near 0.5 or above: it is luck.');
+    }
+    element(body('overfitting'), 'pre', 'selection', sel.text);
+  }
+
+  [summary, history, curves, parallel, slices, importance, metrics, timeline, failures, best, overfitting].forEach(draw => {
     try {
       draw();
     } catch (e) {
