@@ -29,13 +29,18 @@ Trainer protocol (how hpo runs this program):
   Reports: JSON lines appended to $HPO_REPORT_FILE (else --report FILE, else
   none), flushed per line:
     {"type": "epoch", "step": E, "metrics": {"val_rank_ic", "val_ic",
-      "val_sharpe", "val_rank_icir", "val_loss", "train_loss", "samples_per_s",
-      "epoch_time_s", "data_wait_frac", "peak_mem_mb", "lr"}}
+      "val_sharpe", "val_sharpe_net", "val_turnover", "val_rank_icir",
+      "val_loss", "train_loss", "samples_per_s", "epoch_time_s",
+      "data_wait_frac", "peak_mem_mb", "lr"}}
+    {"type": "series", "split": "valid" | "test", "dates", "returns",
+      "rank_ic"} (daily; see Validation below)
     {"type": "final", "metrics": {"val_rank_ic" (best epoch, the objective),
-      "val_sharpe", "val_ic", "val_rank_icir", "val_loss", "test_rank_ic",
-      "test_ic", "test_sharpe", "test_rank_icir", "test_loss", "best_epoch",
-      "samples_per_s", "data_wait_frac", "peak_mem_mb", and on the synthetic
-      panel "oracle_val_rank_ic", "oracle_val_sharpe", "oracle_test_rank_ic"}}
+      "val_sharpe", "val_sharpe_net", "val_turnover", "val_ic",
+      "val_rank_icir", "val_loss", the same with test_, "best_epoch",
+      "samples_per_s", "data_wait_frac", "peak_mem_mb", with cross-validation
+      "cv_folds" and "fold_K_val_rank_ic", "fold_K_val_sharpe_net", and on
+      the synthetic panel "oracle_val_rank_ic", "oracle_val_sharpe",
+      "oracle_val_sharpe_net", "oracle_test_rank_ic", "oracle_test_sharpe_net"}}
   TRIAL_DIR/checkpoint.pt is written (atomically) after every epoch; --resume
   or HPO_RESUME=1 (hpo sets it for a trial it runs again) continues from it,
   if it was written for the same config (else the run starts fresh).
@@ -56,8 +61,9 @@ Data: `data` names a CSV with columns date,ticker,open,high,low,close,volume
               [--signal-strength easy|realistic|noise|NUMBER]
 writes that panel as CSV and prints the oracle's RankIC, gross and net
 Sharpe and turnover on the validation and test windows. Presets:
-easy (0.12, the default: oracle RankIC ~0.08, Sharpe ~35), realistic (0.035:
-RankIC ~0.03-0.06, net Sharpe ~1-3, like a good equity signal), noise (0).
+easy (0.12, the default: oracle RankIC ~0.10, Sharpe ~33), realistic (0.035:
+RankIC ~0.03, net Sharpe ~2-3 at 10 bps, like a good equity signal), noise
+(0: nothing to learn).
 Examples:
   hpo-trainer --make-data panel.csv --signal-strength realistic
   hpo-trainer --make-data noise.csv --signal-strength noise --tickers 200

@@ -48,8 +48,9 @@ SyntheticPanel make_synthetic_panel(const SyntheticSpec& spec);
 // The `signal` of a signal_strength preset or number; nullopt for anything
 // else (a negative number, an unknown name). The presets, with their oracle's
 // scores on the default 500 x 1500 panel in docs/hpo-trainer-validation.md:
-//   easy      0.12   today's panel: oracle RankIC about 0.08, Sharpe about 35
-//   realistic 0.035  like a good equity signal: RankIC 0.03-0.06, net Sharpe 1-3
+//   easy      0.12   today's panel: oracle RankIC about 0.10, Sharpe about 33
+//   realistic 0.035  like a good equity signal: RankIC about 0.03, net Sharpe
+//                    about 3 at 10 bps (tests/trainer/presets_test.cc)
 //   noise     0      nothing to learn: any RankIC is luck
 std::optional<double> signal_named(const std::string& name);
 
