@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "trainer/cv.h"
 #include "trainer/error.h"
 #include "trainer/features.h"
+#include "trainer/synthetic.h"
 
 namespace hpo::trainer {
 
@@ -92,6 +94,15 @@ const std::vector<Key>& keys() {
       key("synthetic_tickers", &TrainerConfig::synthetic_tickers, "an integer", "synthetic panel size"),
       key("synthetic_days", &TrainerConfig::synthetic_days, "an integer", "synthetic panel size"),
       key("synthetic_seed", &TrainerConfig::synthetic_seed, "a non-negative integer", "synthetic panel seed"),
+      string_key("signal_strength", &TrainerConfig::signal_strength,
+                 "synthetic panel's planted signal: easy (0.12) | realistic (0.035) | noise (0) | a number"),
+      string_key("cv_scheme", &TrainerConfig::cv_scheme,
+                 "none (one train/valid split) | walk_forward | purged_kfold; or cv: {scheme, folds, embargo_days}"),
+      key("cv_folds", &TrainerConfig::cv_folds, "an integer", "cross-validation folds"),
+      key("cv_embargo_days", &TrainerConfig::cv_embargo_days, "an integer",
+          "days dropped from training after each validation block (walk_forward: before it)"),
+      key("cost_bps", &TrainerConfig::cost_bps, "a number",
+          "one-way trading cost per unit of turnover, basis points (val_sharpe_net)"),
       string_key("device", &TrainerConfig::device, "auto | cpu | cuda"),
   };
   return kKeys;
@@ -129,7 +140,24 @@ void require(bool ok, const std::string& source, const char* key, const std::str
   if (!ok) throw UsageError(fmt::format("{}: key '{}': {}", source, key, rule));
 }
 
+// The map form cv: {scheme, folds, embargo_days}: each entry sets cv_<name>.
+void set_cv_map(TrainerConfig* config, const YAML::Node& node, const std::string& path) {
+  if (!node.IsMap())
+    throw UsageError(fmt::format("{}: key 'cv': expected a map such as {{scheme: walk_forward, folds: 4, "
+                                 "embargo_days: 5}}",
+                                 path));
+  for (const auto& entry : node) {
+    const std::string name = entry.first.as<std::string>();
+    const Key* k = name == "scheme" || name == "folds" || name == "embargo_days" ? find_key("cv_" + name) : nullptr;
+    if (!k)
+      throw UsageError(fmt::format("{}: key 'cv.{}': unknown; expected scheme, folds or embargo_days", path, name));
+    k->set(config, entry.second, fmt::format("{}: key 'cv.{}'", path, name));
+  }
+}
+
 }  // namespace
+
+CvSpec cv_spec(const TrainerConfig& config) { return {config.cv_scheme, config.cv_folds, config.cv_embargo_days}; }
 
 std::vector<std::string> config_keys() {
   std::vector<std::string> names;
@@ -196,6 +224,13 @@ void validate(const TrainerConfig& c, const std::string& source) {
           "train_frac and valid_frac must be > 0 with a sum below 1");
   require(c.synthetic_tickers >= 5, source, "synthetic_tickers", "must be >= 5");
   require(c.synthetic_days >= 1, source, "synthetic_days", "must be >= 1");
+  require(signal_named(c.signal_strength).has_value(), source, "signal_strength",
+          "must be \"easy\", \"realistic\", \"noise\" or a number >= 0");
+  require(c.cv_scheme == "none" || c.cv_scheme == "walk_forward" || c.cv_scheme == "purged_kfold", source,
+          "cv_scheme", "must be \"none\", \"walk_forward\" or \"purged_kfold\"");
+  require(c.cv_folds >= 2 && c.cv_folds <= 50, source, "cv_folds", "must be an integer from 2 to 50");
+  require(c.cv_embargo_days >= 0, source, "cv_embargo_days", "must be >= 0");
+  require(c.cost_bps >= 0, source, "cost_bps", "must be >= 0");
   require(c.device == "auto" || c.device == "cpu" || c.device == "cuda", source, "device",
           "must be \"auto\", \"cpu\" or \"cuda\"");
 }
@@ -214,6 +249,10 @@ TrainerConfig load_config(const std::string& path) {
   if (!root.IsMap()) throw UsageError(fmt::format("{}: expected a flat object of key: value", path));
   for (const auto& entry : root) {
     const std::string key = entry.first.as<std::string>();
+    if (key == "cv") {
+      set_cv_map(&config, entry.second, path);
+      continue;
+    }
     const Key* k = find_key(key);
     if (!k) throw UsageError(fmt::format("{}: unknown key '{}'{}", path, key, suggestion(key)));
     k->set(&config, entry.second, fmt::format("{}: key '{}'", path, key));

@@ -39,9 +39,22 @@ struct TrainerConfig {
   int synthetic_tickers = 500;
   int synthetic_days = 1500;
   uint64_t synthetic_seed = 7;
+  // The built-in panel's planted signal: a preset (easy | realistic | noise)
+  // or a number (synthetic.h).
+  std::string signal_strength = "easy";
+  // Validation (docs/hpo-trainer-validation.md). A config may also give these
+  // as one map: cv: {scheme: walk_forward, folds: 4, embargo_days: 5}.
+  std::string cv_scheme = "none";  // none | walk_forward | purged_kfold
+  int cv_folds = 4;
+  int cv_embargo_days = 5;
+  double cost_bps = 10;  // trading cost per unit of turnover, in basis points (one-way)
   // Runtime.
   std::string device = "auto";  // "auto" | "cpu" | "cuda"
 };
+
+// The cross-validation the config asks for (cv.h).
+struct CvSpec;
+CvSpec cv_spec(const TrainerConfig& config);
 
 // Reads and validates a config file; throws UsageError.
 TrainerConfig load_config(const std::string& path);

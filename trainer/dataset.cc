@@ -28,11 +28,23 @@ Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
   Dataset d;
   const LabelSpec label{config.horizon, label_entry_named(config.label_entry).value()};
   d.features = compute_features(panel, label);
+  d.dates = panel.dates;
   const size_t first_day = kLongestWindow + size_t(config.lookback) - 1;
   d.splits = make_splits(panel.num_days(), first_day, label_reach(label), config.train_frac, config.valid_frac);
   d.train = samples_in(d.features, d.splits.train);
   d.valid = thin_dates(samples_in(d.features, d.splits.valid), d.splits.valid, config.max_valid_samples);
   d.test = samples_in(d.features, d.splits.test);
+  const CvSpec cv = cv_spec(config);
+  if (!cv.enabled()) return d;
+  for (const Fold& fold : make_folds(d.splits, label_reach(label), cv)) {
+    FoldData f{fold, {}, {}};
+    for (const DayRange& r : fold.train) {
+      std::vector<Sample> part = samples_in(d.features, r);
+      f.train.insert(f.train.end(), part.begin(), part.end());
+    }
+    f.valid = thin_dates(samples_in(d.features, fold.valid), fold.valid, config.max_valid_samples);
+    d.folds.push_back(std::move(f));
+  }
   return d;
 }
 
@@ -46,28 +58,38 @@ Dataset load_dataset(const TrainerConfig& config) {
   spec.tickers = config.synthetic_tickers;
   spec.days = config.synthetic_days;
   spec.seed = config.synthetic_seed;
+  spec.signal = signal_named(config.signal_strength).value();
   SyntheticPanel synthetic = make_synthetic_panel(spec);
   Dataset d = make_dataset(synthetic.panel, config);
-  d.oracle = std::move(synthetic.expected_return);
-  d.source = fmt::format("synthetic panel ({} tickers x {} days, seed {})", spec.tickers, spec.days, spec.seed);
+  d.oracle = std::move(synthetic.planted_score);
+  d.source = fmt::format("synthetic panel ({} tickers x {} days, seed {}, signal_strength {})", spec.tickers,
+                         spec.days, spec.seed, config.signal_strength);
   return d;
 }
 
-Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, const std::vector<float>& pred) {
-  std::vector<float> label, target;
-  std::vector<uint32_t> day;
+Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, const std::vector<float>& pred,
+                     double cost_bps) {
+  std::vector<float> label, target, daily_return;
+  std::vector<uint32_t> day, ticker;
   for (const Sample& s : samples) {
     label.push_back(fs.label[fs.cell(s.ticker, s.day)]);
     target.push_back(fs.target[fs.cell(s.ticker, s.day)]);
+    daily_return.push_back(fs.daily_return[fs.cell(s.ticker, s.day)]);
     day.push_back(s.day);
+    ticker.push_back(s.ticker);
   }
-  return score(pred, label, target, day, fs.label_spec.horizon);
+  Scores scores = score(pred, label, target, day, fs.label_spec.horizon);
+  const DailyPortfolio book = daily_long_short(day, ticker, pred, daily_return, cost_bps);
+  scores.sharpe_net = book.net_sharpe();
+  scores.turnover = book.mean_turnover();
+  scores.daily_net = book.net;  // the same days as score()'s: both skip days of < 5 names
+  return scores;
 }
 
-Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples) {
+Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples, double cost_bps) {
   std::vector<float> pred;
   for (const Sample& s : samples) pred.push_back(data.oracle[data.features.cell(s.ticker, s.day)]);
-  return score_samples(data.features, samples, pred);
+  return score_samples(data.features, samples, pred, cost_bps);
 }
 
 }  // namespace hpo::trainer

@@ -7,17 +7,27 @@
 #include <vector>
 
 #include "trainer/config.h"
+#include "trainer/cv.h"
 #include "trainer/features.h"
 #include "trainer/metrics.h"
 #include "trainer/panel.h"
+#include "trainer/portfolio.h"
 #include "trainer/splits.h"
 
 namespace hpo::trainer {
+
+// One cross-validation fold's days and samples.
+struct FoldData {
+  Fold days;
+  std::vector<Sample> train, valid;
+};
 
 struct Dataset {
   FeatureSet features;
   Splits splits;
   std::vector<Sample> train, valid, test;
+  std::vector<std::string> dates;  // the panel's, one per day (ISO)
+  std::vector<FoldData> folds;  // with cross-validation (config cv_scheme), one per fold
   // Synthetic panel only: the true expected return (tickers x days).
   std::vector<float> oracle;
   std::string source;  // for the log
@@ -30,10 +40,12 @@ Dataset make_dataset(const Panel& panel, const TrainerConfig& config);
 // Reads config.data, or generates the synthetic panel when it is empty.
 Dataset load_dataset(const TrainerConfig& config);
 
-// Scores `pred` (one value per sample, in order) on `samples`.
-Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, const std::vector<float>& pred);
+// Scores `pred` (one value per sample, in order) on `samples`, with the
+// daily portfolio net of `cost_bps` per unit of turnover.
+Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, const std::vector<float>& pred,
+                     double cost_bps = kDefaultCostBps);
 
 // The oracle's scores on `samples` (the synthetic panel's true expected return).
-Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples);
+Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples, double cost_bps = kDefaultCostBps);
 
 }  // namespace hpo::trainer

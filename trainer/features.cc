@@ -169,6 +169,8 @@ FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
   for (const Feature& f : features) fs.names.push_back(f.name);
   fs.values.assign(fs.num_tickers * fs.num_days * fs.num_features, 0.0f);
   fs.label.assign(fs.num_tickers * fs.num_days, std::numeric_limits<float>::quiet_NaN());
+  fs.daily_return = fs.label;
+  const LabelSpec one_day{1, label.entry};
 
   for (size_t i = 0; i < fs.num_tickers; ++i) {
     Series s = series_of(panel, i);
@@ -180,6 +182,7 @@ FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
       for (size_t f = 0; f < fs.num_features; ++f)
         fs.values[fs.cell(i, t) * fs.num_features + f] = float(features[f].at(s, t));
       fs.label[fs.cell(i, t)] = float(label_at(s, t, label));
+      fs.daily_return[fs.cell(i, t)] = float(label_at(s, t, one_day));
     }
   }
   for (size_t f = 0; f < fs.num_features; ++f)

@@ -48,6 +48,10 @@ struct FeatureSet {
   // tickers x days: the raw forward log return (NaN when unknown) and the
   // training target (that return z-scored across tickers on its date).
   std::vector<float> label, target;
+  // tickers x days: the one-day log return of the position the label enters
+  // (the label with horizon 1), for the daily-rebalanced portfolio. It reads
+  // no price past the label's own reach.
+  std::vector<float> daily_return;
   // Days before this one lack the history of the longest window.
   size_t first_full_day = 0;
   LabelSpec label_spec;

@@ -100,6 +100,8 @@ Scores score(const std::vector<float>& pred, const std::vector<float>& label, co
     days.push_back(d);
   }
   s.days = int(ics.size());
+  s.daily_days = days;
+  s.daily_rank_ic = rank_ics;
   s.ic = mean(ics);
   s.rank_ic = mean(rank_ics);
   s.rank_icir = ratio(s.rank_ic, sample_std(rank_ics));

@@ -14,6 +14,13 @@ struct Scores {
   double sharpe = 0;     // annualized Sharpe of the long-short returns h days apart (sqrt(252 / h))
   double long_short = 0; // mean long-short return over a holding period (every scored day)
   int days = 0;          // days that were scored
+  // The daily-rebalanced portfolio (trainer/portfolio.h), filled by
+  // score_samples (dataset.h), which knows the tickers and one-day returns.
+  double sharpe_net = 0; // annualized Sharpe of the daily returns net of costs
+  double turnover = 0;   // mean daily turnover
+  // Per scored day, ascending: its RankIC (score()) and net return.
+  std::vector<uint32_t> daily_days;
+  std::vector<double> daily_rank_ic, daily_net;
 };
 
 // `day[k]` groups the samples; `label` is the raw forward return used for the

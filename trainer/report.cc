@@ -36,6 +36,14 @@ void ReportWriter::epoch(int step, const Metrics& metrics) {
   write_line(line.dump());
 }
 
+void ReportWriter::series(const std::string& split, const std::vector<std::string>& dates,
+                          const std::vector<double>& returns, const std::vector<double>& rank_ic) {
+  nlohmann::json ic = nlohmann::json::array();
+  for (double v : rank_ic) ic.push_back(std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr));
+  nlohmann::json line = {{"type", "series"}, {"split", split}, {"dates", dates}, {"returns", returns}, {"rank_ic", ic}};
+  write_line(line.dump());
+}
+
 void ReportWriter::final(const Metrics& metrics) {
   nlohmann::json line = {{"type", "final"}, {"metrics", to_json(metrics)}};
   write_line(line.dump());

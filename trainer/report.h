@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace hpo::trainer {
 
@@ -20,6 +21,11 @@ class ReportWriter {
 
   // {"type": "epoch", "step": N, "metrics": {...}}
   void epoch(int step, const Metrics& metrics);
+  // {"type": "series", "split": SPLIT, "dates": [...], "returns": [...],
+  // "rank_ic": [...]}: one trading day each, dates ISO and ascending; a
+  // non-finite RankIC is written as null.
+  void series(const std::string& split, const std::vector<std::string>& dates, const std::vector<double>& returns,
+              const std::vector<double>& rank_ic);
   // {"type": "final", "metrics": {...}}
   void final(const Metrics& metrics);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@ namespace hpo::trainer {
 namespace {
 
 constexpr double kMeanSigma = 0.021;
+constexpr double kRealisticSignal = 0.035;
 
 // Business days from 2015-01-05 (a Monday), as ISO dates.
 std::vector<std::string> business_days(int n) {
@@ -44,6 +46,19 @@ void zscore(std::vector<double>* x) {
 
 }  // namespace
 
+std::optional<double> signal_named(const std::string& name) {
+  if (name == "easy") return 0.12;
+  if (name == "realistic") return kRealisticSignal;
+  if (name == "noise") return 0.0;
+  try {
+    size_t used = 0;
+    const double v = std::stod(name, &used);
+    if (used == name.size() && std::isfinite(v) && v >= 0) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 SyntheticPanel make_synthetic_panel(const SyntheticSpec& spec) {
   const size_t n = size_t(spec.tickers), days = size_t(spec.days);
   std::mt19937_64 rng(spec.seed);
@@ -55,7 +70,7 @@ SyntheticPanel make_synthetic_panel(const SyntheticSpec& spec) {
   p.dates = business_days(spec.days);
   for (size_t i = 0; i < n; ++i) p.tickers.push_back(fmt::format("T{:04d}", i));
   p.allocate();
-  out.expected_return.assign(n * days, std::numeric_limits<float>::quiet_NaN());
+  out.planted_score.assign(n * days, std::numeric_limits<float>::quiet_NaN());
 
   std::vector<double> sigma(n), beta(n), base_volume(n), log_close(n);
   for (size_t i = 0; i < n; ++i) {
@@ -98,7 +113,7 @@ SyntheticPanel make_synthetic_panel(const SyntheticSpec& spec) {
     zscore(&g);
     for (size_t i = 0; i < n; ++i) {
       expected[i] = k * g[i];
-      out.expected_return[p.index(i, t)] = float(expected[i]);
+      out.planted_score[p.index(i, t)] = float(g[i]);
     }
   }
   return out;

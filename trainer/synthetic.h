@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "trainer/panel.h"
@@ -33,11 +35,23 @@ struct SyntheticSpec {
 
 struct SyntheticPanel {
   Panel panel;
-  // tickers x days: the true expected next-day return known at the close of
-  // each day (k * g), NaN before the signal is defined.
-  std::vector<float> expected_return;
+  // tickers x days: the planted signal g known at the close of each day, NaN
+  // before it is defined. The true expected next-day return is signal *
+  // 0.021 * g: the same ranking, so the oracle's scores (all rank- or
+  // scale-free) are those of the expected return; with signal 0 (the noise
+  // preset) g still ranks the names, and earns nothing.
+  std::vector<float> planted_score;
 };
 
 SyntheticPanel make_synthetic_panel(const SyntheticSpec& spec);
+
+// The `signal` of a signal_strength preset or number; nullopt for anything
+// else (a negative number, an unknown name). The presets, with their oracle's
+// scores on the default 500 x 1500 panel in docs/hpo-trainer-validation.md:
+//   easy      0.12   today's panel: oracle RankIC about 0.10, Sharpe about 33
+//   realistic 0.035  like a good equity signal: RankIC about 0.03, net Sharpe
+//                    about 3 at 10 bps (tests/trainer/presets_test.cc)
+//   noise     0      nothing to learn: any RankIC is luck
+std::optional<double> signal_named(const std::string& name);
 
 }  // namespace hpo::trainer

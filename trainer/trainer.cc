@@ -32,23 +32,70 @@ void add_scores(Metrics* m, const std::string& prefix, const std::vector<double>
   for (size_t i = 0; i < packed.size() && i < 5; ++i) (*m)[prefix + kNames[i]] = packed[i];
 }
 
+// What one Loop trains on and how it reports: the single split (epoch
+// lines, checkpoints) or one cross-validation fold (neither: the fold's
+// result is reported when it finishes).
+struct LoopData {
+  const std::vector<Sample>& train;
+  const std::vector<Sample>& valid;
+  std::string name;          // "" for the single split, else "fold K"
+  ReportWriter* epoch_report;  // null: no epoch lines
+  bool checkpoints;
+};
+
+// Trains one model on one train/valid pair, keeping its best epoch.
 class Loop {
  public:
-  Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data, const TrainOptions& options)
-      : config_(config), config_text_(config_text(config)), settings_(settings), data_(data), options_(options),
-        log_(options.log ? *options.log : std::cerr), report_(options.report_path) {}
+  Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data, const LoopData& what,
+       const TrainOptions& options)
+      : config_(config), config_text_(config_text(config)), settings_(settings), data_(data), what_(what),
+        options_(options), log_(options.log ? *options.log : std::cerr) {}
 
-  TrainResult run() {
+  // Runs the epochs; false when a stop was requested (after the checkpoint).
+  bool fit() {
     setup();
     while (state_.epoch < config_.epochs && state_.bad_epochs < config_.patience) {
-      if (!run_epoch()) return {kExitStopped, {}};
+      if (!run_epoch()) return false;
     }
-    return {kExitOk, finish()};
+    restore_best();
+    return true;
+  }
+
+  const LoopState& state() const { return state_; }
+
+  // Predicts `samples` in order, in inference mode, and scores them.
+  Scores evaluate(const std::vector<Sample>& samples) {
+    torch::NoGradGuard no_grad;
+    model_->eval();
+    Batcher& b = batcher();
+    b.start(samples, config_.eval_batch_size);
+    std::vector<float> pred;
+    pred.reserve(samples.size());
+    while (std::optional<Batch> batch = b.next()) {
+      auto [x, y] = to_device(*batch);
+      torch::Tensor out;
+      {
+        AutocastScope autocast(device_.amp, device_.amp_dtype);
+        out = model_->forward(x);
+      }
+      out = out.to(torch::kFloat32).to(torch::kCPU).contiguous();
+      pred.insert(pred.end(), out.data_ptr<float>(), out.data_ptr<float>() + out.numel());
+    }
+    model_->train();
+    return score_samples(data_.features, samples, pred, config_.cost_bps);
+  }
+
+  // Throughput over the whole run, for the final line.
+  void add_throughput(Metrics* m) const {
+    (*m)["samples_per_s"] = total_trained_ / std::max(total_train_seconds_, 1e-9);
+    (*m)["data_wait_frac"] = total_wait_seconds_ / std::max(total_train_seconds_, 1e-9);
+    (*m)["peak_mem_mb"] = peak_memory_mb(device_);
   }
 
  private:
   std::string checkpoint_path() const {
-    return options_.out_dir.empty() ? "" : (std::filesystem::path(options_.out_dir) / "checkpoint.pt").string();
+    if (!what_.checkpoints || options_.out_dir.empty()) return "";
+    return (std::filesystem::path(options_.out_dir) / "checkpoint.pt").string();
   }
 
   void setup() {
@@ -76,17 +123,20 @@ class Loop {
     batcher_options_ = bo;
     batcher_ = std::make_unique<Batcher>(data_.features, config_.lookback, bo);
 
-    train_per_epoch_ = data_.train.size();
+    train_per_epoch_ = what_.train.size();
     if (config_.max_train_samples > 0) train_per_epoch_ = std::min<size_t>(train_per_epoch_, config_.max_train_samples);
     batches_per_epoch_ = int64_t((train_per_epoch_ + config_.batch_size - 1) / config_.batch_size);
     steps_per_epoch_ = (batches_per_epoch_ + config_.grad_accum - 1) / config_.grad_accum;
     total_steps_ = steps_per_epoch_ * config_.epochs;
     warmup_steps_ = int64_t(std::llround(config_.warmup_epochs * double(steps_per_epoch_)));
-    log_ << fmt::format(
-        "data: {}; {} features; train {} samples (days {}..{}), valid {} ({}..{}), test {} ({}..{})\n", data_.source,
-        data_.features.num_features, data_.train.size(), data_.splits.train.begin, data_.splits.train.end - 1,
-        data_.valid.size(), data_.splits.valid.begin, data_.splits.valid.end - 1, data_.test.size(),
-        data_.splits.test.begin, data_.splits.test.end - 1);
+    if (what_.name.empty())
+      log_ << fmt::format(
+          "data: {}; {} features; train {} samples (days {}..{}), valid {} ({}..{}), test {} ({}..{})\n",
+          data_.source, data_.features.num_features, data_.train.size(), data_.splits.train.begin,
+          data_.splits.train.end - 1, data_.valid.size(), data_.splits.valid.begin, data_.splits.valid.end - 1,
+          data_.test.size(), data_.splits.test.begin, data_.splits.test.end - 1);
+    else
+      log_ << fmt::format("{}: train {} samples, valid {}\n", what_.name, what_.train.size(), what_.valid.size());
     log_ << fmt::format("model: {} with {} parameters; {} samples and {} optimizer steps per epoch\n", config_.model,
                         count_parameters(), train_per_epoch_, steps_per_epoch_);
   }
@@ -123,7 +173,7 @@ class Loop {
   // This epoch's training samples: a shuffle that depends only on the seed
   // and the epoch, so a resumed epoch sees the same order.
   std::vector<Sample> epoch_samples(int64_t epoch) const {
-    std::vector<Sample> samples = data_.train;
+    std::vector<Sample> samples = what_.train;
     std::mt19937_64 rng(config_.seed * 1000003ULL + uint64_t(epoch));
     std::shuffle(samples.begin(), samples.end(), rng);
     samples.resize(train_per_epoch_);
@@ -144,7 +194,7 @@ class Loop {
     const auto epoch_start = Clock::now();
     PassStats pass;
     if (!train_pass(&pass)) return false;
-    const Scores val = evaluate(data_.valid);
+    const Scores val = evaluate(what_.valid);
     report_epoch(val, pass, seconds_since(epoch_start));
     update_best(val);
     ++state_.epoch;
@@ -232,14 +282,16 @@ class Loop {
     m["epoch_time_s"] = epoch_seconds;
     m["peak_mem_mb"] = peak_memory_mb(device_);
     m["lr"] = optimizer_lr();
-    report_.epoch(int(state_.epoch), m);
+    m["val_sharpe_net"] = val.sharpe_net;
+    m["val_turnover"] = val.turnover;
+    if (what_.epoch_report) what_.epoch_report->epoch(int(state_.epoch), m);
     total_trained_ += double(pass.trained);
     total_train_seconds_ += pass.seconds;
     total_wait_seconds_ += pass.wait_seconds;
     log_ << fmt::format(
-        "epoch {}: train_loss {:.4f} val_loss {:.4f} val_rank_ic {:.4f} val_ic {:.4f} val_sharpe {:.2f} | {:.0f} "
+        "{}epoch {}: train_loss {:.4f} val_loss {:.4f} val_rank_ic {:.4f} val_ic {:.4f} val_sharpe {:.2f} | {:.0f} "
         "samples/s, data wait {:.1f}%, {:.1f}s\n",
-        state_.epoch, train_loss, val.loss, val.rank_ic, val.ic, val.sharpe, m["samples_per_s"],
+        what_.name.empty() ? "" : what_.name + " ", state_.epoch, train_loss, val.loss, val.rank_ic, val.ic, val.sharpe, m["samples_per_s"],
         100 * m["data_wait_frac"], epoch_seconds);
   }
 
@@ -281,63 +333,21 @@ class Loop {
     if (!checkpoint_path().empty()) save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_, config_text_, device_.cuda);
   }
 
-  // Predicts `samples` in order, in inference mode, and scores them.
-  Scores evaluate(const std::vector<Sample>& samples) {
+  // Puts the best epoch's weights back into the model.
+  void restore_best() {
+    if (state_.best_weights.empty()) return;
     torch::NoGradGuard no_grad;
-    model_->eval();
-    Batcher& b = batcher();
-    b.start(samples, config_.eval_batch_size);
-    std::vector<float> pred;
-    pred.reserve(samples.size());
-    while (std::optional<Batch> batch = b.next()) {
-      auto [x, y] = to_device(*batch);
-      torch::Tensor out;
-      {
-        AutocastScope autocast(device_.amp, device_.amp_dtype);
-        out = model_->forward(x);
-      }
-      out = out.to(torch::kFloat32).to(torch::kCPU).contiguous();
-      pred.insert(pred.end(), out.data_ptr<float>(), out.data_ptr<float>() + out.numel());
-    }
-    model_->train();
-    return score_samples(data_.features, samples, pred);
+    std::vector<torch::Tensor> current = model_state(*model_);
+    for (size_t i = 0; i < current.size(); ++i) current[i].copy_(state_.best_weights[i]);
   }
 
-  Metrics finish() {
-    if (!state_.best_weights.empty()) {
-      torch::NoGradGuard no_grad;
-      std::vector<torch::Tensor> current = model_state(*model_);
-      for (size_t i = 0; i < current.size(); ++i) current[i].copy_(state_.best_weights[i]);
-    }
-    const Scores test = evaluate(data_.test);
-    Metrics m;
-    add_scores(&m, "val_", state_.best_val);
-    add_scores(&m, "test_", pack(test));
-    m["best_epoch"] = double(state_.best_epoch);
-    m["epochs_run"] = double(state_.epoch);
-    m["test_long_short"] = test.long_short;
-    m["samples_per_s"] = total_trained_ / std::max(total_train_seconds_, 1e-9);
-    m["data_wait_frac"] = total_wait_seconds_ / std::max(total_train_seconds_, 1e-9);
-    m["peak_mem_mb"] = peak_memory_mb(device_);
-    if (!data_.oracle.empty()) {
-      const Scores oracle_val = oracle_scores(data_, data_.valid);
-      m["oracle_val_rank_ic"] = oracle_val.rank_ic;
-      m["oracle_val_sharpe"] = oracle_val.sharpe;
-      m["oracle_test_rank_ic"] = oracle_scores(data_, data_.test).rank_ic;
-    }
-    report_.final(m);
-    log_ << fmt::format("final: best epoch {} val_rank_ic {:.4f}; test rank_ic {:.4f} ic {:.4f} sharpe {:.2f}\n",
-                        state_.best_epoch, m["val_rank_ic"], test.rank_ic, test.ic, test.sharpe);
-    return m;
-  }
-
-  const TrainerConfig& config_;
+  const TrainerConfig config_;  // a copy: each fold has its own seed
   const std::string config_text_;  // what checkpoints record
   const RuntimeSettings& settings_;
   const Dataset& data_;
+  const LoopData what_;
   const TrainOptions& options_;
   std::ostream& log_;
-  ReportWriter report_;
 
   DeviceSetup device_;
   std::shared_ptr<ReturnModel> model_;
@@ -352,6 +362,122 @@ class Loop {
   double total_trained_ = 0, total_train_seconds_ = 0, total_wait_seconds_ = 0;
 };
 
+// The portfolio scores that are not in pack(): net Sharpe and turnover.
+void add_costs(Metrics* m, const std::string& prefix, const Scores& s) {
+  (*m)[prefix + "sharpe_net"] = s.sharpe_net;
+  (*m)[prefix + "turnover"] = s.turnover;
+}
+
+Metrics all_scores(const std::string& prefix, const Scores& s) {
+  Metrics m;
+  add_scores(&m, prefix, pack(s));
+  add_costs(&m, prefix, s);
+  return m;
+}
+
+// The synthetic panel's oracle on the single split's validation and on test.
+void add_oracle(Metrics* m, const Dataset& data, double cost_bps) {
+  if (data.oracle.empty()) return;
+  const Scores val = oracle_scores(data, data.valid, cost_bps), test = oracle_scores(data, data.test, cost_bps);
+  (*m)["oracle_val_rank_ic"] = val.rank_ic;
+  (*m)["oracle_val_sharpe"] = val.sharpe;
+  (*m)["oracle_val_sharpe_net"] = val.sharpe_net;
+  (*m)["oracle_test_rank_ic"] = test.rank_ic;
+  (*m)["oracle_test_sharpe_net"] = test.sharpe_net;
+}
+
+// The series line of `split` from the daily scores of one or more windows
+// (cross-validation: the folds' validation blocks, which are disjoint and in
+// date order).
+void write_series(ReportWriter* report, const Dataset& data, const std::string& split,
+                  const std::vector<Scores>& windows) {
+  std::vector<std::string> dates;
+  std::vector<double> returns, rank_ic;
+  for (const Scores& w : windows) {
+    for (uint32_t day : w.daily_days) dates.push_back(data.dates[day]);
+    returns.insert(returns.end(), w.daily_net.begin(), w.daily_net.end());
+    rank_ic.insert(rank_ic.end(), w.daily_rank_ic.begin(), w.daily_rank_ic.end());
+  }
+  report->series(split, dates, returns, rank_ic);
+}
+
+void log_final(std::ostream& log, const Metrics& m) {
+  log << fmt::format(
+      "final: best epoch {} val_rank_ic {:.4f} val_sharpe_net {:.2f}; test rank_ic {:.4f} ic {:.4f} sharpe {:.2f} "
+      "sharpe_net {:.2f} turnover {:.2f}\n",
+      m.at("best_epoch"), m.at("val_rank_ic"), m.at("val_sharpe_net"), m.at("test_rank_ic"), m.at("test_ic"),
+      m.at("test_sharpe"), m.at("test_sharpe_net"), m.at("test_turnover"));
+}
+
+// Today's single train/valid split: the best epoch's model is the trial's.
+TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
+                         const TrainOptions& options, ReportWriter* report) {
+  Loop loop(config, settings, data, {data.train, data.valid, "", report, true}, options);
+  if (!loop.fit()) return {kExitStopped, {}};
+  const Scores valid = loop.evaluate(data.valid);  // the best epoch again, for its daily series
+  const Scores test = loop.evaluate(data.test);
+  Metrics m;
+  add_scores(&m, "val_", loop.state().best_val);
+  add_costs(&m, "val_", valid);
+  add_scores(&m, "test_", pack(test));
+  add_costs(&m, "test_", test);
+  m["best_epoch"] = double(loop.state().best_epoch);
+  m["epochs_run"] = double(loop.state().epoch);
+  m["test_long_short"] = test.long_short;
+  loop.add_throughput(&m);
+  add_oracle(&m, data, config.cost_bps);
+  write_series(report, data, "valid", {valid});
+  write_series(report, data, "test", {test});
+  report->final(m);
+  log_final(options.log ? *options.log : std::cerr, m);
+  return {kExitOk, m};
+}
+
+// Cross-validation: one model per fold, each seeded seed + k so that a fold's
+// result depends on its own data only. Each fold's end is reported as an
+// epoch line with step k and the running mean over folds 0..k; the final
+// val_* metrics are the means over folds, and test_* are those of the last
+// fold's model (trained on the latest data) on the test window.
+TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
+                        const TrainOptions& options, ReportWriter* report) {
+  std::vector<Scores> folds;
+  Metrics mean, m;
+  std::unique_ptr<Loop> loop;
+  for (size_t k = 0; k < data.folds.size(); ++k) {
+    TrainerConfig fold_config = config;
+    fold_config.seed = config.seed + k;
+    const FoldData& f = data.folds[k];
+    loop = std::make_unique<Loop>(fold_config, settings, data,
+                                  LoopData{f.train, f.valid, fmt::format("fold {}", k), nullptr, false}, options);
+    if (!loop->fit()) return {kExitStopped, {}};
+    folds.push_back(loop->evaluate(f.valid));
+    mean.clear();
+    for (const Scores& fold : folds)
+      for (const auto& [name, value] : all_scores("val_", fold)) mean[name] += value / double(folds.size());
+    Metrics line = mean;
+    line["fold_val_rank_ic"] = folds.back().rank_ic;
+    line["fold_val_sharpe_net"] = folds.back().sharpe_net;
+    line["fold_best_epoch"] = double(loop->state().best_epoch);
+    report->epoch(int(k), line);
+    m[fmt::format("fold_{}_val_rank_ic", k)] = folds.back().rank_ic;
+    m[fmt::format("fold_{}_val_sharpe_net", k)] = folds.back().sharpe_net;
+  }
+  const Scores test = loop->evaluate(data.test);
+  for (const auto& [name, value] : mean) m[name] = value;
+  for (const auto& [name, value] : all_scores("test_", test)) m[name] = value;
+  m["cv_folds"] = double(folds.size());
+  m["best_epoch"] = double(loop->state().best_epoch);
+  m["epochs_run"] = double(loop->state().epoch);
+  m["test_long_short"] = test.long_short;
+  loop->add_throughput(&m);
+  add_oracle(&m, data, config.cost_bps);
+  write_series(report, data, "valid", folds);
+  write_series(report, data, "test", {test});
+  report->final(m);
+  log_final(options.log ? *options.log : std::cerr, m);
+  return {kExitOk, m};
+}
+
 }  // namespace
 
 double learning_rate(double base, int64_t step, int64_t warmup, int64_t total) {
@@ -363,7 +489,9 @@ double learning_rate(double base, int64_t step, int64_t warmup, int64_t total) {
 
 TrainResult train(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
                   const TrainOptions& options) {
-  return Loop(config, settings, data, options).run();
+  ReportWriter report(options.report_path);
+  if (data.folds.empty()) return train_single(config, settings, data, options, &report);
+  return train_folds(config, settings, data, options, &report);
 }
 
 }  // namespace hpo::trainer

@@ -1,13 +1,20 @@
-#include <doctest/doctest.h>
-
 #include <cmath>
+#include <map>
 #include <random>
+#include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "tests/trainer/test_util.h"
 #include "trainer/config.h"
 #include "trainer/dataset.h"
 #include "trainer/error.h"
 #include "trainer/splits.h"
 #include "trainer/synthetic.h"
+#include "trainer/trainer.h"
+
+// After the torch headers: glog (pulled in by LibTorch) defines its own CHECK.
+#include <doctest/doctest.h>
 
 namespace hpo::trainer {
 namespace {
@@ -125,6 +132,130 @@ TEST_CASE("splits: validation can be thinned to whole dates") {
   CHECK(thin.valid.size() == on_stride(k));
   for (const Sample& s : thin.valid) CHECK((s.day - thin.splits.valid.begin) % k == 0);
   CHECK(thin.test.size() == all.test.size());
+}
+
+TrainerConfig cv_config(const char* scheme) {
+  TrainerConfig c = small_config(2);
+  c.cv_scheme = scheme;
+  c.cv_folds = 3;
+  c.cv_embargo_days = 2;
+  return c;
+}
+
+size_t reach_of(const TrainerConfig& c) { return label_reach({c.horizon, label_entry_named(c.label_entry).value()}); }
+
+// Fold k of `a` and `b` has the same samples, features and labels.
+void check_fold_unchanged(const Dataset& a, const Dataset& b, size_t k, int lookback) {
+  REQUIRE(b.folds.size() == a.folds.size());
+  CHECK(b.folds[k].train.size() == a.folds[k].train.size());
+  CHECK(b.folds[k].valid.size() == a.folds[k].valid.size());
+  check_unchanged(a, b, a.folds[k].train, lookback);
+  check_unchanged(a, b, a.folds[k].valid, lookback);
+}
+
+TEST_CASE("splits: cross-validation: no fold's features or labels see a price after its end or in the test window") {
+  for (const char* scheme : {"walk_forward", "purged_kfold"}) {
+    CAPTURE(scheme);
+    const TrainerConfig config = cv_config(scheme);
+    const Panel panel = small_panel();
+    const Dataset base = make_dataset(panel, config);
+    REQUIRE(base.folds.size() == 3);
+    // The test window: no fold moves.
+    const Dataset test_moved = make_dataset(perturbed_from(panel, base.splits.test.begin), config);
+    for (size_t k = 0; k < base.folds.size(); ++k) check_fold_unchanged(base, test_moved, k, config.lookback);
+    for (size_t k = 0; k < base.folds.size(); ++k) {
+      CAPTURE(k);
+      const Fold& f = base.folds[k].days;
+      const size_t end = f.last_day_read(reach_of(config));
+      check_fold_unchanged(base, make_dataset(perturbed_from(panel, end + 1), config), k, config.lookback);
+      // The check has teeth: from the fold's last day on, one of its labels moves.
+      const Dataset leaky = make_dataset(perturbed_from(panel, end), config);
+      std::vector<Sample> fold_samples = base.folds[k].train;
+      fold_samples.insert(fold_samples.end(), base.folds[k].valid.begin(), base.folds[k].valid.end());
+      size_t changed = 0;
+      for (const Sample& s : fold_samples) {
+        size_t c = base.features.cell(s.ticker, s.day);
+        changed += !same(base.features.label[c], leaky.features.label[c]);
+      }
+      CHECK(changed > 0);
+      // Purging: moving every price from the validation block's first day on
+      // moves no label of the training days before it.
+      const Dataset from_valid = make_dataset(perturbed_from(panel, f.valid.begin), config);
+      std::vector<Sample> before;
+      for (const Sample& s : base.folds[k].train)
+        if (s.day < f.valid.begin) before.push_back(s);
+      check_unchanged(base, from_valid, before, config.lookback);
+    }
+  }
+}
+
+// The valid series line of a report: date -> (net return, RankIC).
+std::map<std::string, std::pair<double, double>> valid_series(const std::string& report) {
+  std::map<std::string, std::pair<double, double>> out;
+  std::istringstream lines(report);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    if (j["type"] != "series" || j["split"] != "valid") continue;
+    for (size_t i = 0; i < j["dates"].size(); ++i)
+      out[j["dates"][i].get<std::string>()] = {j["returns"][i].get<double>(), j["rank_ic"][i].get<double>()};
+  }
+  return out;
+}
+
+struct CvRun {
+  Metrics final;
+  std::map<std::string, std::pair<double, double>> series;
+};
+
+CvRun train_cv(const TrainerConfig& config, const Dataset& data) {
+  testing::TempDir dir;
+  std::ostringstream log;
+  TrainOptions options;
+  options.report_path = dir.file("report.jsonl");
+  options.log = &log;
+  const TrainResult r = train(config, RuntimeSettings{}, data, options);
+  REQUIRE(r.exit_code == kExitOk);
+  return {r.final_metrics, valid_series(testing::read_file(options.report_path))};
+}
+
+TEST_CASE("splits: walk-forward: a fold's predictions and metrics do not move when later prices do") {
+  TrainerConfig config = cv_config("walk_forward");
+  config.device = "cpu";  // bitwise equality holds on CPU
+  config.model = "mlp";
+  config.hidden_size = 8;
+  config.layers = 1;
+  config.batch_size = 64;
+  config.max_train_samples = 256;
+  config.epochs = 1;
+  const Panel panel = small_panel();
+  const Dataset base_data = make_dataset(panel, config);
+  const CvRun base = train_cv(config, base_data);
+  const size_t folds = base_data.folds.size();
+  for (size_t k = 0; k + 1 < folds; ++k) {
+    CAPTURE(k);
+    const Fold& f = base_data.folds[k].days;
+    const CvRun moved = train_cv(config, make_dataset(perturbed_from(panel, f.last_day_read(reach_of(config)) + 1), config));
+    for (size_t j = 0; j <= k; ++j)
+      for (const std::string name : {"val_rank_ic", "val_sharpe_net"}) {
+        const std::string key = "fold_" + std::to_string(j) + "_" + name;
+        CAPTURE(key);
+        CHECK(moved.final.at(key) == base.final.at(key));
+      }
+    // Every validation day of folds 0..k keeps its return and RankIC.
+    const std::string last_date = base_data.dates[f.valid.end - 1];
+    size_t compared = 0;
+    for (const auto& [date, values] : base.series) {
+      if (date > last_date) break;
+      REQUIRE(moved.series.count(date));
+      CHECK(moved.series.at(date) == values);
+      ++compared;
+    }
+    CHECK(compared > 0);
+    // Teeth: the last fold trains and validates on moved prices.
+    const std::string last = "fold_" + std::to_string(folds - 1) + "_val_rank_ic";
+    CHECK(moved.final.at(last) != base.final.at(last));
+  }
 }
 
 }  // namespace

@@ -1,0 +1,92 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "trainer/dataset.h"
+#include "trainer/portfolio.h"
+#include "trainer/synthetic.h"
+
+namespace hpo::trainer {
+namespace {
+
+// Three days of five names (k = 1: one long, one short), worked by hand with
+// a cost of 10 bps per unit of turnover:
+//   day 1: long T0, short T4; from an empty book: turnover 2;
+//          gross .01 - (-.02) = .03, net .03 - .001 * 2 = .028
+//   day 2: long T1, short T0: T0 +1 -> -1 (2), T1 0 -> +1 (1), T4 -1 -> 0 (1):
+//          turnover 4; gross .02 - .01 = .01, net .01 - .004 = .006
+//   day 3: the same book: turnover 0; gross .01 - (-.01) = .02 = net
+// A fourth day of four names is skipped (fewer than 5).
+TEST_CASE("portfolio: daily turnover and net returns against hand-computed values") {
+  std::vector<uint32_t> day, ticker;
+  std::vector<float> pred, ret;
+  auto add = [&](uint32_t d, std::vector<float> p, std::vector<float> r) {
+    for (uint32_t i = 0; i < p.size(); ++i) day.push_back(d), ticker.push_back(i), pred.push_back(p[i]), ret.push_back(r[i]);
+  };
+  add(3, {5, 4, 3, 2, 1}, {.01f, 0, 0, 0, -.02f});
+  add(4, {1, 5, 3, 2, 4}, {.01f, .02f, 0, 0, 0});
+  add(6, {1, 5, 3, 2, 4}, {-.01f, .01f, 0, 0, 0});
+  add(7, {1, 2, 3, 4}, {1, 1, 1, 1});
+  const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 10.0);
+  REQUIRE(p.days == std::vector<uint32_t>{3, 4, 6});
+  CHECK(p.turnover[0] == doctest::Approx(2));
+  CHECK(p.turnover[1] == doctest::Approx(4));
+  CHECK(p.turnover[2] == doctest::Approx(0));
+  CHECK(p.gross[0] == doctest::Approx(.03));
+  CHECK(p.net[0] == doctest::Approx(.028));
+  CHECK(p.net[1] == doctest::Approx(.006));
+  CHECK(p.net[2] == doctest::Approx(.02));
+  CHECK(p.mean_turnover() == doctest::Approx(2));
+  const double mean = (.028 + .006 + .02) / 3;
+  const double sd = std::sqrt((std::pow(.028 - mean, 2) + std::pow(.006 - mean, 2) + std::pow(.02 - mean, 2)) / 2);
+  CHECK(p.net_sharpe() == doctest::Approx(mean / sd * std::sqrt(252.0)));
+  // Without costs, net is gross.
+  const DailyPortfolio free = daily_long_short(day, ticker, pred, ret, 0.0);
+  CHECK(free.net[1] == doctest::Approx(.01));
+}
+
+// Ten names: k = 2, each held at 1/2. Swapping one long name for another
+// trades 1/2 out and 1/2 in: turnover 1. A missing one-day return earns 0.
+TEST_CASE("portfolio: weights are 1/k, partial changes count per name, NaN returns earn nothing") {
+  std::vector<uint32_t> day(20), ticker(20);
+  std::vector<float> pred(20), ret(20, 0.0f);
+  for (uint32_t i = 0; i < 10; ++i) {
+    day[i] = 0, day[10 + i] = 1;
+    ticker[i] = ticker[10 + i] = i;
+    pred[i] = pred[10 + i] = float(i);
+  }
+  pred[10 + 9] = 6.5f;  // day 1: T9 falls below T7, which joins T8 in the top two
+  ret[10 + 8] = .04f;                     // long, at 1/2: +.02
+  ret[10 + 7] = std::nanf("");            // long but unknown: 0
+  const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 0.0);
+  REQUIRE(p.days.size() == 2);
+  CHECK(p.turnover[0] == doctest::Approx(2));
+  CHECK(p.turnover[1] == doctest::Approx(1));
+  CHECK(p.gross[1] == doctest::Approx(.02));
+  CHECK(std::isfinite(p.net_sharpe()));
+}
+
+// With a one-day label and no cost, the daily portfolio's return is the
+// long-short label spread score() uses, so the net Sharpe is the gross one;
+// a cost lowers it by the mean daily cost over the daily volatility.
+TEST_CASE("portfolio: on a panel, zero-cost net Sharpe is the gross Sharpe; costs lower it") {
+  SyntheticSpec spec;
+  spec.tickers = 40;
+  spec.days = 300;
+  TrainerConfig config;
+  config.lookback = 5;
+  config.max_valid_samples = 0;
+  SyntheticPanel synthetic = make_synthetic_panel(spec);
+  Dataset d = make_dataset(synthetic.panel, config);
+  d.oracle = synthetic.planted_score;
+  const Scores free = oracle_scores(d, d.valid, 0.0), costly = oracle_scores(d, d.valid, 10.0);
+  CHECK(free.sharpe_net == doctest::Approx(free.sharpe).epsilon(1e-4));
+  CHECK(costly.sharpe_net < free.sharpe_net);
+  CHECK(costly.turnover > 0);
+  CHECK(costly.turnover <= 4.0);
+  CHECK(costly.daily_net.size() == costly.daily_days.size());
+  CHECK(costly.daily_rank_ic.size() == costly.daily_days.size());
+}
+
+}  // namespace
+}  // namespace hpo::trainer
