@@ -196,7 +196,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Study database URL: sqlite:///hpo.db, or postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
                   "(the database must exist; default: the study file's)");
   cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
-      ->check(CLI::IsMember({"random", "tpe"}));
+      ->check(CLI::IsMember(sampler_names()));
   cmd->add_option("--seed", flags->seed, "Sampler seed (default: the study file's, else the one stored with the study)");
   cmd->add_option("--timeout", flags->timeout, "Per-trial timeout in seconds, 0 for none (default: the study file's)")
       ->check(CLI::NonNegativeNumber);
