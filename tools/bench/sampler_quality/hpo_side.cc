@@ -1,4 +1,4 @@
-// hpo's side of tools/bench_sampler_quality: every problem, hpo sampler and
+// hpo's side of tools/bench/sampler_quality/run: every problem, hpo sampler and
 // seed, one study of N trials; prints the incumbent's final regret.
 //
 // Usage: bench_sampler_quality TABULAR_DIR N_SEEDS N_TRIALS [FIRST_SEED]
@@ -30,7 +30,7 @@
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
-#include "tools/bench_problems.h"
+#include "tools/bench/sampler_quality/problems.h"
 
 namespace hpo {
 namespace {
