@@ -51,6 +51,9 @@ class NopPruner : public Pruner {
   PruneDecision decide(const PrunerStudy&, const PrunerTrial&) override { return {}; }
 };
 
+// The pruners a study file can name: the one list of them.
+const std::vector<std::string>& pruner_names();
+
 // The attribute name Optuna's successive halving uses for a rung's value.
 std::string completed_rung_key(int rung);
 

@@ -236,7 +236,7 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
     // lone observations) then count for more in l(x) and g(x), and a dense
     // cluster of observations flattens g(x) rather than spiking it. Not a
     // normalized density, but l/g only ranks candidates, and it searches
-    // better: on tools/bench_sampler_quality's synthetic problems the
+    // better: on tools/bench/sampler_quality/run's synthetic problems the
     // normalized kernels' median regret was up to 2.5x worse (rosenbrock5
     // 391 against 160, branin 0.047 against 0.027). `normalized`
     // gives true densities, as the paper's TPE uses.

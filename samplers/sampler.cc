@@ -10,4 +10,9 @@ uint64_t Sampler::trial_seed(int number, uint64_t salt) const {
   return z ^ (z >> 31);
 }
 
+const std::vector<std::string>& sampler_names() {
+  static const std::vector<std::string> names = {"random", "tpe"};
+  return names;
+}
+
 }  // namespace hpo

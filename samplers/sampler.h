@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "samplers/search_space.h"
 #include "samplers/trial_view.h"
@@ -55,6 +56,9 @@ class Sampler {
   Direction direction_;
   std::map<int, TrialView> history_;
 };
+
+// The samplers a study file can name: the one list of them.
+const std::vector<std::string>& sampler_names();
 
 }  // namespace hpo
 

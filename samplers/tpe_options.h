@@ -3,7 +3,7 @@
 // Components and Their Roles for Better Empirical Performance" (arXiv
 // 2304.11127): one joint model, a split at 15%, expected-improvement
 // weights, Hyperopt's bandwidths with the floor max(0.03, 1/(n+1)^2) of the
-// range. Each was checked against Optuna 3.1 on tools/bench_sampler_quality
+// range. Each was checked against Optuna 3.1 on tools/bench/sampler_quality/run
 // (see README.md); Scott's rule, the other rules and weights stay options.
 // optuna_tpe_options() gives Optuna 3.1's TPESampler exactly.
 #ifndef HPO_SAMPLERS_TPE_OPTIONS_H_

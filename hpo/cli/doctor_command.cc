@@ -18,7 +18,7 @@
 #include "hpo/gpu/memory_estimate.h"
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/space_bounds.h"
-#include "hpo/launch/process.h"
+#include "hpo/run/trainer_program.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -85,14 +85,8 @@ void check_gpu(const GpuContext& c, Findings& f) {
 }
 
 void check_trainer(const StudyConfig& study, Findings& f) {
-  const std::string& program = study.trainer.command.front();
-  const std::string path = resolve_program(program);
-  if (path.empty()) {
-    f.warn("trainer", "program '" + program + "' not found " +
-                          (program.find('/') == std::string::npos ? "beside hpo or in PATH" : "or not executable"));
-  } else {
-    f.ok("trainer", path);
-  }
+  const TrainerProgram trainer = find_trainer(study);
+  trainer.path.empty() ? f.warn("trainer", trainer.problem) : f.ok("trainer", trainer.path);
 }
 
 // The stock trainer reads a CSV named by the fixed value `data`; empty or

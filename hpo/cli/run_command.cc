@@ -26,6 +26,7 @@
 #include "hpo/run/sampler_factory.h"
 #include "hpo/run/study_runner.h"
 #include "hpo/run/study_setup.h"
+#include "hpo/run/trainer_program.h"
 #include "hpo/storage/open_storage.h"
 
 namespace hpo {
@@ -72,18 +73,6 @@ StudyConfig configure(const RunFlags& flags) {
   return config;
 }
 
-std::string resolve_trainer(const StudyConfig& config) {
-  const std::string& program = config.trainer.command.front();
-  const std::string path = resolve_program(program);
-  if (path.empty()) {
-    throw ConfigError(config.path + ": trainer.command: program '" + program + "' was not found " +
-                      (program.find('/') == std::string::npos
-                           ? "beside hpo (" + executable_dir() + ") or in PATH"
-                           : "or is not executable"));
-  }
-  return path;
-}
-
 // A note when no trial of this run gets past the sampler's random startup.
 // With TPE's default of 10, the shipped quick and medium sweeps (5 and 10
 // trials, as in the Optuna workflow they come from) are random search, and
@@ -109,40 +98,77 @@ std::chrono::milliseconds gpu_sample_period() {
   return std::chrono::milliseconds(static_cast<int64_t>(1000 * (seconds > 0.05 ? seconds : 5.0)));
 }
 
+// Where trials run: one slot per (GPU, worker) of the profile, or CPU
+// slots; each sets CUDA_VISIBLE_DEVICES and OMP_NUM_THREADS for its trials.
+struct Placement {
+  GpuContext gpu;
+  SlotPlan slots;
+  std::vector<std::string> bounded;  // notes on what the profile bounded
+  SamplingSpace space;  // the profile bounds what is sampled, not the study's distributions
+};
+
+// Also sets config.n_jobs to the slots planned.
+Placement place_trials(const RunFlags& flags, StudyConfig& config) {
+  GpuContext gpu = resolve_gpu_context(flags.gpu_profile);
+  const std::optional<int> jobs = flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
+  SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores, loader_workers(config.env));
+  config.n_jobs = slots.n_jobs();
+  SearchSpace bounded_space = config.space.params;
+  auto bounded = bound_search_space(bounded_space, gpu.choice.profile);
+  SamplingSpace space(config.space.params, std::move(bounded_space));
+  return {std::move(gpu), std::move(slots), std::move(bounded), std::move(space)};
+}
+
+void print_plan(const StudyConfig& config, const PreparedStudy& prepared, const Sampler& sampler,
+                const Pruner& pruner, const Storage& storage, const Placement& p) {
+  const SlotPlan& slots = p.slots;
+  std::cout << "study " << config.name << (prepared.created ? " (new)" : " (continuing)") << ": "
+            << config.n_trials << " trial(s), " << config.n_jobs << " at a time, sampler "
+            << sampler.name() << " (seed " << prepared.seed << "), pruner " << pruner.name()
+            << ", storage " << storage.url() << "\n"
+            << "profile " << p.gpu.choice.profile.name << " (" << p.gpu.choice.reason << "), "
+            << slots.n_jobs() << " slot(s)" << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
+            << ", " << slots.threads_per_trial << " thread(s) per trial (" << slots.threads_reason << "; cores: "
+            << p.gpu.cores_reason << ")\n" << std::flush;
+  for (const auto& w : p.gpu.detection.warnings) std::cout << "warning: " << w << "\n";
+  for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";
+  if (!slots.cpu_warning.empty()) std::cout << "warning: " << slots.cpu_warning << "\n";
+  for (const auto& b : p.bounded) std::cout << "note: " << b << "\n";
+}
+
+void print_summary(const RunSummary& summary, bool stopped, double seconds, const StudyConfig& config,
+                   const RunFlags& flags, const Storage& storage) {
+  std::cout << "run " << (summary.interrupted > 0 || stopped ? "stopped" : "finished") << " after "
+            << Progress::format_duration(seconds) << ": " << summary.completed << " complete, "
+            << summary.pruned << " pruned, " << summary.failed << " failed";
+  if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
+  if (summary.taken_over) std::cout << ", " << summary.taken_over << " taken over by other hosts (this run was cut off)";
+  if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
+  if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
+  std::cout << "\nsee: hpo status --study " << config.name
+            << (flags.storage.empty() ? "" : " --storage " + storage.url()) << "\n";  // its password masked
+}
+
+int exit_code(const RunSummary& summary, const StopFlag& stop) {
+  if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
+  if (!summary.gave_up.empty()) return kExitTooManyFailures;
+  if (summary.completed == 0 && summary.pruned == 0 && summary.failed > 0) return kExitAllTrialsFailed;
+  return kExitOk;
+}
+
 int run(const RunFlags& flags) {
+  // Every check first, before the database is touched.
   StudyConfig config = configure(flags);
-  const std::string program = resolve_trainer(config);
+  const TrainerProgram trainer = find_trainer(config);
+  if (trainer.path.empty()) throw ConfigError(config.path + ": trainer.command: " + trainer.problem);
   make_sampler(config.sampler, 0, config.objective.direction, config.path);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
-
-  // Where trials run: one slot per (GPU, worker) of the profile, or CPU
-  // slots; each sets CUDA_VISIBLE_DEVICES and OMP_NUM_THREADS for its trials.
-  const GpuContext gpu = resolve_gpu_context(flags.gpu_profile);
-  const std::optional<int> jobs = flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
-  const SlotPlan slots =
-      plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores, loader_workers(config.env));
-  config.n_jobs = slots.n_jobs();
-  // The profile bounds what is sampled here, not the study's distributions.
-  SearchSpace bounded_space = config.space.params;
-  const auto bounded = bound_search_space(bounded_space, gpu.choice.profile);
-  const SamplingSpace space(config.space.params, std::move(bounded_space));
+  const Placement placement = place_trials(flags, config);
 
   auto storage = open_storage(config.storage);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
   auto sampler = make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path);
-
-  std::cout << "study " << config.name << (prepared.created ? " (new)" : " (continuing)") << ": "
-            << config.n_trials << " trial(s), " << config.n_jobs << " at a time, sampler "
-            << sampler->name() << " (seed " << prepared.seed << "), pruner " << pruner->name()
-            << ", storage " << storage->url() << "\n"
-            << "profile " << gpu.choice.profile.name << " (" << gpu.choice.reason << "), "
-            << slots.n_jobs() << " slot(s)" << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
-            << ", " << slots.threads_per_trial << " thread(s) per trial (" << slots.threads_reason << "; cores: "
-            << gpu.cores_reason << ")\n" << std::flush;
-  for (const auto& w : gpu.detection.warnings) std::cout << "warning: " << w << "\n";
-  for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";
-  if (!slots.cpu_warning.empty()) std::cout << "warning: " << slots.cpu_warning << "\n";
-  for (const auto& b : bounded) std::cout << "note: " << b << "\n";
+  print_plan(config, prepared, *sampler, *pruner, *storage, placement);
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials, config.objective.metric,
                     config.objective.direction);
@@ -154,29 +180,16 @@ int run(const RunFlags& flags) {
   static StopFlag stop{kKeepRunning};
   install_stop_handlers(stop);
   const auto started = std::chrono::steady_clock::now();
-  StudyRunner runner(*storage, config, prepared.record, space, *sampler, *pruner, progress, stop, program);
+  StudyRunner runner(*storage, config, prepared.record, placement.space, *sampler, *pruner, progress, stop, trainer.path);
   std::unique_ptr<UtilizationSampler> utilization;
-  if (slots.on_gpu) {
+  if (placement.slots.on_gpu) {
     utilization = std::make_unique<UtilizationSampler>([] { return query_gpus(); }, gpu_sample_period());
   }
   const RunSummary summary =
-      runner.run(config.n_trials, slots.slots, failure_limit(flags.max_failures), utilization.get());
+      runner.run(config.n_trials, placement.slots.slots, failure_limit(flags.max_failures), utilization.get());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
-  std::cout << "run " << (summary.interrupted > 0 || stop.load() ? "stopped" : "finished") << " after "
-            << Progress::format_duration(seconds) << ": " << summary.completed << " complete, "
-            << summary.pruned << " pruned, " << summary.failed << " failed";
-  if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
-  if (summary.taken_over) std::cout << ", " << summary.taken_over << " taken over by other hosts (this run was cut off)";
-  if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
-  if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
-  std::cout << "\nsee: hpo status --study " << config.name
-            << (flags.storage.empty() ? "" : " --storage " + storage->url()) << "\n";  // its password masked
-
-  if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
-  if (!summary.gave_up.empty()) return kExitTooManyFailures;
-  if (summary.completed == 0 && summary.pruned == 0 && summary.failed > 0) return kExitAllTrialsFailed;
-  return kExitOk;
+  print_summary(summary, stop.load() != kKeepRunning, seconds, config, flags, *storage);
+  return exit_code(summary, stop);
 }
 
 }  // namespace
@@ -196,7 +209,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Study database URL: sqlite:///hpo.db, or postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
                   "(the database must exist; default: the study file's)");
   cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
-      ->check(CLI::IsMember({"random", "tpe"}));
+      ->check(CLI::IsMember(sampler_names()));
   cmd->add_option("--seed", flags->seed, "Sampler seed (default: the study file's, else the one stored with the study)");
   cmd->add_option("--timeout", flags->timeout, "Per-trial timeout in seconds, 0 for none (default: the study file's)")
       ->check(CLI::NonNegativeNumber);

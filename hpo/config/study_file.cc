@@ -12,6 +12,8 @@
 #include "hpo/config/placeholders.h"
 #include "hpo/config/search_space_file.h"
 #include "hpo/config/yaml_node.h"
+#include "pruners/pruner.h"
+#include "samplers/sampler.h"
 
 namespace hpo {
 
@@ -23,8 +25,6 @@ const std::vector<std::string> kStudyKeys = {
     "name",    "description", "search_space", "objective", "sampler", "pruner", "n_trials",
     "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir", "on_oom",
     "heartbeat_interval"};
-const std::vector<std::string> kSamplers = {"random", "tpe"};
-const std::vector<std::string> kPruners = {"none", "median", "percentile", "successive_halving", "hyperband"};
 
 bool is_ascii_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -118,42 +118,47 @@ ObjectiveConfig parse_objective(const YamlNode& node) {
   return objective;
 }
 
-// Keys other than name and seed belong to the sampler; its factory checks them.
-SamplerConfig parse_sampler(const YamlNode& node) {
-  SamplerConfig sampler;
+// The shape samplers and pruners share: `name` is one of `names` (`what`
+// says which list), `own` takes the keys the config itself holds and says
+// whether it did, and the rest go to `options`, for the factory to check.
+template <typename Own>
+std::string parse_named(const YamlNode& node, const char* what, const std::vector<std::string>& names,
+                        nlohmann::json& options, Own own) {
+  std::string name;
   for (const auto& [key, value] : node.as_map()) {
     if (key == "name") {
-      sampler.name = value.as_string();
-      if (std::find(kSamplers.begin(), kSamplers.end(), sampler.name) == kSamplers.end()) {
-        value.fail("unknown sampler '" + sampler.name + "'" + did_you_mean(sampler.name, kSamplers) +
-                   "; known: " + join_names(kSamplers));
+      name = value.as_string();
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        value.fail(std::string("unknown ") + what + " '" + name + "'" + did_you_mean(name, names) +
+                   "; known: " + join_names(names));
       }
-    } else if (key == "seed") {
-      const int64_t seed = value.as_int();
-      if (seed < 0) value.fail("expected an integer >= 0, got " + value.describe());
-      sampler.seed = static_cast<uint64_t>(seed);
-      sampler.seeded = true;
-    } else {
-      sampler.options[key] = value.as_json();
+    } else if (!own(key, value)) {
+      options[key] = value.as_json();
     }
   }
+  return name;
+}
+
+SamplerConfig parse_sampler(const YamlNode& node) {
+  SamplerConfig sampler;
+  const auto seed = [&](const std::string& key, const YamlNode& value) {
+    if (key != "seed") return false;
+    const int64_t seed = value.as_int();
+    if (seed < 0) value.fail("expected an integer >= 0, got " + value.describe());
+    sampler.seed = static_cast<uint64_t>(seed);
+    sampler.seeded = true;
+    return true;
+  };
+  const std::string name = parse_named(node, "sampler", sampler_names(), sampler.options, seed);
+  if (!name.empty()) sampler.name = name;
   return sampler;
 }
 
-// Keys other than name belong to the pruner; its factory checks them.
 PrunerConfig parse_pruner(const YamlNode& node) {
   PrunerConfig pruner;
-  for (const auto& [key, value] : node.as_map()) {
-    if (key == "name") {
-      pruner.name = value.as_string();
-      if (std::find(kPruners.begin(), kPruners.end(), pruner.name) == kPruners.end()) {
-        value.fail("unknown pruner '" + pruner.name + "'" + did_you_mean(pruner.name, kPruners) +
-                   "; known: " + join_names(kPruners));
-      }
-    } else {
-      pruner.options[key] = value.as_json();
-    }
-  }
+  const auto none = [](const std::string&, const YamlNode&) { return false; };
+  const std::string name = parse_named(node, "pruner", pruner_names(), pruner.options, none);
+  if (!name.empty()) pruner.name = name;
   return pruner;
 }
 

@@ -115,7 +115,8 @@ std::unique_ptr<Pruner> make_pruner(const PrunerConfig& config, const std::strin
     }
     pruner = std::make_unique<HyperbandPruner>(h);
   } else {
-    throw ConfigError(study_file + ": pruner.name: unknown pruner '" + config.name + "'");
+    throw ConfigError(study_file + ": pruner.name: unknown pruner '" + config.name + "' (known: " +
+                      join_names(pruner_names()) + ")");
   }
   o.reject_unknown();
   return pruner;

@@ -290,7 +290,8 @@ def test_doctor_checks_data_and_trainer(p):
     with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
         f.write(text)
     r = p.run("doctor", "--study", "s", "--cores", "16", expect_rc=1)
-    expect("warning  trainer: program 'no-such-trainer' not found beside hpo or in PATH" in r.stdout, r.stdout)
+    expect("warning  trainer: program 'no-such-trainer' was not found beside hpo (" in r.stdout, r.stdout)
+    expect(") or in PATH" in r.stdout, r.stdout)
 
 
 def test_doctor_bad_input(p):

@@ -17,11 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The shipped profiles, found from the source tree's test data (an absolute
-// path; __FILE__ may be relative, as under ccache's base_dir).
-std::string shipped_dir() {
-  return (fs::path(HPO_TEST_DATA_DIR) / ".." / ".." / "gpu_profiles").lexically_normal().string();
-}
+// The shipped profiles, found from the source tree (an absolute path;
+// __FILE__ may be relative, as under ccache's base_dir).
+std::string shipped_dir() { return (fs::path(HPO_SOURCE_DIR) / "gpu_profiles").string(); }
 
 
 const char kValid[] = R"(description: test GPU

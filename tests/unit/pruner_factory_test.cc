@@ -15,8 +15,8 @@ std::string error_of(const std::string& name, const nlohmann::json& options) {
   return "";
 }
 
-TEST_CASE("each pruner name builds its pruner") {
-  for (const char* name : {"none", "median", "percentile", "successive_halving", "hyperband"}) {
+TEST_CASE("each pruner name a study file accepts builds its pruner") {
+  for (const auto& name : pruner_names()) {
     CHECK(make_pruner(PrunerConfig{name, nlohmann::json::object()}, "s.yaml")->name() == name);
   }
 }

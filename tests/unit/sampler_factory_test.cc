@@ -25,6 +25,14 @@ TEST_CASE("the factory builds the random sampler with its seed") {
   CHECK(a->ask(space, 3) == b->ask(space, 3));
 }
 
+TEST_CASE("each sampler name a study file accepts builds its sampler") {
+  for (const auto& name : sampler_names()) {
+    SamplerConfig config;
+    config.name = name;
+    CHECK(make_sampler(config, 1, Direction::kMaximize, "s.yaml")->name() == name);
+  }
+}
+
 TEST_CASE("unknown samplers and options name the study file and the key") {
   SamplerConfig config;
   config.name = "grid";

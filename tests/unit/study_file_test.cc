@@ -359,7 +359,7 @@ TEST_CASE("find_study_file rejects names unsafe for paths") {
 
 // The files hpo ships: every one must load, and the sweeps must match the
 // workflow they come from.
-const fs::path kSourceDir = fs::path(HPO_TEST_DATA_DIR "/../..").lexically_normal();
+const fs::path kSourceDir = fs::path(HPO_SOURCE_DIR);
 
 TEST_CASE("every shipped search space loads") {
   int count = 0;

@@ -48,7 +48,7 @@ Flags parse(int argc, char** argv) {
     else if (key == "--hpo") f.hpo = value;
     else if (key == "--repeat") f.repeat = std::atoi(value.c_str());
     else {
-      std::fprintf(stderr, "bench_report: unknown flag %s (see the comment at the top of bench_report.cc)\n", argv[i]);
+      std::fprintf(stderr, "bench_report: unknown flag %s (see the comment at the top of tools/bench/report/hpo_side.cc)\n", argv[i]);
       std::exit(2);
     }
   }

@@ -1,4 +1,4 @@
-// hpo's side of tools/bench_sampler_speed: the latency of one TPE suggestion
+// hpo's side of tools/bench/sampler_speed/run: the latency of one TPE suggestion
 // on the mission's 4-parameter space after N finished random trials.
 //
 // What is timed is what hpo's run loop does for each new trial

@@ -1,4 +1,4 @@
-// hpo's side of tools/bench_sampler_quality: every problem, hpo sampler and
+// hpo's side of tools/bench/sampler_quality/run: every problem, hpo sampler and
 // seed, one study of N trials; prints the incumbent's final regret.
 //
 // Usage: bench_sampler_quality TABULAR_DIR N_SEEDS N_TRIALS [FIRST_SEED]
@@ -6,9 +6,9 @@
 // found_at being the trial (0-based) that became the final incumbent.
 // Seeds are FIRST_SEED (default 0) onwards, so that a setting tuned on some
 // seeds can be checked on others.
-// HPO_TPE_OPTIONS="preset=optuna,multivariate=1,bandwidth=scott" changes
-// hpo_tpe's options, to try variants against the same problems (read in
-// order, as a study file reads them: preset, then multivariate, then the rest);
+// HPO_TPE_OPTIONS="preset=optuna,multivariate=true,bandwidth=scott" changes
+// hpo_tpe's options, to try variants against the same problems, with the
+// keys, values and checks of a study file (samplers/tpe_option_table.h);
 // HPO_BENCH_SAMPLERS="hpo_tpe" and HPO_BENCH_PROBLEMS="branin,mixed" run
 // only the samplers and problems listed.
 // Every study's first 10 trials (TPE's random startup) are the bench's
@@ -21,14 +21,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "samplers/random_sampler.h"
+#include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
-#include "tools/bench_problems.h"
+#include "tools/bench/sampler_quality/problems.h"
 
 namespace hpo {
 namespace {
@@ -40,59 +42,48 @@ namespace {
 const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna",
                                                "hpo_random"};
 
-[[noreturn]] void bad_option(const std::string& item) {
-  std::fprintf(stderr, "HPO_TPE_OPTIONS: cannot use '%s'\n", item.c_str());
-  std::exit(2);
+// A value of HPO_TPE_OPTIONS as a study file would hold it: true and false
+// are flags, then integers, then numbers, else a name.
+TpeOptionValue option_value(const std::string& text) {
+  TpeOptionValue out;
+  out.written = text;
+  char* end = nullptr;
+  if (text == "true" || text == "false") {
+    out.value = text == "true";
+  } else if (const long long i = std::strtoll(text.c_str(), &end, 10); !text.empty() && *end == '\0') {
+    out.value = static_cast<int64_t>(i);
+  } else if (const double d = std::strtod(text.c_str(), &end); !text.empty() && *end == '\0') {
+    out.value = d;
+  } else {
+    out.value = text;
+  }
+  return out;
 }
 
-// Overrides of hpo_tpe's options from HPO_TPE_OPTIONS="key=value,...", for
-// trying variants; the keys and values are those of the study file.
-TpeOptions tuned(TpeOptions o) {
+// hpo_tpe's options, adjusted by HPO_TPE_OPTIONS="key=value,...", for trying
+// variants: the keys, values and checks of a study file
+// (samplers/tpe_option_table.h). Exits on a bad one.
+TpeOptions tuned() {
   const char* env = std::getenv("HPO_TPE_OPTIONS");
   std::stringstream in(env ? env : "");
-  std::string preset = "default";
+  std::map<std::string, TpeOptionValue> values;
   for (std::string item; std::getline(in, item, ',');) {
     const auto eq = item.find('=');
-    if (eq == std::string::npos) bad_option(item);
-    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
-    if (key == "preset") {
-      if (!tpe_preset(text, o)) bad_option(item);
-      preset = text;
-      continue;
+    if (eq == std::string::npos) {
+      std::fprintf(stderr, "HPO_TPE_OPTIONS: expected key=value, got '%s'\n", item.c_str());
+      std::exit(2);
     }
-    if (key == "multivariate") {  // as in a study file: the default preset's values follow the mode
-      set_tpe_mode(preset, std::stod(text) != 0, o);
-      continue;
+    values[item.substr(0, eq)] = option_value(item.substr(eq + 1));
+  }
+  TpeOptions o;
+  if (const auto error = read_tpe_options(values, o)) {
+    if (error->expected.empty()) {
+      std::fprintf(stderr, "HPO_TPE_OPTIONS: unknown tpe option '%s'\n", error->key.c_str());
+    } else {
+      std::fprintf(stderr, "HPO_TPE_OPTIONS: %s: expected %s, got %s\n", error->key.c_str(),
+                   error->expected.c_str(), values[error->key].written.c_str());
     }
-    if (key == "split") {
-      if (!tpe_value_from_name(tpe_split_names(), text, o.split)) bad_option(item);
-      continue;
-    }
-    if (key == "weighting") {
-      if (!tpe_value_from_name(tpe_weighting_names(), text, o.weighting)) bad_option(item);
-      continue;
-    }
-    if (key == "bandwidth") {
-      if (!tpe_value_from_name(tpe_bandwidth_names(), text, o.bandwidth)) bad_option(item);
-      continue;
-    }
-    const double v = std::stod(text);
-    if (key == "group") o.group = v != 0;
-    else if (key == "n_startup_trials") o.n_startup_trials = static_cast<int>(v);
-    else if (key == "n_ei_candidates") o.n_ei_candidates = static_cast<int>(v);
-    else if (key == "gamma") o.gamma = v;
-    else if (key == "consider_prior") o.consider_prior = v != 0;
-    else if (key == "prior_weight") o.prior_weight = v;
-    else if (key == "consider_magic_clip") o.consider_magic_clip = v != 0;
-    else if (key == "min_bandwidth_factor") o.min_bandwidth_factor = v;
-    else if (key == "magic_clip_exponent") o.magic_clip_exponent = v;
-    else if (key == "min_bandwidth_step") o.min_bandwidth_step = v != 0;
-    else if (key == "consider_endpoints") o.consider_endpoints = v != 0;
-    else if (key == "normalized_kernels") o.normalized_kernels = v != 0;
-    else if (key == "categorical_prior_weight") o.categorical_prior_weight = v;
-    else if (key == "constant_liar") o.constant_liar = v != 0;
-    else if (key == "ordered_choices") o.ordered_choices = v != 0;
-    else bad_option(item);
+    std::exit(2);
   }
   return o;
 }
@@ -109,7 +100,7 @@ std::vector<std::string> listed(const char* variable, const std::vector<std::str
 
 std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction direction) {
   if (name == "hpo_random") return std::make_unique<RandomSampler>(seed, direction);
-  if (name == "hpo_tpe") return std::make_unique<TpeSampler>(seed, direction, tuned({}));
+  if (name == "hpo_tpe") return std::make_unique<TpeSampler>(seed, direction, tuned());
   if (name == "hpo_tpe_optuna") return std::make_unique<TpeSampler>(seed, direction, optuna_tpe_options());
   TpeOptions options;
   if (name == "hpo_tpe_univariate") {

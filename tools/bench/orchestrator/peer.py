@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Optuna's side of tools/bench_orchestrator: Optuna 3.1's optimize loop on
+"""Optuna's side of tools/bench/orchestrator/run: Optuna 3.1's optimize loop on
 SQLite, running the trainer program through subprocess for every trial.
 
-Usage: orchestrator_optuna.py DB TRAINER N_TRIALS N_JOBS default|hpo|hpo-unpooled
+Usage: peer.py DB TRAINER N_TRIALS N_JOBS default|hpo|hpo-unpooled
 Prints one JSON object: trials/s, and the SQLite settings and connection
 count read back through the storage's own engine after the run.
 
@@ -28,13 +28,13 @@ import sqlalchemy
 from sqlalchemy import event
 from sqlalchemy.pool import QueuePool
 
-# What hpo sets; tools/bench_orchestrator checks them against hpo's source.
+# What hpo sets; tools/bench/orchestrator/run checks them against hpo's source.
 HPO_JOURNAL_MODE, HPO_SYNCHRONOUS, HPO_BUSY_TIMEOUT_MS = "wal", 1, 10000  # 1 is NORMAL
 
 def main():
     db, trainer, n, jobs, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
     if mode not in ("default", "hpo", "hpo-unpooled"):
-        sys.exit(f"orchestrator_optuna.py: mode '{mode}' is not default, hpo or hpo-unpooled")
+        sys.exit(f"orchestrator/peer.py: mode '{mode}' is not default, hpo or hpo-unpooled")
     hpo_settings = mode.startswith("hpo")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     opened = 0
@@ -80,7 +80,7 @@ def main():
                     for k in ("journal_mode", "synchronous", "busy_timeout")}
     if hpo_settings and settings != {"journal_mode": HPO_JOURNAL_MODE, "synchronous": HPO_SYNCHRONOUS,
                                       "busy_timeout": HPO_BUSY_TIMEOUT_MS}:
-        sys.exit(f"orchestrator_optuna.py: asked for hpo's settings, ran with {settings}")
+        sys.exit(f"orchestrator/peer.py: asked for hpo's settings, ran with {settings}")
     complete = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
     print(json.dumps({"rate": rate, **settings, "pool": type(storage.engine.pool).__name__,
                       "connections": opened, "complete": complete}))

@@ -1,5 +1,5 @@
 // The cheapest trainer that follows the protocol: reports one final value
-// and exits. bench_orchestrator measures hpo's per-trial cost with it.
+// and exits. tools/bench/orchestrator/run measures hpo's per-trial cost with it.
 #include <cstdio>
 #include <cstdlib>
 

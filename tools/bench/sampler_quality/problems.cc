@@ -1,4 +1,4 @@
-#include "tools/bench_problems.h"
+#include "tools/bench/sampler_quality/problems.h"
 
 #include <algorithm>
 #include <cmath>

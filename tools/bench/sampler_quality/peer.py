@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Optuna's side of tools/bench_sampler_quality: the same problems as
-tools/bench_problems.cc, run with Optuna 3.1's TPE (its univariate default,
+"""Optuna's side of tools/bench/sampler_quality/run: the same problems as
+tools/bench/sampler_quality/problems.cc, run with Optuna 3.1's TPE (its univariate default,
 and multivariate) and random samplers.
 
-Usage: bench_sampler_quality_optuna.py TABULAR_DIR N_SEEDS N_TRIALS [N_PROCS [FIRST_SEED]]
+Usage: tools/bench/sampler_quality/peer.py TABULAR_DIR N_SEEDS N_TRIALS [N_PROCS [FIRST_SEED]]
 Prints lines: problem <TAB> sampler <TAB> seed <TAB> regret <TAB> found_at
 
 As on hpo's side, every study's first 10 trials are the bench's shared draws
@@ -154,7 +154,7 @@ def splitmix64(x):
 
 
 def shared_unit(seed, trial, slot):
-    """Uniform in [0, 1), the same as shared_unit() in tools/bench_problems.cc."""
+    """Uniform in [0, 1), the same as shared_unit() in tools/bench/sampler_quality/problems.cc."""
     return (splitmix64(splitmix64(splitmix64(seed) ^ trial) ^ slot) >> 11) * 2.0 ** -53
 
 
@@ -163,7 +163,7 @@ def pick(u, items):
 
 
 def shared_value(dist, u):
-    """The value shared_value() in tools/bench_problems.cc draws, in Optuna's terms."""
+    """The value shared_value() in tools/bench/sampler_quality/problems.cc draws, in Optuna's terms."""
     if isinstance(dist, CategoricalDistribution):
         return pick(u, dist.choices)
     if isinstance(dist, FloatDistribution):

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The PyTorch (Python, eager) peer of hpo-trainer, for tools/bench_trainer.
+"""The PyTorch (Python, eager) peer of hpo-trainer, for tools/bench/trainer/run.
 
 Trains the same TCN (causal dilated Conv1d residual blocks with weight norm,
 a linear head on the last step) with the same loop (AdamW, warm-up + cosine,
@@ -28,8 +28,8 @@ With --device cuda: non-blocking copies (pinned DataLoader batches), cuDNN
 benchmark, TF32 and bf16 autocast (--amp); each epoch's clock stops after a
 device synchronize.
 
-Run with Debian's python3-torch: /usr/bin/python3 tools/bench_trainer_torch.py --data-dir DIR ...
-or on a GPU machine with its torch 2.x: python3 tools/bench_trainer_torch.py --device cuda ...
+Run with Debian's python3-torch: /usr/bin/python3 tools/bench/trainer/peer.py --data-dir DIR ...
+or on a GPU machine with its torch 2.x: python3 tools/bench/trainer/peer.py --device cuda ...
 """
 import argparse
 import contextlib

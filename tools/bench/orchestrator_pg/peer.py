@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""Optuna's side of tools/bench_orchestrator_pg: one worker process of Optuna
+"""Optuna's side of tools/bench/orchestrator_pg/run: one worker process of Optuna
 3.1's optimize loop on PostgreSQL, running the trainer program through
 subprocess for every trial.
 
-Usage: orchestrator_optuna_pg.py create URL
-       orchestrator_optuna_pg.py work URL TRAINER N_TRIALS REPORT_DIR
+Usage: peer.py create URL
+       peer.py work URL TRAINER N_TRIALS REPORT_DIR
 
 `create` makes the study "bench" (maximize) before the workers start, since
 Optuna's create_study is not safe to race from many processes on a new

@@ -1,5 +1,5 @@
-// The problems of tools/bench_sampler_quality, hpo's side (the Optuna side,
-// tools/bench_sampler_quality_optuna.py, defines the same ones).
+// The problems of tools/bench/sampler_quality/run, hpo's side (the Optuna side,
+// tools/bench/sampler_quality/peer.py, defines the same ones).
 #ifndef HPO_TOOLS_BENCH_PROBLEMS_H_
 #define HPO_TOOLS_BENCH_PROBLEMS_H_
 
@@ -25,7 +25,7 @@ struct BenchProblem {
 };
 
 // The bench's own random numbers: uniform in [0, 1), a hash (SplitMix64) of
-// the seed, the trial and a slot. tools/bench_sampler_quality_optuna.py
+// the seed, the trial and a slot. tools/bench/sampler_quality/peer.py
 // computes the same, so hpo's and Optuna's studies can share draws.
 double shared_unit(uint64_t seed, uint64_t trial, uint64_t slot);
 

@@ -1,5 +1,5 @@
-"""The study both orchestrator benchmarks give hpo (tools/bench_orchestrator
-and tools/bench_orchestrator_pg): one float in [0, 1], maximized, the random
+"""The study both orchestrator benchmarks give hpo (tools/bench/orchestrator/run
+and tools/bench/orchestrator_pg/run): one float in [0, 1], maximized, the random
 sampler, the no-op trainer."""
 import os
 

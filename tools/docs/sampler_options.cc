@@ -1,0 +1,58 @@
+// Prints docs/sampler-options.md from the option table, so that the docs
+// list exactly the options a study file accepts. The test docs_sampler_options
+// fails when the committed file differs; regenerate it with
+//   build/bin/sampler_options_doc > docs/sampler-options.md
+#include <cstdio>
+#include <string>
+
+#include "pruners/pruner.h"
+#include "samplers/sampler.h"
+#include "samplers/tpe_option_table.h"
+
+namespace hpo {
+namespace {
+
+std::string names(const std::vector<std::string>& list) {
+  std::string out;
+  for (const auto& n : list) out += (out.empty() ? "`" : ", `") + n + "`";
+  return out;
+}
+
+std::string code(const std::string& text) { return text.empty() ? "" : "`" + text + "`"; }
+
+// The preset's row has no member: its column values are the presets' names.
+std::string cell(const TpeOptionRow& row, const TpeOptions& options, const char* preset) {
+  if (std::holds_alternative<std::monostate>(row.member)) return code(preset);
+  return code(tpe_option_text(row, options));
+}
+
+void print() {
+  std::printf(
+      "# Sampler options\n\n"
+      "<!-- Generated from samplers/tpe_option_table.cc by build/bin/sampler_options_doc; do not edit.\n"
+      "     Regenerate: build/bin/sampler_options_doc > docs/sampler-options.md -->\n\n"
+      "Samplers (`sampler: {name: ...}`): %s. Pruners (`pruner: {name: ...}`): %s.\n\n"
+      "The `random` sampler takes only `seed`. The `tpe` sampler takes `seed` and the keys below, for\n"
+      "example `sampler: {name: tpe, seed: 1, n_startup_trials: 20}`. The preset is applied first,\n"
+      "then `multivariate`, then the other keys, whatever their order in the file. The three value\n"
+      "columns are the values with no key given, with only `multivariate: false`, and with only\n"
+      "`preset: optuna` (Optuna 3.1's TPESampler).\n\n"
+      "| key | default | `multivariate: false` | `preset: optuna` | accepts | what it does |\n"
+      "|---|---|---|---|---|---|\n",
+      names(sampler_names()).c_str(), names(pruner_names()).c_str());
+  const TpeOptions joint = default_tpe_options(true), univariate = default_tpe_options(false),
+                   optuna = optuna_tpe_options();
+  for (const auto& row : tpe_option_table()) {
+    std::printf("| `%s` | %s | %s | %s | %s | %s |\n", row.key, cell(row, joint, "default").c_str(),
+                cell(row, univariate, "default").c_str(), cell(row, optuna, "optuna").c_str(),
+                tpe_option_expected(row, joint).c_str(), row.description);
+  }
+}
+
+}  // namespace
+}  // namespace hpo
+
+int main() {
+  hpo::print();
+  return 0;
+}
