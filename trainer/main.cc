@@ -104,7 +104,7 @@ int make_data(const std::string& path, const SyntheticSpec& spec, TrainerConfig 
 }
 
 // Writes the normalized features, targets and training samples as raw
-// little-endian arrays, so tools/bench_trainer_torch.py trains on exactly
+// little-endian arrays, so tools/bench/trainer/peer.py trains on exactly
 // the data hpo-trainer sees.
 int export_features(const std::string& dir, const TrainerConfig& config) {
   Dataset d = load_dataset(config);
