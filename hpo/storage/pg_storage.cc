@@ -90,22 +90,23 @@ void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
   }
 }
 
-TrialState trial_state(pqxx::work& tx, int64_t trial_id) {
-  const auto r = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1", trial_id);
+// The trial's state, its row locked: FOR SHARE for a write beside the row
+// (an attribute, a value), FOR UPDATE for one that changes it. Throws
+// OwnershipLost unless `guard` holds. The row lock waits for a takeover's
+// compare-and-set (FOR UPDATE) to commit, and then holds it off until this
+// transaction's write is in. The owner is read by a second statement, whose
+// snapshot is taken after the lock was granted: a join in the first would
+// read the owner as it was before the wait.
+TrialState guarded_state(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard, const char* lock) {
+  const auto r = tx.exec_params(std::string("SELECT state FROM trials WHERE trial_id = $1 FOR ") + lock, trial_id);
   if (r.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+  if (!guard.key.empty()) {
+    const auto a = tx.exec_params(
+        "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, guard.key);
+    const json holder = a.empty() ? json(nullptr) : from_python_json(a[0][0].c_str());
+    if (holder != guard.value) throw OwnershipLost(trial_id, holder);
+  }
   return trial_state_from_string(r[0][0].c_str());
-}
-
-// Throws OwnershipLost unless `guard` holds. The shared lock on the trial's
-// row waits for a takeover's compare-and-set (FOR UPDATE) to commit, and
-// then holds it off until this transaction's write is in.
-void check_guard(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard) {
-  if (guard.key.empty()) return;
-  tx.exec_params("SELECT 1 FROM trials WHERE trial_id = $1 FOR SHARE", trial_id);
-  const auto r = tx.exec_params(
-      "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, guard.key);
-  const json holder = r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
-  if (holder != guard.value) throw OwnershipLost(trial_id, holder);
 }
 
 std::vector<TrialRecord> select_trials(pqxx::work& tx, const std::string& where, int64_t id) {
@@ -318,8 +319,7 @@ TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
 
 void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) {
   transact("set_intermediate_value", [&](pqxx::work& tx, const PgAttempt&) {
-    const TrialState state = trial_state(tx, trial_id);
-    check_guard(tx, trial_id, guard);
+    const TrialState state = guarded_state(tx, trial_id, guard, "SHARE");
     if (state != TrialState::kRunning) {
       throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) + ", not RUNNING");
     }
@@ -336,8 +336,7 @@ void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value,
 
 void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) {
   transact("set_trial_system_attrs", [&](pqxx::work& tx, const PgAttempt&) {
-    trial_state(tx, trial_id);  // the trial must exist
-    check_guard(tx, trial_id, guard);
+    guarded_state(tx, trial_id, guard, "SHARE");  // the trial must exist
     put_attrs(tx, kTrialSystemAttrs, trial_id, attrs);
   });
 }
@@ -362,7 +361,7 @@ bool PgStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::s
 
 void PgStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
   transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) {
-    check_guard(tx, trial_id, guard);
+    if (!guard.key.empty()) guarded_state(tx, trial_id, guard, "SHARE");
     put_heartbeat(tx, trial_id);
   });
 }
@@ -384,10 +383,7 @@ std::vector<int64_t> PgStorage::stale_trials(int64_t study_id, double grace_s) {
 bool PgStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
   return transact("finish_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
     check_outcome(outcome);
-    const auto state = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
-    if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
-    check_guard(tx, trial_id, outcome.guard);
-    if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) {
+    if (guarded_state(tx, trial_id, outcome.guard, "UPDATE") != TrialState::kRunning) {
       return attempt.maybe_committed && finished_as(tx, trial_id, outcome);
     }
     tx.exec_params0("UPDATE trials SET state = $1, datetime_complete = $2 WHERE trial_id = $3",
