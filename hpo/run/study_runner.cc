@@ -127,8 +127,12 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
 }
 
 // Tells the sampler what changed in the database since the last ask: new
-// trials (other processes' too) and those unfinished then.
+// trials (other processes' too) and those unfinished then. The random
+// sampler draws from the trial's number alone and never reads what it was
+// told: reading the study for it would cost a query per table per trial, and
+// each worker would re-read every running trial of the fleet for nothing.
 void StudyRunner::sync_sampler() {
+  if (sampler_.name() == "random") return;
   for (const auto& t : sampler_feed_.next(storage_)) sampler_.tell(space_.view(t));
 }
 
