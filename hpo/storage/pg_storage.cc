@@ -148,7 +148,7 @@ void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
 // (it writes now() into a TIMESTAMP WITHOUT TIME ZONE and compares with
 // now() without its zone), so that hpo and Optuna workers in one fleet agree
 // on which trials are stale. Every session is in the server's default zone:
-// PgConnection ignores a client's PGTZ.
+// hpo ignores a client's PGTZ and PGOPTIONS' zone (pg_client_env.h).
 constexpr const char kServerNow[] = "LOCALTIMESTAMP";
 
 void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
