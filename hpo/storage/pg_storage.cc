@@ -62,16 +62,24 @@ std::string utf8_dump(const json& rows, const char* table) {
   }
 }
 
-// All of `attrs` in one statement, one round trip: they travel as one JSON
-// object of key -> Optuna's JSON text of the value.
-void put_attrs(pqxx::work& tx, AttrTable t, int64_t owner, const Attrs& attrs) {
-  if (attrs.empty()) return;
+// JSON text of one attribute table's rows: key -> Optuna's JSON text of the value.
+std::string attr_texts(const Attrs& attrs, const char* table) {
   json texts = json::object();
   for (const auto& [key, value] : attrs) texts[key] = to_python_json(value);
-  tx.exec_params0(std::string("INSERT INTO ") + t.table + " (" + t.owner +
-                      ", key, value_json) SELECT $1, key, value FROM json_each_text($2::json) "
-                      "ON CONFLICT (" + t.owner + ", key) DO UPDATE SET value_json = excluded.value_json",
-                  owner, utf8_dump(texts, t.table));
+  return utf8_dump(texts, table);
+}
+
+// Upserts into `t`, for the owner $1, the rows of `param` (as attr_texts).
+std::string upsert_attrs(AttrTable t, const char* param) {
+  return std::string("INSERT INTO ") + t.table + " (" + t.owner + ", key, value_json) SELECT $1, key, value " +
+         "FROM json_each_text(" + param + "::json) ON CONFLICT (" + t.owner +
+         ", key) DO UPDATE SET value_json = excluded.value_json";
+}
+
+// All of `attrs` in one statement, one round trip.
+void put_attrs(pqxx::work& tx, AttrTable t, int64_t owner, const Attrs& attrs) {
+  if (attrs.empty()) return;
+  tx.exec_params0(upsert_attrs(t, "$2"), owner, attr_texts(attrs, t.table));
 }
 
 std::optional<StudyRecord> select_study(pqxx::work& tx, const std::string& name) {
@@ -141,6 +149,38 @@ void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
   if (r.affected_rows() != 1) {
     throw StorageError("trial " + std::to_string(trial_id) + " has no param '" + p.name +
                        "' with distribution " + encode_distribution(p.distribution));
+  }
+}
+
+// Writes a finished trial's state, value, params, and attributes in one
+// statement, one round trip (data-modifying CTEs on distinct tables).
+void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
+  json value = json::array();
+  if (outcome.value) {
+    const EncodedValue v = encode_value(*outcome.value);
+    value.push_back({v.value ? json(real(*v.value)) : json(nullptr), v.type});
+  }
+  json params = json::array();
+  for (const auto& p : outcome.params) {
+    require_inside(p);
+    params.push_back({p.name, real(p.internal), encode_distribution(p.distribution)});
+  }
+  const auto r = tx.exec_params1(
+      "WITH done AS (UPDATE trials SET state = $2, datetime_complete = $3 WHERE trial_id = $1), "
+      "value AS (INSERT INTO trial_values (trial_id, objective, value, value_type) "
+      "SELECT $1, 0, (v->>0)::double precision, (v->>1)::trialvaluetype FROM json_array_elements($4::json) v "
+      "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = excluded.value_type), "
+      "user_attrs AS (" + upsert_attrs(kTrialUserAttrs, "$5") + "), "
+      "system_attrs AS (" + upsert_attrs(kTrialSystemAttrs, "$6") + "), "
+      "params AS (UPDATE trial_params t SET param_value = (p->>1)::double precision "
+      "FROM json_array_elements($7::json) p WHERE t.trial_id = $1 AND t.param_name = p->>0 "
+      "AND t.distribution_json = p->>2 RETURNING 1) "
+      "SELECT COUNT(*) FROM params",
+      trial_id, to_string(outcome.state), now(), value.dump(), attr_texts(outcome.user_attrs, kTrialUserAttrs.table),
+      attr_texts(outcome.system_attrs, kTrialSystemAttrs.table), utf8_dump(params, "trial_params"));
+  if (r[0].as<size_t>() != outcome.params.size()) {
+    for (const auto& p : outcome.params) update_param(tx, trial_id, p);  // names the one that differs
+    throw StorageError("trial " + std::to_string(trial_id) + ": its params do not match those stored");
   }
 }
 
@@ -386,19 +426,7 @@ bool PgStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
     if (guarded_state(tx, trial_id, outcome.guard, "UPDATE") != TrialState::kRunning) {
       return attempt.maybe_committed && finished_as(tx, trial_id, outcome);
     }
-    tx.exec_params0("UPDATE trials SET state = $1, datetime_complete = $2 WHERE trial_id = $3",
-                    to_string(outcome.state), now(), trial_id);
-    if (outcome.value) {
-      const EncodedValue v = encode_value(*outcome.value);
-      const OptionalReal number(v.value);
-      tx.exec_params0(
-          "INSERT INTO trial_values (trial_id, objective, value, value_type) VALUES ($1, 0, $2, $3) "
-          "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = excluded.value_type",
-          trial_id, number.param(), v.type);
-    }
-    for (const auto& p : outcome.params) update_param(tx, trial_id, p);
-    put_attrs(tx, kTrialUserAttrs, trial_id, outcome.user_attrs);
-    put_attrs(tx, kTrialSystemAttrs, trial_id, outcome.system_attrs);
+    end_trial(tx, trial_id, outcome);
     return true;
   });
 }
