@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -39,6 +40,9 @@ std::string ExitStatus::describe() const {
 
 struct Process::Impl {
   bp::child child;
+  // Held while the child is reaped and while it is signalled: once reaped,
+  // its pid may name another process, which must never get our signals.
+  std::mutex mu;
   std::optional<ExitStatus> status;
   // Readable once the child has ended (Linux 5.3+); -1 where unsupported,
   // and wait_for() then sleeps instead.
@@ -165,6 +169,7 @@ Process::~Process() {
 int Process::pid() const { return impl_->child.id(); }
 
 std::optional<ExitStatus> Process::poll() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
   if (impl_->status) return impl_->status;
   // Look without reaping: until it is reaped the trainer's pid, which names
   // its group, cannot be reused, so what is left in the group is the
@@ -183,7 +188,6 @@ std::optional<ExitStatus> Process::poll() {
 }
 
 std::optional<ExitStatus> Process::wait_for(std::chrono::microseconds timeout) {
-  if (impl_->status) return impl_->status;
   if (impl_->pidfd >= 0) {
     pollfd fd{impl_->pidfd, POLLIN, 0};
     const auto us = timeout.count();
@@ -196,6 +200,7 @@ std::optional<ExitStatus> Process::wait_for(std::chrono::microseconds timeout) {
 }
 
 void Process::signal_group(int sig) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
   if (impl_->status) return;
   // The group id is the child's pid (setpgid(0, 0) above). Should the child
   // not have reached setpgid yet, signal it directly as well.

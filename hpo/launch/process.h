@@ -67,7 +67,9 @@ class Process {
   // is not left waiting out a polling interval.
   std::optional<ExitStatus> wait_for(std::chrono::microseconds timeout);
 
-  // Sends `sig` to the process group (the trainer and its children).
+  // Sends `sig` to the process group (the trainer and its children); once
+  // the trainer was reaped, nothing. Safe from another thread than the one
+  // that polls.
   void signal_group(int sig);
 
  private:

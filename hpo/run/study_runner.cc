@@ -4,6 +4,7 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +20,15 @@ namespace hpo {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Other hosts take a trial over once its heartbeat is this old.
+std::chrono::duration<double> heartbeat_grace(const StudyConfig& config) {
+  return std::chrono::duration<double>(4 * config.heartbeat_interval_s);
+}
+
+BeatWatch::Clock::duration steady(std::chrono::duration<double> d) {
+  return std::chrono::duration_cast<BeatWatch::Clock::duration>(d);
+}
 
 std::string trial_dir_name(int number) {
   char buf[32];
@@ -56,6 +66,18 @@ class Periodic {
   std::thread thread_;  // last: starts after the members it uses
 };
 
+// Runs `fn` when the scope ends, however it ends.
+class TrialEnd {
+ public:
+  explicit TrialEnd(std::function<void()> fn) : fn_(std::move(fn)) {}
+  ~TrialEnd() { fn_(); }
+  TrialEnd(const TrialEnd&) = delete;
+  TrialEnd& operator=(const TrialEnd&) = delete;
+
+ private:
+  std::function<void()> fn_;
+};
+
 }  // namespace
 
 StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
@@ -64,6 +86,7 @@ StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const Stud
     : storage_(storage), config_(config), study_(study), space_(space), sampler_(sampler), pruner_(pruner),
       progress_(progress),
       stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()), guard_{kOwnerAttr, owner_},
+      watch_(steady(heartbeat_grace(config)), steady(std::chrono::duration<double>(config.trainer.grace_period_s))),
       sampler_feed_(study.id), pruner_feed_(study.id),
       pruner_study_{config.name, study.direction, {}} {}
 
@@ -127,8 +150,12 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
 }
 
 // Tells the sampler what changed in the database since the last ask: new
-// trials (other processes' too) and those unfinished then.
+// trials (other processes' too) and those unfinished then. The random
+// sampler draws from the trial's number alone and never reads what it was
+// told: reading the study for it would cost a query per table per trial, and
+// each worker would re-read every running trial of the fleet for nothing.
 void StudyRunner::sync_sampler() {
+  if (sampler_.name() == "random") return;
   for (const auto& t : sampler_feed_.next(storage_)) sampler_.tell(space_.view(t));
 }
 
@@ -209,7 +236,7 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
 // ago. A live owner on this host is never robbed, however late its beat.
 void StudyRunner::find_orphans() {
   last_orphan_scan_ = std::chrono::steady_clock::now();
-  const auto stale_ids = storage_.stale_trials(study_.id, 4 * config_.heartbeat_interval_s);
+  const auto stale_ids = storage_.stale_trials(study_.id, heartbeat_grace(config_).count());
   const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
   const std::string here = current_owner().host;
   for (auto& t : storage_.trials(study_.id)) {
@@ -230,7 +257,9 @@ void StudyRunner::beat() {
   }
   for (int64_t id : ids) {
     try {
+      const auto sent = BeatWatch::Clock::now();
       storage_.record_heartbeat(id, guard_);
+      watch_.beat(id, sent);
     } catch (const OwnershipLost& e) {
       lost_.mark(id, e.holder);  // its runner stops the trainer
     } catch (const StorageError&) {
@@ -292,6 +321,27 @@ void StudyRunner::note_taken_over(const TrialPlan& plan, const nlohmann::json& h
                                               holder.dump() + "); stopped its trainer here");
 }
 
+// A trial whose trainer was stopped while this worker was cut off from the
+// database runs again here, first of all, if it is still ours once the
+// database answers (nobody took it over meanwhile): no trial is failed for
+// an outage. Returns its new owner otherwise.
+std::optional<nlohmann::json> StudyRunner::queue_again(const TrialPlan& plan, const std::string& why) {
+  progress_.note("trial " + std::to_string(plan.number) + ": " + why +
+                 "; it runs again once the database answers, unless another host took it over");
+  std::optional<TrialRecord> trial = storage_.trial(plan.trial_id);
+  nlohmann::json holder = nullptr;
+  if (trial) {
+    const auto it = trial->system_attrs.find(kOwnerAttr);
+    if (it != trial->system_attrs.end()) holder = it->second;
+  }
+  if (!trial || trial->state != TrialState::kRunning || holder != owner_) return holder;
+  std::lock_guard<std::mutex> lock(mu_);
+  running_.erase(plan.trial_id);
+  orphans_.push_front(std::move(*trial));
+  ++budget_;  // the same trial, not another one
+  return std::nullopt;
+}
+
 void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
                          RunSummary& summary) {
   while (true) {
@@ -299,15 +349,21 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
     bool resumed = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
+      // The plan's trial gets its first beat in the call that makes it.
+      const auto sent = BeatWatch::Clock::now();
       try {
         plan = next_plan(slot, resumed);
       } catch (...) {
         give_up(std::current_exception());
         return;
       }
-      if (plan) running_.insert(plan->trial_id);
+      if (plan) {
+        running_.insert(plan->trial_id);
+        watch_.beat(plan->trial_id, sent);
+      }
     }
     if (!plan) return;
+    const TrialEnd forget{[this, id = plan->trial_id] { watch_.forget(id); }};
     progress_.trial_started(plan->number, (resumed ? "(resumed) " : "") + plan->summary);
     TrialResult result;
     try {
@@ -324,6 +380,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
                                          guard_);
         }
       }
+      if (result.cut_off) result.taken_over = queue_again(*plan, result.reason);
     } catch (const OwnershipLost& e) {
       result.taken_over = e.holder;
     } catch (...) {
@@ -334,6 +391,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       give_up(std::current_exception());
       return;
     }
+    if (result.cut_off && !result.taken_over) continue;  // queued to run again
     if (result.taken_over) {
       std::lock_guard<std::mutex> lock(mu_);
       running_.erase(plan->trial_id);
@@ -363,7 +421,7 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
 
   RunSummary summary;
   TrialRunner runner(storage_, config_.trainer, config_.objective.metric, stop_,
-                     [this](const TrialPlan& plan) { return should_prune(plan); }, &lost_);
+                     [this](const TrialPlan& plan) { return should_prune(plan); }, &lost_, &watch_);
   // Workers mostly wait on trainers, so there may be more of them than
   // cores: raise TBB's limit to one thread per job plus this one.
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
@@ -374,6 +432,10 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
     Periodic ticker(std::chrono::seconds(1), [this] { progress_.tick(); });
     Periodic heartbeat(std::chrono::milliseconds(static_cast<int64_t>(config_.heartbeat_interval_s * 1000)),
                        [this] { beat(); });
+    // Its own thread: a cut-off worker's heartbeat thread may hang in storage.
+    Periodic watchdog(std::chrono::milliseconds(std::clamp<int64_t>(
+                          static_cast<int64_t>(config_.heartbeat_interval_s * 1000 / 8), 10, 1000)),
+                      [this] { watch_.check(BeatWatch::Clock::now()); });
     arena.execute([&] {
       tbb::task_group group;
       for (const Slot& slot : slots) group.run([&] { worker(runner, slot, utilization, summary); });

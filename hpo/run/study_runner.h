@@ -18,6 +18,7 @@
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/utilization_sampler.h"
 #include "hpo/run/change_feed.h"
+#include "hpo/run/beat_watch.h"
 #include "hpo/run/lost_trials.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/sampling_space.h"
@@ -81,6 +82,7 @@ class StudyRunner {
   // needs mu_ held.
   void count_result(const TrialResult& result, bool resumed, RunSummary& summary);
   void note_taken_over(const TrialPlan& plan, const nlohmann::json& holder);
+  std::optional<nlohmann::json> queue_again(const TrialPlan& plan, const std::string& why);
 
   Storage& storage_;
   const StudyConfig& config_;
@@ -94,6 +96,7 @@ class StudyRunner {
   const nlohmann::json owner_;
   const OwnerGuard guard_;  // writes for our trials: only while owner_ holds them
   LostTrials lost_;  // our trials that other workers took over
+  BeatWatch watch_;  // stops our trainers when our heartbeats fail past the grace
 
   std::mutex mu_;  // guards everything below, and the sampler and the pruner
   int budget_ = 0;  // trials still to launch

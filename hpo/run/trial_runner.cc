@@ -155,6 +155,7 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
   ReportReader reader((dir / kReportFile).string());
   try {
     Process process(spec);
+    const WatchedTrainer watched(watch_, plan.trial_id, process);
     // Overwrites the previous attempt's: a resumed run ends this one's group.
     storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json(), plan.guard);
     Watch watch(reader, storage_, plan, metric_);
@@ -199,6 +200,9 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
     watch.drain(true, run);
     a.curve = watch.curve();
     if (!watch.bad_series().empty()) a.bad_series = (dir / kReportFile).string() + " " + watch.bad_series();
+    if (const auto silent = watch_ ? watch_->stopped(plan.trial_id) : std::nullopt) {
+      run.cut_off_s = std::chrono::duration<double>(*silent).count();
+    }
   } catch (const LaunchError& e) {
     run.launch_error = e.what();
   }
@@ -253,6 +257,15 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
     result.interrupted = true;
     result.state = TrialState::kRunning;
     result.reason = "interrupted";
+    return result;
+  }
+
+  // Cut off from the database: another host may run the trial by now, and
+  // this run's end is not the trial's.
+  if (run.cut_off_s && verdict.state != TrialState::kComplete) {
+    result.cut_off = true;
+    result.state = TrialState::kRunning;
+    result.reason = verdict.reason;
     return result;
   }
 

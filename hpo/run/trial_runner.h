@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hpo/config/study_config.h"
+#include "hpo/run/beat_watch.h"
 #include "hpo/run/lost_trials.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trainer_record.h"
@@ -48,6 +49,9 @@ struct TrialResult {
   // Taken over by another worker (this one was judged dead): its owner now.
   // The trainer was stopped and nothing of this run was stored after.
   std::optional<nlohmann::json> taken_over;
+  // Its trainer was stopped because its heartbeats failed past the grace
+  // (beat_watch.h): left RUNNING, nothing stored, `reason` says why.
+  bool cut_off = false;
 };
 
 // Files inside a trial directory.
@@ -63,10 +67,12 @@ class TrialRunner {
  public:
   // `lost`, when given, is watched while a trainer runs: a trial found
   // there is stopped at once.
+  // `watch`, when given, may stop a trainer whose heartbeats failed.
   TrialRunner(Storage& storage, TrainerConfig trainer, std::string objective_metric,
-              const StopFlag& stop, PruneCheck should_prune = {}, const LostTrials* lost = nullptr)
+              const StopFlag& stop, PruneCheck should_prune = {}, const LostTrials* lost = nullptr,
+              BeatWatch* watch = nullptr)
       : storage_(storage), trainer_(std::move(trainer)), metric_(std::move(objective_metric)),
-        stop_(stop), should_prune_(std::move(should_prune)), lost_(lost) {}
+        stop_(stop), should_prune_(std::move(should_prune)), lost_(lost), watch_(watch) {}
 
   // Blocks until the trainer has ended (or was stopped) and the outcome is
   // stored. A trial taken over by another worker (a guarded write refused,
@@ -86,6 +92,7 @@ class TrialRunner {
   const StopFlag& stop_;
   const PruneCheck should_prune_;
   const LostTrials* const lost_;
+  BeatWatch* const watch_;
 };
 
 // The last `max_bytes` of a file, starting at a line boundary when possible.

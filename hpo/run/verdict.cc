@@ -17,9 +17,8 @@ std::string seconds(double s) {
   return out.str();
 }
 
-}  // namespace
-
-Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
+// The rules for a run that was left to end on its own terms.
+Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
   if (!run.exit) return fail("could not start: " + run.launch_error);
   if (run.pruned_at) {
     Verdict v{TrialState::kPruned, std::nullopt, "pruned at step " + std::to_string(*run.pruned_at)};
@@ -52,6 +51,18 @@ Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
   }
   if (std::isnan(it->second)) return fail("objective '" + objective_metric + "' is NaN");
   return Verdict{TrialState::kComplete, it->second, ""};
+}
+
+}  // namespace
+
+Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
+  Verdict v = judge_run(run, objective_metric);
+  // hpo stopped it (its SIGKILL is no OOM), unless it completed all the same.
+  if (run.cut_off_s && v.state != TrialState::kComplete) {
+    return fail("cut off from the database: no heartbeat got in for " + seconds(*run.cut_off_s) +
+                ", past the grace after which other hosts take a trial over; its trainer was stopped");
+  }
+  return v;
 }
 
 }  // namespace hpo

@@ -24,6 +24,8 @@ struct TrainerRun {
   std::optional<int> pruned_at;    // the step at which the pruner stopped it
   std::optional<double> last_intermediate;  // the objective at the last reported step
   std::string oom_line;            // the log line that reported running out of memory
+  // Stopped by hpo after this many seconds without a heartbeat (beat_watch.h).
+  std::optional<double> cut_off_s;
 };
 
 struct Verdict {
@@ -41,7 +43,8 @@ struct Verdict {
 // its trainer ended, with its last intermediate value (unless NaN) as its
 // value, as Optuna records it. A crash whose log says it ran out of memory,
 // or a SIGKILL hpo did not send (the kernel's OOM killer, most likely), is
-// an "oom" failure.
+// an "oom" failure. A run hpo stopped because its heartbeats failed FAILs
+// as cut off from the database, unless it completed all the same.
 Verdict judge(const TrainerRun& run, const std::string& objective_metric);
 
 }  // namespace hpo

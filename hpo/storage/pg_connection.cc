@@ -1,8 +1,7 @@
 #include "hpo/storage/pg_connection.h"
 
-#include <cstdlib>
-
 #include "hpo/storage/backoff.h"
+#include "hpo/storage/pg_client_env.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -23,16 +22,6 @@ bool session_lost(const std::exception& e) {
     return state.compare(0, 2, "08") == 0 || state.compare(0, 4, "57P0") == 0;
   }
   return false;
-}
-
-// Heartbeats are kept in the server's default time zone, as Optuna's
-// clients keep them (pg_storage.cc). libpq asks the server for PGTZ's zone
-// instead when it is set, and hosts with different PGTZ would disagree by
-// hours on which trials are stale: hpo drops PGTZ from its environment (so
-// its trainers do not see it either). Only when set: after the first
-// connection, made before any other thread runs, this changes nothing.
-void ignore_client_time_zone() {
-  if (std::getenv("PGTZ")) unsetenv("PGTZ");
 }
 
 std::unique_ptr<pqxx::connection> connect(const std::string& conninfo) {

@@ -62,16 +62,24 @@ std::string utf8_dump(const json& rows, const char* table) {
   }
 }
 
-// All of `attrs` in one statement, one round trip: they travel as one JSON
-// object of key -> Optuna's JSON text of the value.
-void put_attrs(pqxx::work& tx, AttrTable t, int64_t owner, const Attrs& attrs) {
-  if (attrs.empty()) return;
+// JSON text of one attribute table's rows: key -> Optuna's JSON text of the value.
+std::string attr_texts(const Attrs& attrs, const char* table) {
   json texts = json::object();
   for (const auto& [key, value] : attrs) texts[key] = to_python_json(value);
-  tx.exec_params0(std::string("INSERT INTO ") + t.table + " (" + t.owner +
-                      ", key, value_json) SELECT $1, key, value FROM json_each_text($2::json) "
-                      "ON CONFLICT (" + t.owner + ", key) DO UPDATE SET value_json = excluded.value_json",
-                  owner, utf8_dump(texts, t.table));
+  return utf8_dump(texts, table);
+}
+
+// Upserts into `t`, for the owner $1, the rows of `param` (as attr_texts).
+std::string upsert_attrs(AttrTable t, const char* param) {
+  return std::string("INSERT INTO ") + t.table + " (" + t.owner + ", key, value_json) SELECT $1, key, value " +
+         "FROM json_each_text(" + param + "::json) ON CONFLICT (" + t.owner +
+         ", key) DO UPDATE SET value_json = excluded.value_json";
+}
+
+// All of `attrs` in one statement, one round trip.
+void put_attrs(pqxx::work& tx, AttrTable t, int64_t owner, const Attrs& attrs) {
+  if (attrs.empty()) return;
+  tx.exec_params0(upsert_attrs(t, "$2"), owner, attr_texts(attrs, t.table));
 }
 
 std::optional<StudyRecord> select_study(pqxx::work& tx, const std::string& name) {
@@ -90,22 +98,23 @@ void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
   }
 }
 
-TrialState trial_state(pqxx::work& tx, int64_t trial_id) {
-  const auto r = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1", trial_id);
+// The trial's state, its row locked: FOR SHARE for a write beside the row
+// (an attribute, a value), FOR UPDATE for one that changes it. Throws
+// OwnershipLost unless `guard` holds. The row lock waits for a takeover's
+// compare-and-set (FOR UPDATE) to commit, and then holds it off until this
+// transaction's write is in. The owner is read by a second statement, whose
+// snapshot is taken after the lock was granted: a join in the first would
+// read the owner as it was before the wait.
+TrialState guarded_state(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard, const char* lock) {
+  const auto r = tx.exec_params(std::string("SELECT state FROM trials WHERE trial_id = $1 FOR ") + lock, trial_id);
   if (r.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+  if (!guard.key.empty()) {
+    const auto a = tx.exec_params(
+        "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, guard.key);
+    const json holder = a.empty() ? json(nullptr) : from_python_json(a[0][0].c_str());
+    if (holder != guard.value) throw OwnershipLost(trial_id, holder);
+  }
   return trial_state_from_string(r[0][0].c_str());
-}
-
-// Throws OwnershipLost unless `guard` holds. The shared lock on the trial's
-// row waits for a takeover's compare-and-set (FOR UPDATE) to commit, and
-// then holds it off until this transaction's write is in.
-void check_guard(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard) {
-  if (guard.key.empty()) return;
-  tx.exec_params("SELECT 1 FROM trials WHERE trial_id = $1 FOR SHARE", trial_id);
-  const auto r = tx.exec_params(
-      "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, guard.key);
-  const json holder = r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
-  if (holder != guard.value) throw OwnershipLost(trial_id, holder);
 }
 
 std::vector<TrialRecord> select_trials(pqxx::work& tx, const std::string& where, int64_t id) {
@@ -143,11 +152,43 @@ void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
   }
 }
 
+// Writes a finished trial's state, value, params, and attributes in one
+// statement, one round trip (data-modifying CTEs on distinct tables).
+void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
+  json value = json::array();
+  if (outcome.value) {
+    const EncodedValue v = encode_value(*outcome.value);
+    value.push_back({v.value ? json(real(*v.value)) : json(nullptr), v.type});
+  }
+  json params = json::array();
+  for (const auto& p : outcome.params) {
+    require_inside(p);
+    params.push_back({p.name, real(p.internal), encode_distribution(p.distribution)});
+  }
+  const auto r = tx.exec_params1(
+      "WITH done AS (UPDATE trials SET state = $2, datetime_complete = $3 WHERE trial_id = $1), "
+      "value AS (INSERT INTO trial_values (trial_id, objective, value, value_type) "
+      "SELECT $1, 0, (v->>0)::double precision, (v->>1)::trialvaluetype FROM json_array_elements($4::json) v "
+      "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = excluded.value_type), "
+      "user_attrs AS (" + upsert_attrs(kTrialUserAttrs, "$5") + "), "
+      "system_attrs AS (" + upsert_attrs(kTrialSystemAttrs, "$6") + "), "
+      "params AS (UPDATE trial_params t SET param_value = (p->>1)::double precision "
+      "FROM json_array_elements($7::json) p WHERE t.trial_id = $1 AND t.param_name = p->>0 "
+      "AND t.distribution_json = p->>2 RETURNING 1) "
+      "SELECT COUNT(*) FROM params",
+      trial_id, to_string(outcome.state), now(), value.dump(), attr_texts(outcome.user_attrs, kTrialUserAttrs.table),
+      attr_texts(outcome.system_attrs, kTrialSystemAttrs.table), utf8_dump(params, "trial_params"));
+  if (r[0].as<size_t>() != outcome.params.size()) {
+    for (const auto& p : outcome.params) update_param(tx, trial_id, p);  // names the one that differs
+    throw StorageError("trial " + std::to_string(trial_id) + ": its params do not match those stored");
+  }
+}
+
 // The server's clock in the session's time zone, as Optuna keeps heartbeats
 // (it writes now() into a TIMESTAMP WITHOUT TIME ZONE and compares with
 // now() without its zone), so that hpo and Optuna workers in one fleet agree
 // on which trials are stale. Every session is in the server's default zone:
-// PgConnection ignores a client's PGTZ.
+// hpo ignores a client's PGTZ and PGOPTIONS' zone (pg_client_env.h).
 constexpr const char kServerNow[] = "LOCALTIMESTAMP";
 
 void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
@@ -318,8 +359,7 @@ TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
 
 void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) {
   transact("set_intermediate_value", [&](pqxx::work& tx, const PgAttempt&) {
-    const TrialState state = trial_state(tx, trial_id);
-    check_guard(tx, trial_id, guard);
+    const TrialState state = guarded_state(tx, trial_id, guard, "SHARE");
     if (state != TrialState::kRunning) {
       throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) + ", not RUNNING");
     }
@@ -336,8 +376,7 @@ void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value,
 
 void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) {
   transact("set_trial_system_attrs", [&](pqxx::work& tx, const PgAttempt&) {
-    trial_state(tx, trial_id);  // the trial must exist
-    check_guard(tx, trial_id, guard);
+    guarded_state(tx, trial_id, guard, "SHARE");  // the trial must exist
     put_attrs(tx, kTrialSystemAttrs, trial_id, attrs);
   });
 }
@@ -362,7 +401,7 @@ bool PgStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::s
 
 void PgStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
   transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) {
-    check_guard(tx, trial_id, guard);
+    if (!guard.key.empty()) guarded_state(tx, trial_id, guard, "SHARE");
     put_heartbeat(tx, trial_id);
   });
 }
@@ -384,25 +423,10 @@ std::vector<int64_t> PgStorage::stale_trials(int64_t study_id, double grace_s) {
 bool PgStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) {
   return transact("finish_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
     check_outcome(outcome);
-    const auto state = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
-    if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
-    check_guard(tx, trial_id, outcome.guard);
-    if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) {
+    if (guarded_state(tx, trial_id, outcome.guard, "UPDATE") != TrialState::kRunning) {
       return attempt.maybe_committed && finished_as(tx, trial_id, outcome);
     }
-    tx.exec_params0("UPDATE trials SET state = $1, datetime_complete = $2 WHERE trial_id = $3",
-                    to_string(outcome.state), now(), trial_id);
-    if (outcome.value) {
-      const EncodedValue v = encode_value(*outcome.value);
-      const OptionalReal number(v.value);
-      tx.exec_params0(
-          "INSERT INTO trial_values (trial_id, objective, value, value_type) VALUES ($1, 0, $2, $3) "
-          "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = excluded.value_type",
-          trial_id, number.param(), v.type);
-    }
-    for (const auto& p : outcome.params) update_param(tx, trial_id, p);
-    put_attrs(tx, kTrialUserAttrs, trial_id, outcome.user_attrs);
-    put_attrs(tx, kTrialSystemAttrs, trial_id, outcome.system_attrs);
+    end_trial(tx, trial_id, outcome);
     return true;
   });
 }

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "hpo/storage/open_storage.h"
+#include "hpo/storage/pg_client_env.h"
 #include "hpo/storage/pg_url.h"
 #include "tests/unit/storage_contract.h"
 
@@ -127,25 +128,29 @@ TEST_CASE("other revisions and other databases are refused and left as they are"
 }
 
 // Sets the time zone libpq would ask the server for, for the objects made
-// while it lives: a host whose PGTZ differs from the fleet's.
+// while it lives: a host whose PGTZ (or PGOPTIONS) differs from the fleet's.
 class SessionTimeZone {
  public:
-  explicit SessionTimeZone(const char* zone) { setenv("PGTZ", zone, 1); }
-  ~SessionTimeZone() { unsetenv("PGTZ"); }
+  SessionTimeZone(const char* variable, const std::string& value) : variable_(variable) {
+    setenv(variable, value.c_str(), 1);
+  }
+  ~SessionTimeZone() { unsetenv(variable_); }
+
+ private:
+  const char* variable_;
 };
 
 // Heartbeats are in the session's time zone, as Optuna keeps them; hpo's
-// sessions are all in the server's, whatever PGTZ says.
-TEST_CASE("hosts in other time zones agree on heartbeats" * doctest::test_suite("postgres")) {
-  if (!test_pg_url()) return;
+// sessions are all in the server's, whatever PGTZ or PGOPTIONS say.
+void check_zones_agree(const char* variable, const std::string& west_value, const std::string& east_value) {
   PgBackend db;
   std::unique_ptr<Storage> west, east;
   {
-    SessionTimeZone zone("Etc/GMT+12");  // UTC-12
+    SessionTimeZone zone(variable, west_value);
     west = db.open();
   }
   {
-    SessionTimeZone zone("Etc/GMT-14");  // UTC+14
+    SessionTimeZone zone(variable, east_value);
     east = db.open();
   }
   const auto study = west->get_or_create_study("s", Direction::kMaximize);
@@ -156,6 +161,24 @@ TEST_CASE("hosts in other time zones agree on heartbeats" * doctest::test_suite(
   east->record_heartbeat(t.id);
   CHECK(west->stale_trials(study.id, 60).empty());
   CHECK(west->stale_trials(study.id, -1) == std::vector<int64_t>{t.id});
+}
+
+TEST_CASE("hosts in other time zones agree on heartbeats" * doctest::test_suite("postgres")) {
+  if (!test_pg_url()) return;
+  SUBCASE("PGTZ") { check_zones_agree("PGTZ", "Etc/GMT+12", "Etc/GMT-14"); }  // UTC-12, UTC+14
+  SUBCASE("PGOPTIONS") {
+    check_zones_agree("PGOPTIONS", "-c timezone=Etc/GMT+12", "--TimeZone=Etc/GMT-14 -c statement_timeout=0");
+  }
+}
+
+TEST_CASE("PGOPTIONS keeps its settings but the time zone") {
+  CHECK(options_without_time_zone("-c timezone=UTC") == "");
+  CHECK(options_without_time_zone("-ctimezone=UTC -c search_path=a") == "-c search_path=a");
+  CHECK(options_without_time_zone("--timezone=UTC --TimeZone=X -c geqo=off") == "-c geqo=off");
+  CHECK(options_without_time_zone("  -c  TIMEZONE=Etc/GMT+12\\ x  -c a=b\\ c ") == "-c a=b\\ c");
+  CHECK(options_without_time_zone("-c timezone_abbreviations=India") == "-c timezone_abbreviations=India");
+  CHECK(options_without_time_zone("-c application_name=timezone=x") == "-c application_name=timezone=x");
+  CHECK(options_without_time_zone("-c") == "-c");
 }
 
 // A Unix-socket proxy in front of the test server that can lose a

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <signal.h>
 
 #include <cmath>
 #include <limits>
@@ -57,6 +58,26 @@ TEST_CASE("an infinite objective is a value, as in Optuna; garbage lines alone d
   const auto v = judge(run, "val_rank_ic");
   CHECK(v.state == TrialState::kComplete);
   CHECK(std::isinf(*v.value));
+}
+
+}  // namespace
+}  // namespace hpo
+
+namespace hpo {
+namespace {
+
+TEST_CASE("a trainer hpo stopped when cut off from the database FAILs as such, never as an OOM") {
+  TrainerRun killed;
+  killed.exit = ExitStatus{true, 0, SIGKILL};
+  killed.cut_off_s = 2.5;
+  const auto v = judge(killed, "val_rank_ic");
+  CHECK(v.state == TrialState::kFail);
+  CHECK_FALSE(v.oom);
+  CHECK(v.reason.find("cut off from the database: no heartbeat got in for 2.5 s") == 0);
+
+  auto finished = clean_run(0.2);  // it completed before the SIGTERM took
+  finished.cut_off_s = 2.5;
+  CHECK(judge(finished, "val_rank_ic").state == TrialState::kComplete);
 }
 
 }  // namespace
