@@ -18,10 +18,12 @@ bool HyperbandPruner::initialize(const PrunerStudy& study) {
   }
   const double ratio = static_cast<double>(*options_.max_resource) / options_.min_resource;
   // log(x) / log(base), as Python's math.log(x, base), for the same rounding.
-  const int n = static_cast<int>(std::floor(std::log(ratio) / std::log(options_.reduction_factor) + 1));
+  const int n =
+      static_cast<int>(std::floor(std::log(ratio) / std::log(options_.reduction_factor) + 1));
   for (int b = 0; b < n; ++b) {
     const int s = n - 1 - b;
-    const int budget = static_cast<int>(std::ceil(n * std::pow(options_.reduction_factor, s) / (s + 1)));
+    const int budget =
+        static_cast<int>(std::ceil(n * std::pow(options_.reduction_factor, s) / (s + 1)));
     budgets_.push_back(budget);
     total_budget_ += budget;
     brackets_.push_back(std::make_unique<SuccessiveHalvingPruner>(SuccessiveHalvingOptions{

@@ -54,7 +54,8 @@ PruneDecision PercentilePruner::decide(const PrunerStudy& study, const PrunerTri
   if (complete.empty() || static_cast<int>(complete.size()) < options_.n_startup_trials) return {};
   const auto step = trial.last_step();
   if (!step || *step < options_.n_warmup_steps) return {};
-  if (!first_in_interval(*step, trial.intermediate, options_.n_warmup_steps, options_.interval_steps)) {
+  if (!first_in_interval(*step, trial.intermediate, options_.n_warmup_steps,
+                         options_.interval_steps)) {
     return {};
   }
   const double best = best_over_steps(trial, study.direction);
@@ -66,9 +67,9 @@ PruneDecision PercentilePruner::decide(const PrunerStudy& study, const PrunerTri
     if (it != t->intermediate.end()) at_step.push_back(it->second);
   }
   if (static_cast<int>(at_step.size()) < options_.n_min_trials) return {};
-  const double p = nan_percentile(at_step, study.direction == Direction::kMaximize
-                                               ? 100.0 - options_.percentile
-                                               : options_.percentile);
+  const double p =
+      nan_percentile(at_step, study.direction == Direction::kMaximize ? 100.0 - options_.percentile
+                                                                      : options_.percentile);
   if (std::isnan(p)) return {};
   return {study.direction == Direction::kMaximize ? best < p : best > p, {}};
 }

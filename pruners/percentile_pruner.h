@@ -13,9 +13,9 @@ namespace hpo {
 struct PercentileOptions {
   double percentile = 50.0;  // in [0, 100]; of the better side, as in Optuna
   int n_startup_trials = 5;  // no pruning until this many trials are COMPLETE
-  int n_warmup_steps = 0;    // no pruning before this step
-  int interval_steps = 1;    // check at most once per interval
-  int n_min_trials = 1;      // COMPLETE trials with a value at the step, at least
+  int n_warmup_steps = 0;  // no pruning before this step
+  int interval_steps = 1;  // check at most once per interval
+  int n_min_trials = 1;  // COMPLETE trials with a value at the step, at least
 };
 
 class PercentilePruner : public Pruner {

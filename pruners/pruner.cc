@@ -8,7 +8,8 @@ std::optional<int> PrunerTrial::last_step() const {
 }
 
 const std::vector<std::string>& pruner_names() {
-  static const std::vector<std::string> names = {"none", "median", "percentile", "successive_halving", "hyperband"};
+  static const std::vector<std::string> names = {"none", "median", "percentile",
+                                                 "successive_halving", "hyperband"};
   return names;
 }
 

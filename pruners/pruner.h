@@ -20,7 +20,7 @@ struct PrunerTrial {
   int number = 0;
   TrialState state = TrialState::kRunning;
   std::map<int, double> intermediate;  // step -> objective (NaN allowed)
-  std::map<int, double> rungs;         // rung -> value, Optuna's "completed_rung_N"
+  std::map<int, double> rungs;  // rung -> value, Optuna's "completed_rung_N"
 
   std::optional<int> last_step() const;
 };

@@ -13,13 +13,15 @@ std::optional<int> estimate_min_resource(const PrunerStudy& study) {
   std::optional<int> longest;
   for (const auto& t : study.trials) {
     const auto last = t.last_step();
-    if (t.state == TrialState::kComplete && last) longest = std::max(longest.value_or(*last), *last);
+    if (t.state == TrialState::kComplete && last)
+      longest = std::max(longest.value_or(*last), *last);
   }
   if (!longest) return std::nullopt;
   return std::max(*longest / 100, 1);
 }
 
-bool promotable(double value, std::vector<double> competing, int reduction_factor, Direction direction) {
+bool promotable(double value, std::vector<double> competing, int reduction_factor,
+                Direction direction) {
   size_t index = competing.size() / static_cast<size_t>(reduction_factor);
   index = index == 0 ? 0 : index - 1;
   std::sort(competing.begin(), competing.end());
@@ -48,7 +50,8 @@ PruneDecision SuccessiveHalvingPruner::decide(const PrunerStudy& study, const Pr
       if (!options_.min_resource) return decision;
     }
     const int64_t promotion_step =
-        *options_.min_resource * ipow(options_.reduction_factor, options_.min_early_stopping_rate + rung);
+        *options_.min_resource *
+        ipow(options_.reduction_factor, options_.min_early_stopping_rate + rung);
     if (*step < promotion_step) return decision;
     if (std::isnan(value)) {
       decision.prune = true;

@@ -53,34 +53,40 @@ Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space
   Eigen::ArrayXi slot(mus.size());
   for (Eigen::Index i = 0; i < mus.size(); ++i) {
     // floor(v + 0.5), not lround: this loop runs over every kernel.
-    slot(i) = std::clamp(static_cast<int>(std::floor(2 * (mus(i) - first) / space.q + 0.5)), 0, n_slots - 1);
+    slot(i) = std::clamp(static_cast<int>(std::floor(2 * (mus(i) - first) / space.q + 0.5)), 0,
+                         n_slots - 1);
   }
   return slot;
 }
 
 // The kernels by mean, ties by index. On a grid there are few distinct
 // values: counting them is much faster than sorting thousands of ties.
-std::vector<int> sorted_by_value(const Eigen::ArrayXd& mus, const Eigen::ArrayXi& slot, int n_slots) {
+std::vector<int> sorted_by_value(const Eigen::ArrayXd& mus, const Eigen::ArrayXi& slot,
+                                 int n_slots) {
   const size_t n = static_cast<size_t>(mus.size());
   std::vector<int> order(n);
   if (slot.size() == 0) {
     std::vector<std::pair<double, int>> pairs(n);
-    for (size_t i = 0; i < n; ++i) pairs[i] = {mus(static_cast<Eigen::Index>(i)), static_cast<int>(i)};
+    for (size_t i = 0; i < n; ++i)
+      pairs[i] = {mus(static_cast<Eigen::Index>(i)), static_cast<int>(i)};
     std::sort(pairs.begin(), pairs.end());
     for (size_t i = 0; i < n; ++i) order[i] = pairs[i].second;
     return order;
   }
   std::vector<size_t> start(static_cast<size_t>(n_slots) + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i))) + 1];
+  for (size_t i = 0; i < n; ++i)
+    ++start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i))) + 1];
   for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
-  for (size_t i = 0; i < n; ++i) order[start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i)))]++] = static_cast<int>(i);
+  for (size_t i = 0; i < n; ++i)
+    order[start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i)))]++] = static_cast<int>(i);
   return order;
 }
 
 // The kernels sorted as sorted_by_value sorts them, from the observations'
 // order: the prior kernel (`prior`, -1 for none), last of all kernels, goes
 // after the observations at or below its mean.
-std::vector<int> with_prior(const std::vector<int>& sorted_obs, const Eigen::ArrayXd& mus, int prior) {
+std::vector<int> with_prior(const std::vector<int>& sorted_obs, const Eigen::ArrayXd& mus,
+                            int prior) {
   if (prior < 0) return sorted_obs;
   std::vector<int> order;
   order.reserve(sorted_obs.size() + 1);
@@ -106,7 +112,9 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
   Eigen::ArrayXd& w = weights_;
   w.resize(n_kernels);
   w.head(n_obs_) = weights;
-  if (has_prior_) w(n_obs_) = options.prior_kernel_weight < 0 ? options.prior_weight : options.prior_kernel_weight;
+  if (has_prior_)
+    w(n_obs_) =
+        options.prior_kernel_weight < 0 ? options.prior_weight : options.prior_kernel_weight;
   w /= w.sum();
   // One grid or categorical dimension pools the weights themselves (see
   // discrete_log_pdf): no log of each.
@@ -146,7 +154,8 @@ void ParzenEstimator::find_classes() {
     const bool categorical = dim.space.categorical;
     const Eigen::ArrayXi& keys = categorical ? dim.choice : dim.group;
     const int shift = categorical ? 1 : 0;  // the prior's choice is -1
-    const size_t radix = static_cast<size_t>(categorical ? dim.space.n_choices + 1 : dim.group_mu.size());
+    const size_t radix =
+        static_cast<size_t>(categorical ? dim.space.n_choices + 1 : dim.group_mu.size());
     if (static_cast<size_t>(n_classes) * radix > static_cast<size_t>(n_kernels()) + 64) {
       discrete_.clear();
       return;
@@ -164,7 +173,8 @@ void ParzenEstimator::find_classes() {
     return;
   }
   class_kernel_.assign(static_cast<size_t>(n_classes), 0);
-  for (Eigen::Index k = class_.size() - 1; k >= 0; --k) class_kernel_[static_cast<size_t>(class_(k))] = k;
+  for (Eigen::Index k = class_.size() - 1; k >= 0; --k)
+    class_kernel_[static_cast<size_t>(class_(k))] = k;
 }
 
 Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd& mus,
@@ -188,7 +198,8 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
                                    : with_prior(given, mus, has_prior_ ? n_obs_ : -1);
   // Without endpoints (Optuna's default), the outermost kernels look only
   // inwards; Hyperopt's rule always counts the domain's ends.
-  const bool endpoints = options_.consider_endpoints || options_.bandwidth == TpeBandwidth::kNeighbours;
+  const bool endpoints =
+      options_.consider_endpoints || options_.bandwidth == TpeBandwidth::kNeighbours;
   Eigen::ArrayXd sigma(n);
   // The sorted means in a window (before, here, after), the domain's ends
   // outside them.
@@ -226,7 +237,8 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
   dim.sigma = bandwidths(dim, dim.mu, order).max(min_sigma).min(range);
   // A grid kernel narrower than a step is a spike on its own point, and its
   // neighbours, a batch size apart, would get nearly nothing.
-  if (dim.space.q > 0 && options_.min_bandwidth_step) dim.sigma = dim.sigma.max(std::min(dim.space.q, range));
+  if (dim.space.q > 0 && options_.min_bandwidth_step)
+    dim.sigma = dim.sigma.max(std::min(dim.space.q, range));
   if (has_prior_) dim.sigma(n_obs_) = range;
 
   if (dim.space.q == 0) {
@@ -250,7 +262,8 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
         log_sigma = std::log(s);
       }
       dim.log_norm(k) = -truncnorm::kLogSqrt2Pi -
-                        truncnorm::log_gauss_mass((low - dim.mu(k)) / s, (high - dim.mu(k)) / s) - log_sigma;
+                        truncnorm::log_gauss_mass((low - dim.mu(k)) / s, (high - dim.mu(k)) / s) -
+                        log_sigma;
     }
     return;
   }
@@ -273,7 +286,8 @@ void ParzenEstimator::group_kernels(Dim& dim) const {
       g = hashed.emplace(MuSigma{mu, sigma}, static_cast<int>(mus.size())).first->second;
     } else {
       int& first = head[static_cast<size_t>(slot(k))];
-      for (g = first; g >= 0 && !(mus[static_cast<size_t>(g)] == mu && sigmas[static_cast<size_t>(g)] == sigma);) {
+      for (g = first; g >= 0 && !(mus[static_cast<size_t>(g)] == mu &&
+                                  sigmas[static_cast<size_t>(g)] == sigma);) {
         g = next[static_cast<size_t>(g)];
       }
       if (g < 0) {
@@ -288,12 +302,15 @@ void ParzenEstimator::group_kernels(Dim& dim) const {
     }
     dim.group(k) = g;
   }
-  dim.group_mu = Eigen::Map<const Eigen::ArrayXd>(mus.data(), static_cast<Eigen::Index>(mus.size()));
-  dim.group_sigma = Eigen::Map<const Eigen::ArrayXd>(sigmas.data(), static_cast<Eigen::Index>(sigmas.size()));
+  dim.group_mu =
+      Eigen::Map<const Eigen::ArrayXd>(mus.data(), static_cast<Eigen::Index>(mus.size()));
+  dim.group_sigma =
+      Eigen::Map<const Eigen::ArrayXd>(sigmas.data(), static_cast<Eigen::Index>(sigmas.size()));
   dim.group_log_mass.resize(dim.group_mu.size());
   for (Eigen::Index g = 0; g < dim.group_mu.size(); ++g) {
     const double mu = dim.group_mu(g), s = dim.group_sigma(g);
-    dim.group_log_mass(g) = truncnorm::log_gauss_mass((dim.space.low - mu) / s, (dim.space.high - mu) / s);
+    dim.group_log_mass(g) =
+        truncnorm::log_gauss_mass((dim.space.low - mu) / s, (dim.space.high - mu) / s);
   }
 }
 
@@ -370,10 +387,12 @@ Eigen::ArrayXd ParzenEstimator::log_pdf(const Eigen::ArrayXXd& x) const {
       } else {
         for (size_t i = 0; i < class_kernel_.size(); ++i) {
           double sum = 0;
-          for (size_t j : discrete_) sum += discrete_term(prepared[j], x(c, prepared[j].column), c, class_kernel_[i]);
+          for (size_t j : discrete_)
+            sum += discrete_term(prepared[j], x(c, prepared[j].column), c, class_kernel_[i]);
           by_class(static_cast<Eigen::Index>(i)) = sum;
         }
-        for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) = log_weights_(k) + by_class(class_(k));
+        for (Eigen::Index k = 0; k < acc.size(); ++k)
+          acc(k) = log_weights_(k) + by_class(class_(k));
       }
       for (const auto& p : prepared) {
         if (discrete_.empty() || !is_discrete(p.dim->space)) add_log_pdf(p, x(c, p.column), c, acc);
@@ -410,7 +429,8 @@ void ParzenEstimator::add_log_pdf(const Prepared& p, double x, Eigen::Index c,
 }
 
 // A discrete dimension's log density under `kernel` at point `c` (x).
-double ParzenEstimator::discrete_term(const Prepared& p, double x, Eigen::Index c, Eigen::Index kernel) const {
+double ParzenEstimator::discrete_term(const Prepared& p, double x, Eigen::Index c,
+                                      Eigen::Index kernel) const {
   const Dim& dim = *p.dim;
   if (dim.space.categorical) {
     const int hit = dim.choice(kernel);

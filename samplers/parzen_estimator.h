@@ -22,9 +22,9 @@ namespace hpo {
 struct KernelDim {
   bool categorical = false;
   int n_choices = 0;  // categorical only
-  double low = 0.0;   // numeric: the kernels' support; a grid's is widened by q/2
+  double low = 0.0;  // numeric: the kernels' support; a grid's is widened by q/2
   double high = 1.0;
-  double q = 0.0;     // numeric: the grid step; 0 for continuous
+  double q = 0.0;  // numeric: the grid step; 0 for continuous
 };
 
 // The defaults are Optuna 3.1's.
@@ -40,9 +40,9 @@ struct ParzenOptions {
   bool consider_endpoints = false;
   bool multivariate = false;  // with kOptuna: BOHB's bandwidths instead of neighbour gaps
   TpeBandwidth bandwidth = TpeBandwidth::kOptuna;
-  bool normalized = false;    // continuous kernels as densities, not weighted by width
+  bool normalized = false;  // continuous kernels as densities, not weighted by width
   double categorical_prior_weight = 0.0;  // see TpeOptions
-  bool min_bandwidth_step = false;        // see TpeOptions
+  bool min_bandwidth_step = false;  // see TpeOptions
 };
 
 class ParzenEstimator {
@@ -93,12 +93,13 @@ class ParzenEstimator {
   struct Prepared {
     const Dim* dim = nullptr;
     Eigen::Index column = 0;
-    Eigen::ArrayXd inv_sigma;     // continuous
-    Eigen::ArrayXXd table;        // grid: log cell mass by (mu, sigma) group and value
-    std::vector<int> value_of;    // grid: each point's column in `table`
+    Eigen::ArrayXd inv_sigma;  // continuous
+    Eigen::ArrayXXd table;  // grid: log cell mass by (mu, sigma) group and value
+    std::vector<int> value_of;  // grid: each point's column in `table`
   };
 
-  void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs, const std::vector<int>& order) const;
+  void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
+                   const std::vector<int>& order) const;
   void find_classes();
   double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;
   void group_kernels(Dim& dim) const;
@@ -118,14 +119,14 @@ class ParzenEstimator {
   // point: with two or more such dimensions, log_pdf sums them once per
   // class and point instead of once per kernel. Empty otherwise.
   std::vector<size_t> discrete_;  // the discrete dimensions
-  Eigen::ArrayXi class_;          // per kernel
+  Eigen::ArrayXi class_;  // per kernel
   std::vector<Eigen::Index> class_kernel_;  // per class, one kernel of it
   ParzenOptions options_;
   int n_obs_ = 0;
   bool has_prior_ = true;
-  Eigen::ArrayXd weights_;      // per kernel, normalized; the prior last
+  Eigen::ArrayXd weights_;  // per kernel, normalized; the prior last
   Eigen::ArrayXd log_weights_;  // their logs; empty for one discrete dimension
-  Eigen::ArrayXd cumulative_;   // running sum of the weights, for drawing kernels
+  Eigen::ArrayXd cumulative_;  // running sum of the weights, for drawing kernels
 };
 
 // A uniform double in [0, 1) from 53 random bits.

@@ -12,9 +12,10 @@ namespace {
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
 bool same_space(const SearchSpace& a, const SearchSpace& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const ParamSpec& x, const ParamSpec& y) {
-    return x.name == y.name && x.distribution == y.distribution;
-  });
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const ParamSpec& x, const ParamSpec& y) {
+                      return x.name == y.name && x.distribution == y.distribution;
+                    });
 }
 
 }  // namespace
@@ -62,9 +63,11 @@ void TpeHistory::update(const std::map<int, TrialView>& history, std::vector<int
     rows.clear();
     if (!sorts(j)) continue;
     for (size_t r = 0; r < numbers_.size(); ++r) {
-      if (!std::isnan(value(static_cast<int>(r), static_cast<int>(j)))) rows.push_back(static_cast<int>(r));
+      if (!std::isnan(value(static_cast<int>(r), static_cast<int>(j))))
+        rows.push_back(static_cast<int>(r));
     }
-    std::sort(rows.begin(), rows.end(), [&](int a, int b) { return before(static_cast<int>(j), a, b); });
+    std::sort(rows.begin(), rows.end(),
+              [&](int a, int b) { return before(static_cast<int>(j), a, b); });
   }
 }
 
@@ -73,7 +76,8 @@ void TpeHistory::update(const std::map<int, TrialView>& history, std::vector<int
 void TpeHistory::insert_row(std::ptrdiff_t row) {
   ranks_.insert(ranks_.begin() + row, TpeRank{});
   pattern_.insert(pattern_.begin() + row, 0);
-  values_.insert(values_.begin() + row * static_cast<std::ptrdiff_t>(params_.size()), params_.size(), kMissing);
+  values_.insert(values_.begin() + row * static_cast<std::ptrdiff_t>(params_.size()),
+                 params_.size(), kMissing);
   if (row == static_cast<std::ptrdiff_t>(numbers_.size())) return;
   for (auto& rows : sorted_) {
     for (int& r : rows) r += r >= row ? 1 : 0;
@@ -94,7 +98,8 @@ bool TpeHistory::before(int param, int a, int b) const {
 // Where `row` is or belongs in parameter `param`'s sorted list.
 std::vector<int>::iterator TpeHistory::place(int param, int row) {
   auto& rows = sorted_[static_cast<size_t>(param)];
-  return std::lower_bound(rows.begin(), rows.end(), row, [&](int a, int b) { return before(param, a, b); });
+  return std::lower_bound(rows.begin(), rows.end(), row,
+                          [&](int a, int b) { return before(param, a, b); });
 }
 
 // Takes `row` out of the sorted lists, before its values change.

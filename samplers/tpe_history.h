@@ -26,7 +26,8 @@ class TpeHistory {
   // Brings the rows in line with `history` for `space`: the trials numbered
   // in `told` (told since the last update; repeats allowed) are read again,
   // and all of them when the space is not the last update's.
-  void update(const std::map<int, TrialView>& history, std::vector<int> told, const SearchSpace& space);
+  void update(const std::map<int, TrialView>& history, std::vector<int> told,
+              const SearchSpace& space);
 
   // How TPE models each parameter of the space, in the space's order.
   const std::vector<TpeParam>& params() const { return params_; }
@@ -43,7 +44,9 @@ class TpeHistory {
   // Which parameters the trial in `row` holds, as a number that rows with
   // the same parameters share; held() lists them, one flag per parameter.
   int pattern(int row) const { return pattern_[static_cast<size_t>(row)]; }
-  const std::vector<bool>& held(int pattern) const { return patterns_[static_cast<size_t>(pattern)]; }
+  const std::vector<bool>& held(int pattern) const {
+    return patterns_[static_cast<size_t>(pattern)];
+  }
   int n_patterns() const { return static_cast<int>(patterns_.size()); }
 
   // The rows that hold parameter `param`, by value, ties by row, for
@@ -72,9 +75,9 @@ class TpeHistory {
   std::vector<int> numbers_;
   std::vector<TpeRank> ranks_;
   std::vector<double> values_;  // row-major, one row per trial
-  std::vector<int> pattern_;    // per row
+  std::vector<int> pattern_;  // per row
   std::vector<std::vector<bool>> patterns_;  // the distinct ones seen
-  std::vector<std::vector<int>> sorted_;     // per parameter, see sorted()
+  std::vector<std::vector<int>> sorted_;  // per parameter, see sorted()
 };
 
 }  // namespace hpo

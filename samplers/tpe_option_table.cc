@@ -32,34 +32,45 @@ const std::vector<TpeOptionRow> kTable = {
      },
      "Draws from l(x) to choose the suggestion from."},
     {"split", &TpeOptions::split, nullptr,
-     "How many finished trials are the good ones: ceil(gamma * n) or ceil(gamma * sqrt(n)), at most 25."},
+     "How many finished trials are the good ones: ceil(gamma * n) or ceil(gamma * sqrt(n)), at "
+     "most 25."},
     {"gamma", &TpeOptions::gamma,
      [](double v, const TpeOptions& so_far) -> const char* {
        if (so_far.split == TpeSplitRule::kSqrt) {
-         return v > 0 && v <= 25 ? nullptr : "a factor in (0, 25] of the root of the finished trials";
+         return v > 0 && v <= 25 ? nullptr
+                                 : "a factor in (0, 25] of the root of the finished trials";
        }
-       return v > 0 && v <= 1 ? nullptr : "a fraction in (0, 1] of the finished trials (capped at 25)";
+       return v > 0 && v <= 1 ? nullptr
+                              : "a fraction in (0, 1] of the finished trials (capped at 25)";
      },
      "The split's factor (with split: sqrt, a factor in (0, 25])."},
     {"weighting", &TpeOptions::weighting, nullptr,
-     "How observations are weighted: Optuna's ramp, uniform, or the good ones by their improvement."},
-    {"consider_prior", &TpeOptions::consider_prior, nullptr, "A broad prior kernel in each estimator."},
+     "How observations are weighted: Optuna's ramp, uniform, or the good ones by their "
+     "improvement."},
+    {"consider_prior", &TpeOptions::consider_prior, nullptr,
+     "A broad prior kernel in each estimator."},
     {"prior_weight", &TpeOptions::prior_weight,
-     [](double v, const TpeOptions&) -> const char* { return v > 0 && v < HUGE_VAL ? nullptr : "a positive number"; },
+     [](double v, const TpeOptions&) -> const char* {
+       return v > 0 && v < HUGE_VAL ? nullptr : "a positive number";
+     },
      "The prior kernel's weight, relative to an observation's."},
     {"bandwidth", &TpeOptions::bandwidth, nullptr,
-     "How wide each numeric kernel is: Optuna 3.1's rule, the gap to the neighbours (Hyperopt's), or Scott's rule."},
+     "How wide each numeric kernel is: Optuna 3.1's rule, the gap to the neighbours (Hyperopt's), "
+     "or Scott's rule."},
     {"min_bandwidth_step", &TpeOptions::min_bandwidth_step, nullptr,
      "Grid kernels (ints, steps, ordered choices) at least one step wide."},
     {"consider_magic_clip", &TpeOptions::consider_magic_clip, nullptr,
-     "Floor the bandwidths at range * max(min_bandwidth_factor, (kernels + 1)^-magic_clip_exponent)."},
+     "Floor the bandwidths at range * max(min_bandwidth_factor, (kernels + "
+     "1)^-magic_clip_exponent)."},
     {"min_bandwidth_factor", &TpeOptions::min_bandwidth_factor,
      [](double v, const TpeOptions&) -> const char* {
        return v > 0 && v <= 1 ? nullptr : "a fraction in (0, 1] of the range";
      },
      "The magic clip's fixed floor."},
     {"magic_clip_exponent", &TpeOptions::magic_clip_exponent,
-     [](double v, const TpeOptions&) -> const char* { return v > 0 && v < HUGE_VAL ? nullptr : "a positive number"; },
+     [](double v, const TpeOptions&) -> const char* {
+       return v > 0 && v < HUGE_VAL ? nullptr : "a positive number";
+     },
      "The magic clip's exponent."},
     {"consider_endpoints", &TpeOptions::consider_endpoints, nullptr,
      "With bandwidth: optuna, the outermost kernels also look at the domain's ends."},
@@ -69,7 +80,8 @@ const std::vector<TpeOptionRow> kTable = {
      [](double v, const TpeOptions&) -> const char* {
        return v >= 0 && v < 1 ? nullptr : "0 (Optuna's rule) or a share in (0, 1)";
      },
-     "A categorical kernel spreads this share over the choices it did not observe; 0: Optuna's rule."},
+     "A categorical kernel spreads this share over the choices it did not observe; 0: Optuna's "
+     "rule."},
     {"constant_liar", &TpeOptions::constant_liar, nullptr,
      "Running trials count as the worst observations, so that parallel workers spread out."},
     {"ordered_choices", &TpeOptions::ordered_choices, nullptr,
@@ -77,8 +89,12 @@ const std::vector<TpeOptionRow> kTable = {
 };
 
 const std::vector<std::string>& names_of(TpeSplitRule TpeOptions::*) { return tpe_split_names(); }
-const std::vector<std::string>& names_of(TpeWeighting TpeOptions::*) { return tpe_weighting_names(); }
-const std::vector<std::string>& names_of(TpeBandwidth TpeOptions::*) { return tpe_bandwidth_names(); }
+const std::vector<std::string>& names_of(TpeWeighting TpeOptions::*) {
+  return tpe_weighting_names();
+}
+const std::vector<std::string>& names_of(TpeBandwidth TpeOptions::*) {
+  return tpe_bandwidth_names();
+}
 const std::vector<std::string>& names_of(std::monostate) { return tpe_preset_names(); }
 
 std::string one_of(const std::vector<std::string>& names) {
@@ -97,7 +113,8 @@ std::string number_text(double v) {
 // `preset` is the preset read so far, which the mode's row needs.
 class RowReader {
  public:
-  RowReader(const TpeOptionRow& row, const TpeOptionValue& value, const std::string& preset, TpeOptions& out)
+  RowReader(const TpeOptionRow& row, const TpeOptionValue& value, const std::string& preset,
+            TpeOptions& out)
       : row_(row), value_(value), preset_(preset), out_(out) {}
 
   bool operator()(std::monostate) {  // the preset
@@ -125,7 +142,8 @@ class RowReader {
 
   bool operator()(double TpeOptions::*member) {
     double v = NAN;
-    if (const auto* integer = std::get_if<int64_t>(&value_.value)) v = static_cast<double>(*integer);
+    if (const auto* integer = std::get_if<int64_t>(&value_.value))
+      v = static_cast<double>(*integer);
     if (const auto* number = std::get_if<double>(&value_.value)) v = *number;
     if (row_.check(v, out_)) return false;
     out_.*member = v;
@@ -161,7 +179,7 @@ struct TextOf {
 // What a member without a check accepts.
 struct ExpectedOf {
   std::string operator()(bool TpeOptions::*) const { return "true or false"; }
-  std::string operator()(int TpeOptions::*) const { return "an integer"; }   // rows have a check
+  std::string operator()(int TpeOptions::*) const { return "an integer"; }  // rows have a check
   std::string operator()(double TpeOptions::*) const { return "a number"; }  // rows have a check
   template <typename Member>
   std::string operator()(Member member) const {
@@ -182,7 +200,8 @@ std::vector<std::string> tpe_option_keys() {
 std::optional<TpeOptionError> read_tpe_options(const std::map<std::string, TpeOptionValue>& values,
                                                TpeOptions& out) {
   for (const auto& [key, value] : values) {
-    const auto it = std::find_if(kTable.begin(), kTable.end(), [&](const TpeOptionRow& r) { return key == r.key; });
+    const auto it = std::find_if(kTable.begin(), kTable.end(),
+                                 [&](const TpeOptionRow& r) { return key == r.key; });
     if (it == kTable.end()) return TpeOptionError{key, ""};
   }
   std::string preset = "default";
@@ -190,8 +209,10 @@ std::optional<TpeOptionError> read_tpe_options(const std::map<std::string, TpeOp
     const auto it = values.find(row.key);
     if (it == values.end()) continue;
     const std::string expected = tpe_option_expected(row, out);
-    if (!std::visit(RowReader(row, it->second, preset, out), row.member)) return TpeOptionError{row.key, expected};
-    if (std::holds_alternative<std::monostate>(row.member)) preset = std::get<std::string>(it->second.value);
+    if (!std::visit(RowReader(row, it->second, preset, out), row.member))
+      return TpeOptionError{row.key, expected};
+    if (std::holds_alternative<std::monostate>(row.member))
+      preset = std::get<std::string>(it->second.value);
   }
   return std::nullopt;
 }

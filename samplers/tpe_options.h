@@ -18,12 +18,12 @@ namespace hpo {
 // How many of the finished trials make up "below" (the good ones), at most 25.
 enum class TpeSplitRule {
   kLinear,  // ceil(gamma * n)
-  kSqrt,    // ceil(gamma * sqrt(n))
+  kSqrt,  // ceil(gamma * sqrt(n))
 };
 
 // How the observations in l(x) and g(x) are weighted.
 enum class TpeWeighting {
-  kOptuna,   // 1 each; beyond the newest 25, older ones ramp down to 1/n
+  kOptuna,  // 1 each; beyond the newest 25, older ones ramp down to 1/n
   kUniform,  // 1 each
   // l(x): each good trial by its improvement over the best of the rest, so
   // that the best trials dominate l(x) (the expected-improvement weighting);
@@ -38,7 +38,7 @@ enum class TpeBandwidth {
   // 0.2 * n^(-1/(d+4)) * range for all kernels.
   kOptuna,
   kNeighbours,  // Hyperopt's: the larger gap to the sorted neighbours or the domain's ends
-  kScott,       // Scott's rule over the kernels' means, one width per dimension
+  kScott,  // Scott's rule over the kernels' means, one width per dimension
 };
 
 struct TpeOptions {
@@ -47,10 +47,10 @@ struct TpeOptions {
   // With multivariate: model jointly the groups of parameters that always
   // occur together, instead of only the parameters every trial holds.
   bool group = false;
-  int n_startup_trials = 10;   // random trials before TPE starts
-  int n_ei_candidates = 24;    // draws from l(x) to choose from
+  int n_startup_trials = 10;  // random trials before TPE starts
+  int n_ei_candidates = 24;  // draws from l(x) to choose from
   TpeSplitRule split = TpeSplitRule::kLinear;
-  double gamma = 0.15;         // the split rule's factor (the paper's beta)
+  double gamma = 0.15;  // the split rule's factor (the paper's beta)
   TpeWeighting weighting = TpeWeighting::kExpectedImprovement;
   bool consider_prior = true;  // a broad prior kernel in each estimator
   // The prior kernel's weight, relative to an observation's (to the mean of
@@ -64,7 +64,8 @@ struct TpeOptions {
   double magic_clip_exponent = 2.0;
   // Grid kernels (ints, steps, ordered choices) at least one step wide.
   bool min_bandwidth_step = false;
-  bool consider_endpoints = false;   // kOptuna only: outermost kernels also look at the domain's ends
+  bool consider_endpoints =
+      false;  // kOptuna only: outermost kernels also look at the domain's ends
   // Continuous kernels as normalized densities. Optuna 3.1 weighs each by
   // its width instead (see ParzenEstimator::fit_numeric).
   bool normalized_kernels = true;
@@ -76,7 +77,7 @@ struct TpeOptions {
   // workers spread out. On by default: with one worker nothing is running
   // when it asks, so this changes nothing there.
   bool constant_liar = true;
-  bool ordered_choices = true; // numeric categoricals are modelled as ordered
+  bool ordered_choices = true;  // numeric categoricals are modelled as ordered
 };
 
 // Optuna 3.1's TPESampler with its defaults, knob for knob: independent
@@ -103,15 +104,16 @@ void set_tpe_mode(const std::string& preset, bool multivariate, TpeOptions& out)
 
 // The names study files use: for the presets, and for each enum's values in
 // the enum's order.
-const std::vector<std::string>& tpe_preset_names();     // default, optuna
-const std::vector<std::string>& tpe_split_names();      // linear, sqrt
+const std::vector<std::string>& tpe_preset_names();  // default, optuna
+const std::vector<std::string>& tpe_split_names();  // linear, sqrt
 const std::vector<std::string>& tpe_weighting_names();  // optuna, uniform, expected_improvement
 const std::vector<std::string>& tpe_bandwidth_names();  // optuna, neighbours, scott
 
 // Sets `out` to the value called `name` in `names` (one of the enum lists
 // above); false, with `out` unchanged, for a name not in the list.
 template <typename Enum>
-bool tpe_value_from_name(const std::vector<std::string>& names, const std::string& name, Enum& out) {
+bool tpe_value_from_name(const std::vector<std::string>& names, const std::string& name,
+                         Enum& out) {
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) return false;
   out = static_cast<Enum>(it - names.begin());

@@ -45,7 +45,8 @@ TpeParam::TpeParam(const Distribution& dist, bool ordered_choices) : dist_(dist)
                as_double(c.choices[static_cast<size_t>(b)]);
       });
       rank_of_index_.resize(static_cast<size_t>(n));
-      for (int r = 0; r < n; ++r) rank_of_index_[static_cast<size_t>(index_of_rank_[static_cast<size_t>(r)])] = r;
+      for (int r = 0; r < n; ++r)
+        rank_of_index_[static_cast<size_t>(index_of_rank_[static_cast<size_t>(r)])] = r;
       kernel_.low = -0.5;
       kernel_.high = n - 0.5;
       kernel_.q = 1.0;

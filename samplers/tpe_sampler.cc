@@ -22,17 +22,20 @@ Eigen::ArrayXXd observations(const TpeHistory& values, const std::vector<int>& r
   std::vector<char> holds(static_cast<size_t>(values.n_patterns()));
   for (size_t k = 0; k < holds.size(); ++k) {
     const auto& held = values.held(static_cast<int>(k));
-    holds[k] = std::all_of(group.begin(), group.end(), [&](int p) { return held[static_cast<size_t>(p)]; });
+    holds[k] = std::all_of(group.begin(), group.end(),
+                           [&](int p) { return held[static_cast<size_t>(p)]; });
   }
   kept.reserve(rows.size());
   for (int r : rows) {
     if (holds[static_cast<size_t>(values.pattern(r))]) kept.push_back(r);
   }
   // Trial by trial: one pass over the history's rows, which are row-major.
-  Eigen::ArrayXXd obs(static_cast<Eigen::Index>(kept.size()), static_cast<Eigen::Index>(group.size()));
+  Eigen::ArrayXXd obs(static_cast<Eigen::Index>(kept.size()),
+                      static_cast<Eigen::Index>(group.size()));
   for (size_t i = 0; i < kept.size(); ++i) {
     for (size_t j = 0; j < group.size(); ++j) {
-      obs(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = values.value(kept[i], group[j]);
+      obs(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
+          values.value(kept[i], group[j]);
     }
   }
   return obs;
@@ -54,7 +57,8 @@ std::vector<std::vector<int>> sorted_columns(const TpeHistory& values, const std
     if (dim.categorical || dim.q > 0) continue;
     if (kernel_of.empty()) {
       kernel_of.assign(values.ranks().size(), -1);
-      for (size_t i = 0; i < kept.size(); ++i) kernel_of[static_cast<size_t>(kept[i])] = static_cast<int>(i);
+      for (size_t i = 0; i < kept.size(); ++i)
+        kernel_of[static_cast<size_t>(kept[i])] = static_cast<int>(i);
     }
     order[j].reserve(kept.size());
     for (int r : values.sorted(group[j])) {
@@ -136,7 +140,8 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model,
   return local;
 }
 
-Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& rows, bool below) const {
+Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& rows,
+                                   bool below) const {
   const int n = static_cast<int>(rows.size());
   switch (options_.weighting) {
     case TpeWeighting::kOptuna:
@@ -144,7 +149,8 @@ Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& r
     case TpeWeighting::kExpectedImprovement:
       if (below) {
         Eigen::ArrayXd losses(n);
-        for (int i = 0; i < n; ++i) losses(i) = model.split.loss[static_cast<size_t>(rows[static_cast<size_t>(i)])];
+        for (int i = 0; i < n; ++i)
+          losses(i) = model.split.loss[static_cast<size_t>(rows[static_cast<size_t>(i)])];
         return improvement_weights(losses, model.split.threshold);
       }
       return Eigen::ArrayXd::Ones(n);
@@ -179,7 +185,8 @@ void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& 
   if (options_.weighting == TpeWeighting::kExpectedImprovement && below_w.size() > 0) {
     below_opts.prior_kernel_weight = options_.prior_weight * below_w.mean();
   }
-  const ParzenEstimator l(dims, below, below_w, below_opts, sorted_columns(model.rows, below_rows, group));
+  const ParzenEstimator l(dims, below, below_w, below_opts,
+                          sorted_columns(model.rows, below_rows, group));
   const ParzenEstimator g(dims, above, weights(model, above_rows, false), popts,
                           sorted_columns(model.rows, above_rows, group));
 

@@ -58,7 +58,8 @@ TpeRank tpe_rank(const TrialView& t, Direction direction, bool constant_liar) {
 }
 
 int n_below(int n_finished, double gamma, TpeSplitRule rule) {
-  const double n = rule == TpeSplitRule::kSqrt ? std::sqrt(static_cast<double>(n_finished)) : n_finished;
+  const double n =
+      rule == TpeSplitRule::kSqrt ? std::sqrt(static_cast<double>(n_finished)) : n_finished;
   return std::min(static_cast<int>(std::ceil(gamma * n)), 25);
 }
 
@@ -90,10 +91,12 @@ TpeSplit split_ranked(const std::vector<TpeRank>& ranks, double gamma, TpeSplitR
     split.loss[i] = r.loss;
     if (!r.running) ++split.n_finished;
   }
-  const size_t cut = std::min(order.size(), static_cast<size_t>(n_below(split.n_finished, gamma, rule)));
+  const size_t cut =
+      std::min(order.size(), static_cast<size_t>(n_below(split.n_finished, gamma, rule)));
   // One more than the cut: the best of "above" sets the threshold.
   const size_t sorted = std::min(order.size(), cut + 1);
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(sorted), order.end());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(sorted),
+                    order.end());
   split.threshold = sorted > cut ? split.loss[static_cast<size_t>(order[cut].second)] : kNaN;
   std::vector<bool> is_below(ranks.size());
   for (size_t i = 0; i < cut; ++i) is_below[static_cast<size_t>(order[i].second)] = true;

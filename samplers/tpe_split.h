@@ -13,19 +13,19 @@ namespace hpo {
 
 // A trial's place in TPE's ranking, see split_trials; smaller ranks first.
 struct TpeRank {
-  bool counts = false;   // false: TPE does not learn from the trial
+  bool counts = false;  // false: TPE does not learn from the trial
   bool running = false;  // counted only with the constant liar
-  double step = 0;       // (step, value) rank lexicographically
+  double step = 0;  // (step, value) rank lexicographically
   double value = 0;
-  double loss = 0;       // the value as a loss (negated when maximizing); NaN unless COMPLETE
+  double loss = 0;  // the value as a loss (negated when maximizing); NaN unless COMPLETE
 };
 
 TpeRank tpe_rank(const TrialView& trial, Direction direction, bool constant_liar);
 
 struct TpeSplit {
   std::vector<const TrialView*> trials;  // split_trials: those that count, by trial number
-  std::vector<int> below, above;         // indices into `trials` (the ranks), ascending
-  int n_finished = 0;                    // COMPLETE and PRUNED trials in `trials`
+  std::vector<int> below, above;  // indices into `trials` (the ranks), ascending
+  int n_finished = 0;  // COMPLETE and PRUNED trials in `trials`
   // Per trial, its value as a loss (negated when maximizing); NaN for all
   // but COMPLETE trials (and for ranks that do not count). The
   // expected-improvement weights need them.

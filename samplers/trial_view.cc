@@ -6,11 +6,16 @@ namespace hpo {
 
 const char* to_string(TrialState state) {
   switch (state) {
-    case TrialState::kRunning: return "RUNNING";
-    case TrialState::kComplete: return "COMPLETE";
-    case TrialState::kPruned: return "PRUNED";
-    case TrialState::kFail: return "FAIL";
-    case TrialState::kWaiting: return "WAITING";
+    case TrialState::kRunning:
+      return "RUNNING";
+    case TrialState::kComplete:
+      return "COMPLETE";
+    case TrialState::kPruned:
+      return "PRUNED";
+    case TrialState::kFail:
+      return "FAIL";
+    case TrialState::kWaiting:
+      return "WAITING";
   }
   return "?";
 }

@@ -14,7 +14,7 @@ enum class TrialState { kRunning, kComplete, kPruned, kFail, kWaiting };
 
 enum class Direction { kMinimize, kMaximize };
 
-const char* to_string(TrialState state);   // "RUNNING", "COMPLETE", ...
+const char* to_string(TrialState state);  // "RUNNING", "COMPLETE", ...
 const char* to_string(Direction direction);  // "MINIMIZE", "MAXIMIZE"
 
 // Inverse of to_string; throws std::invalid_argument for unknown names.
@@ -27,8 +27,8 @@ struct TrialView {
   int number = 0;
   TrialState state = TrialState::kRunning;
   std::map<std::string, double> params;  // internal representation
-  std::optional<double> value;           // the objective, for COMPLETE trials
-  std::map<int, double> intermediate;    // step -> objective reported at that step
+  std::optional<double> value;  // the objective, for COMPLETE trials
+  std::map<int, double> intermediate;  // step -> objective reported at that step
   // A FAIL that says something about the params (out of memory): samplers
   // should rank it below every finished trial, not ignore it.
   bool infeasible = false;

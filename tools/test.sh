@@ -13,7 +13,7 @@ jobs=$(nproc)
 # scikit-learn Optuna's fANOVA needs, with the NumPy and SciPy that
 # stats_check recomputes hpo/stats with. The main job's setup (setup.sh)
 # stays without them.
-"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn python3-scipy python3-numpy
+"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn python3-scipy python3-numpy clang-format
 "$root/tools/setup.sh" "$root/build"
 
 echo "== sanitizer build (ASan+UBSan) of the unit tests"

@@ -1,14 +1,15 @@
 #include "trainer/batcher.h"
 
+#include <ATen/Parallel.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 
-#include <ATen/Parallel.h>
-
 namespace hpo::trainer {
 
-void fill_batch(const FeatureSet& fs, int lookback, const Sample* samples, size_t count, float* x, float* y) {
+void fill_batch(const FeatureSet& fs, int lookback, const Sample* samples, size_t count, float* x,
+                float* y) {
   const size_t nf = fs.num_features, lb = size_t(lookback);
   for (size_t b = 0; b < count; ++b) {
     const Sample& s = samples[b];
@@ -61,7 +62,8 @@ Batch Batcher::build(const Pass& pass, size_t k) const {
   batch.index = k;
   batch.x = torch::empty({int64_t(count), int64_t(fs_.num_features), int64_t(lookback_)}, options);
   batch.y = torch::empty({int64_t(count)}, options);
-  fill_batch(fs_, lookback_, pass.samples.data() + begin, count, batch.x.data_ptr<float>(), batch.y.data_ptr<float>());
+  fill_batch(fs_, lookback_, pass.samples.data() + begin, count, batch.x.data_ptr<float>(),
+             batch.y.data_ptr<float>());
   return batch;
 }
 
@@ -91,7 +93,9 @@ void Batcher::work() {
 
 std::optional<Batch> Batcher::next() {
   const auto t0 = std::chrono::steady_clock::now();
-  auto waited = [&] { wait_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto waited = [&] {
+    wait_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   std::unique_lock<std::mutex> lock(mu_);
   if (!pass_ || next_take_ >= pass_->num_batches) return std::nullopt;
   const size_t k = next_take_++;

@@ -5,7 +5,10 @@
 // whichever worker claims it, and next() hands batches out strictly in order,
 // so the batches (and so training on CPU) do not depend on thread timing.
 // At most workers * prefetch_factor batches are in flight.
-#pragma once
+#ifndef HPO_TRAINER_BATCHER_H_
+#define HPO_TRAINER_BATCHER_H_
+
+#include <torch/torch.h>
 
 #include <condition_variable>
 #include <map>
@@ -15,8 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include <torch/torch.h>
-
 #include "trainer/features.h"
 #include "trainer/splits.h"
 
@@ -24,20 +25,21 @@ namespace hpo::trainer {
 
 struct Batch {
   size_t index = 0;  // position in the pass
-  torch::Tensor x;   // [batch, features, lookback] float32
-  torch::Tensor y;   // [batch] normalized target
+  torch::Tensor x;  // [batch, features, lookback] float32
+  torch::Tensor y;  // [batch] normalized target
 };
 
 // Copies the windows of `count` samples into x ([count, features, lookback],
 // transposed from the feature store's [lookback, features]) and their
 // targets into y.
-void fill_batch(const FeatureSet& fs, int lookback, const Sample* samples, size_t count, float* x, float* y);
+void fill_batch(const FeatureSet& fs, int lookback, const Sample* samples, size_t count, float* x,
+                float* y);
 
 struct BatcherOptions {
-  int workers = 1;          // 0 = build in next(), on the caller's thread
+  int workers = 1;  // 0 = build in next(), on the caller's thread
   int prefetch_factor = 2;  // batches in flight per worker
   bool pin_memory = false;  // page-locked batches for async host-to-device copies
-  int threads = 0;          // at::set_num_threads in each worker; 0 = leave
+  int threads = 0;  // at::set_num_threads in each worker; 0 = leave
 };
 
 class Batcher {
@@ -86,3 +88,5 @@ class Batcher {
 };
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_BATCHER_H_

@@ -1,9 +1,9 @@
 #include "trainer/checkpoint.h"
 
+#include <ATen/CPUGeneratorImpl.h>
+
 #include <filesystem>
 #include <mutex>
-
-#include <ATen/CPUGeneratorImpl.h>
 
 namespace hpo::trainer {
 
@@ -11,7 +11,9 @@ namespace {
 
 // CUDA device 0's generator, through the device-generic API (so this builds
 // against a CPU-only LibTorch too; only called when training on CUDA).
-at::Generator cuda_generator() { return at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CUDA, 0)); }
+at::Generator cuda_generator() {
+  return at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CUDA, 0));
+}
 
 torch::Tensor generator_state(at::Generator generator) {
   std::lock_guard<std::mutex> lock(generator.mutex());
@@ -24,7 +26,9 @@ void set_generator_state(at::Generator generator, const torch::Tensor& state) {
 }
 
 torch::Tensor int_tensor(int64_t v) { return torch::tensor({v}, torch::kInt64); }
-torch::Tensor double_tensor(const std::vector<double>& v) { return torch::tensor(v, torch::kFloat64); }
+torch::Tensor double_tensor(const std::vector<double>& v) {
+  return torch::tensor(v, torch::kFloat64);
+}
 
 int64_t read_int(torch::serialize::InputArchive& in, const char* key) {
   torch::Tensor t;
@@ -47,8 +51,9 @@ std::vector<torch::Tensor> model_state(const torch::nn::Module& model) {
   return out;
 }
 
-void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
-                     const LoopState& s, const std::string& config, bool cuda_rng) {
+void save_checkpoint(const std::string& path, const torch::nn::Module& model,
+                     const torch::optim::Optimizer& optimizer, const LoopState& s,
+                     const std::string& config, bool cuda_rng) {
   torch::serialize::OutputArchive out, model_archive, optimizer_archive;
   out.write("config", c10::IValue(config));
   model.save(model_archive);
@@ -64,7 +69,8 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model, co
   out.write("doubles", double_tensor({s.best_val_rank_ic, s.epoch_loss_sum}));
   out.write("best_val", double_tensor(s.best_val));
   out.write("best_count", int_tensor(int64_t(s.best_weights.size())));
-  for (size_t i = 0; i < s.best_weights.size(); ++i) out.write("best_" + std::to_string(i), s.best_weights[i]);
+  for (size_t i = 0; i < s.best_weights.size(); ++i)
+    out.write("best_" + std::to_string(i), s.best_weights[i]);
   out.write("rng_cpu", generator_state(at::detail::getDefaultCPUGenerator()));
   if (cuda_rng) out.write("rng_cuda", generator_state(cuda_generator()));
   const std::string tmp = path + ".tmp";
@@ -111,7 +117,8 @@ std::string checkpoint_config(const std::string& path) {
   return in.try_read("config", config) && config.isString() ? config.toStringRef() : std::string();
 }
 
-void load_optimizer(const std::string& path, torch::optim::Optimizer& optimizer, const torch::Device& device) {
+void load_optimizer(const std::string& path, torch::optim::Optimizer& optimizer,
+                    const torch::Device& device) {
   torch::serialize::InputArchive in, optimizer_archive;
   in.load_from(path, device);
   in.read("optimizer", optimizer_archive);

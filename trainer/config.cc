@@ -1,12 +1,12 @@
 #include "trainer/config.h"
 
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <sstream>
-
-#include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "trainer/cv.h"
 #include "trainer/error.h"
@@ -69,7 +69,8 @@ const std::vector<Key>& keys() {
       key("dropout", &TrainerConfig::dropout, "a number", "dropout rate"),
       key("lookback", &TrainerConfig::lookback, "an integer", "days of features per sample"),
       key("batch_size", &TrainerConfig::batch_size, "an integer", "samples per batch"),
-      key("grad_accum", &TrainerConfig::grad_accum, "an integer", "batches per optimizer step (loss divided by it)"),
+      key("grad_accum", &TrainerConfig::grad_accum, "an integer",
+          "batches per optimizer step (loss divided by it)"),
       key("lr", &TrainerConfig::lr, "a number", "AdamW peak learning rate"),
       key("weight_decay", &TrainerConfig::weight_decay, "a number", "AdamW weight decay"),
       key("warmup_epochs", &TrainerConfig::warmup_epochs, "a number",
@@ -82,22 +83,32 @@ const std::vector<Key>& keys() {
           "training samples per epoch (random subset); 0 = all"),
       key("max_valid_samples", &TrainerConfig::max_valid_samples, "an integer",
           "validate on every k-th date to stay under; 0 = all"),
-      key("eval_batch_size", &TrainerConfig::eval_batch_size, "an integer", "batch size for validation and test"),
-      key("seed", &TrainerConfig::seed, "a non-negative integer", "initialization, dropout and shuffling"),
-      string_key("data", &TrainerConfig::data, "CSV panel path; empty = the built-in synthetic panel"),
-      key("horizon", &TrainerConfig::horizon, "an integer", "label: log return of a position held this many days"),
+      key("eval_batch_size", &TrainerConfig::eval_batch_size, "an integer",
+          "batch size for validation and test"),
+      key("seed", &TrainerConfig::seed, "a non-negative integer",
+          "initialization, dropout and shuffling"),
+      string_key("data", &TrainerConfig::data,
+                 "CSV panel path; empty = the built-in synthetic panel"),
+      key("horizon", &TrainerConfig::horizon, "an integer",
+          "label: log return of a position held this many days"),
       string_key("label_entry", &TrainerConfig::label_entry,
-                 "label entry: next_open (o[t+1] to o[t+1+horizon]) | next_close (c[t+1] to c[t+1+horizon]) | "
+                 "label entry: next_open (o[t+1] to o[t+1+horizon]) | next_close (c[t+1] to "
+                 "c[t+1+horizon]) | "
                  "close (c[t] to c[t+horizon], the feature day's close: not tradable)"),
       key("train_frac", &TrainerConfig::train_frac, "a number", "share of days for training"),
-      key("valid_frac", &TrainerConfig::valid_frac, "a number", "share of days for validation (test: the rest)"),
-      key("synthetic_tickers", &TrainerConfig::synthetic_tickers, "an integer", "synthetic panel size"),
+      key("valid_frac", &TrainerConfig::valid_frac, "a number",
+          "share of days for validation (test: the rest)"),
+      key("synthetic_tickers", &TrainerConfig::synthetic_tickers, "an integer",
+          "synthetic panel size"),
       key("synthetic_days", &TrainerConfig::synthetic_days, "an integer", "synthetic panel size"),
-      key("synthetic_seed", &TrainerConfig::synthetic_seed, "a non-negative integer", "synthetic panel seed"),
+      key("synthetic_seed", &TrainerConfig::synthetic_seed, "a non-negative integer",
+          "synthetic panel seed"),
       string_key("signal_strength", &TrainerConfig::signal_strength,
-                 "synthetic panel's planted signal: easy (0.12) | realistic (0.035) | noise (0) | a number"),
+                 "synthetic panel's planted signal: easy (0.12) | realistic (0.035) | noise (0) | "
+                 "a number"),
       string_key("cv_scheme", &TrainerConfig::cv_scheme,
-                 "none (one train/valid split) | walk_forward | purged_kfold; or cv: {scheme, folds, embargo_days}"),
+                 "none (one train/valid split) | walk_forward | purged_kfold; or cv: {scheme, "
+                 "folds, embargo_days}"),
       key("cv_folds", &TrainerConfig::cv_folds, "an integer", "cross-validation folds"),
       key("cv_embargo_days", &TrainerConfig::cv_embargo_days, "an integer",
           "days dropped from training after each validation block (walk_forward: before it)"),
@@ -120,7 +131,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -143,21 +155,27 @@ void require(bool ok, const std::string& source, const char* key, const std::str
 // The map form cv: {scheme, folds, embargo_days}: each entry sets cv_<name>.
 void set_cv_map(TrainerConfig* config, const YAML::Node& node, const std::string& path) {
   if (!node.IsMap())
-    throw UsageError(fmt::format("{}: key 'cv': expected a map such as {{scheme: walk_forward, folds: 4, "
-                                 "embargo_days: 5}}",
-                                 path));
+    throw UsageError(
+        fmt::format("{}: key 'cv': expected a map such as {{scheme: walk_forward, folds: 4, "
+                    "embargo_days: 5}}",
+                    path));
   for (const auto& entry : node) {
     const std::string name = entry.first.as<std::string>();
-    const Key* k = name == "scheme" || name == "folds" || name == "embargo_days" ? find_key("cv_" + name) : nullptr;
+    const Key* k = name == "scheme" || name == "folds" || name == "embargo_days"
+                       ? find_key("cv_" + name)
+                       : nullptr;
     if (!k)
-      throw UsageError(fmt::format("{}: key 'cv.{}': unknown; expected scheme, folds or embargo_days", path, name));
+      throw UsageError(fmt::format(
+          "{}: key 'cv.{}': unknown; expected scheme, folds or embargo_days", path, name));
     k->set(config, entry.second, fmt::format("{}: key 'cv.{}'", path, name));
   }
 }
 
 }  // namespace
 
-CvSpec cv_spec(const TrainerConfig& config) { return {config.cv_scheme, config.cv_folds, config.cv_embargo_days}; }
+CvSpec cv_spec(const TrainerConfig& config) {
+  return {config.cv_scheme, config.cv_folds, config.cv_embargo_days};
+}
 
 std::vector<std::string> config_keys() {
   std::vector<std::string> names;
@@ -168,7 +186,8 @@ std::vector<std::string> config_keys() {
 std::string config_help() {
   const TrainerConfig defaults;
   std::string out = "Config keys (all optional; default in brackets):\n";
-  for (const Key& k : keys()) out += fmt::format("  {:<18} [{}] {}\n", k.name, k.get(defaults), k.meaning);
+  for (const Key& k : keys())
+    out += fmt::format("  {:<18} [{}] {}\n", k.name, k.get(defaults), k.meaning);
   return out;
 }
 
@@ -193,7 +212,8 @@ std::string config_text_diff(const std::string& before, const std::string& after
   std::string out;
   for (const Key& k : keys()) {
     auto ia = a.find(k.name), ib = b.find(k.name);
-    const std::string va = ia == a.end() ? "(none)" : ia->second, vb = ib == b.end() ? "(none)" : ib->second;
+    const std::string va = ia == a.end() ? "(none)" : ia->second,
+                      vb = ib == b.end() ? "(none)" : ib->second;
     if (va != vb) out += fmt::format("{}{} {} -> {}", out.empty() ? "" : ", ", k.name, va, vb);
   }
   return out;
@@ -220,15 +240,16 @@ void validate(const TrainerConfig& c, const std::string& source) {
   require(c.horizon >= 1, source, "horizon", "must be >= 1");
   require(label_entry_named(c.label_entry).has_value(), source, "label_entry",
           "must be \"next_open\", \"next_close\" or \"close\"");
-  require(c.train_frac > 0 && c.valid_frac > 0 && c.train_frac + c.valid_frac < 1, source, "train_frac",
-          "train_frac and valid_frac must be > 0 with a sum below 1");
+  require(c.train_frac > 0 && c.valid_frac > 0 && c.train_frac + c.valid_frac < 1, source,
+          "train_frac", "train_frac and valid_frac must be > 0 with a sum below 1");
   require(c.synthetic_tickers >= 5, source, "synthetic_tickers", "must be >= 5");
   require(c.synthetic_days >= 1, source, "synthetic_days", "must be >= 1");
   require(signal_named(c.signal_strength).has_value(), source, "signal_strength",
           "must be \"easy\", \"realistic\", \"noise\" or a number >= 0");
-  require(c.cv_scheme == "none" || c.cv_scheme == "walk_forward" || c.cv_scheme == "purged_kfold", source,
-          "cv_scheme", "must be \"none\", \"walk_forward\" or \"purged_kfold\"");
-  require(c.cv_folds >= 2 && c.cv_folds <= 50, source, "cv_folds", "must be an integer from 2 to 50");
+  require(c.cv_scheme == "none" || c.cv_scheme == "walk_forward" || c.cv_scheme == "purged_kfold",
+          source, "cv_scheme", "must be \"none\", \"walk_forward\" or \"purged_kfold\"");
+  require(c.cv_folds >= 2 && c.cv_folds <= 50, source, "cv_folds",
+          "must be an integer from 2 to 50");
   require(c.cv_embargo_days >= 0, source, "cv_embargo_days", "must be >= 0");
   require(c.cost_bps >= 0, source, "cost_bps", "must be >= 0");
   require(c.device == "auto" || c.device == "cpu" || c.device == "cuda", source, "device",
@@ -246,7 +267,8 @@ TrainerConfig load_config(const std::string& path) {
   }
   TrainerConfig config;
   if (root.IsNull()) return config;  // an empty file: all defaults
-  if (!root.IsMap()) throw UsageError(fmt::format("{}: expected a flat object of key: value", path));
+  if (!root.IsMap())
+    throw UsageError(fmt::format("{}: expected a flat object of key: value", path));
   for (const auto& entry : root) {
     const std::string key = entry.first.as<std::string>();
     if (key == "cv") {

@@ -1,7 +1,8 @@
 // The trial's hyperparameters: a flat JSON or YAML object (yaml-cpp reads
 // both). Every key is optional; unknown keys and wrong types are errors that
 // name the file and the key.
-#pragma once
+#ifndef HPO_TRAINER_CONFIG_H_
+#define HPO_TRAINER_CONFIG_H_
 
 #include <cstdint>
 #include <string>
@@ -13,26 +14,27 @@ struct TrainerConfig {
   // Model.
   std::string model = "tcn";  // "tcn" | "mlp"
   int hidden_size = 64;
-  int layers = 3;        // TCN residual blocks / MLP hidden layers
-  int kernel_size = 3;   // TCN only
+  int layers = 3;  // TCN residual blocks / MLP hidden layers
+  int kernel_size = 3;  // TCN only
   double dropout = 0.1;
-  int lookback = 20;     // days of features per sample
+  int lookback = 20;  // days of features per sample
   // Optimization.
   int batch_size = 512;
-  int grad_accum = 1;    // optimizer step every k batches, loss divided by k
+  int grad_accum = 1;  // optimizer step every k batches, loss divided by k
   double lr = 1e-3;
   double weight_decay = 1e-4;
   double warmup_epochs = 0.5;  // linear warm-up, then cosine decay to 0
-  double grad_clip = 1.0;      // max global grad norm; 0 disables
+  double grad_clip = 1.0;  // max global grad norm; 0 disables
   int epochs = 5;
-  int patience = 3;            // early stop after this many epochs without a better val RankIC
+  int patience = 3;  // early stop after this many epochs without a better val RankIC
   int64_t max_train_samples = 32768;  // per epoch, a fresh random subset; 0 = all
-  int64_t max_valid_samples = 32768;  // validate on every k-th valid date to stay under this; 0 = all
+  int64_t max_valid_samples =
+      32768;  // validate on every k-th valid date to stay under this; 0 = all
   int eval_batch_size = 4096;
   uint64_t seed = 0;
   // Data.
-  std::string data;      // CSV path; empty = the built-in synthetic panel
-  int horizon = 1;       // days the label's position is held
+  std::string data;  // CSV path; empty = the built-in synthetic panel
+  int horizon = 1;  // days the label's position is held
   std::string label_entry = "next_open";  // where it is entered: next_open | next_close | close
   double train_frac = 0.6;
   double valid_frac = 0.2;
@@ -78,3 +80,5 @@ std::string config_text(const TrainerConfig& config);
 std::string config_text_diff(const std::string& before, const std::string& after);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_CONFIG_H_

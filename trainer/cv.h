@@ -13,7 +13,8 @@
 //     the days before it (purged as above) and on those from `reach` +
 //     `embargo_days` days after its end (so no training sample's features
 //     read the validation labels' prices within the embargo).
-#pragma once
+#ifndef HPO_TRAINER_CV_H_
+#define HPO_TRAINER_CV_H_
 
 #include <string>
 #include <vector>
@@ -41,3 +42,5 @@ struct Fold {
 std::vector<Fold> make_folds(const Splits& splits, size_t reach, const CvSpec& cv);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_CV_H_

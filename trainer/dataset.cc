@@ -10,7 +10,8 @@ namespace {
 
 // Keeps every k-th date of `samples` (whole cross-sections, so daily scores
 // stay meaningful) with k the smallest that leaves at most `max` samples.
-std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRange& range, int64_t max) {
+std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRange& range,
+                               int64_t max) {
   if (max <= 0 || int64_t(samples.size()) <= max) return samples;
   // Every k-th date keeps about 1/k of the samples, but rounding up the
   // dates can keep a little more: try the next k until it fits.
@@ -30,9 +31,11 @@ Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
   d.features = compute_features(panel, label);
   d.dates = panel.dates;
   const size_t first_day = kLongestWindow + size_t(config.lookback) - 1;
-  d.splits = make_splits(panel.num_days(), first_day, label_reach(label), config.train_frac, config.valid_frac);
+  d.splits = make_splits(panel.num_days(), first_day, label_reach(label), config.train_frac,
+                         config.valid_frac);
   d.train = samples_in(d.features, d.splits.train);
-  d.valid = thin_dates(samples_in(d.features, d.splits.valid), d.splits.valid, config.max_valid_samples);
+  d.valid =
+      thin_dates(samples_in(d.features, d.splits.valid), d.splits.valid, config.max_valid_samples);
   d.test = samples_in(d.features, d.splits.test);
   const CvSpec cv = cv_spec(config);
   if (!cv.enabled()) return d;
@@ -62,13 +65,13 @@ Dataset load_dataset(const TrainerConfig& config) {
   SyntheticPanel synthetic = make_synthetic_panel(spec);
   Dataset d = make_dataset(synthetic.panel, config);
   d.oracle = std::move(synthetic.planted_score);
-  d.source = fmt::format("synthetic panel ({} tickers x {} days, seed {}, signal_strength {})", spec.tickers,
-                         spec.days, spec.seed, config.signal_strength);
+  d.source = fmt::format("synthetic panel ({} tickers x {} days, seed {}, signal_strength {})",
+                         spec.tickers, spec.days, spec.seed, config.signal_strength);
   return d;
 }
 
-Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, const std::vector<float>& pred,
-                     double cost_bps) {
+Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,
+                     const std::vector<float>& pred, double cost_bps) {
   std::vector<float> label, target, daily_return;
   std::vector<uint32_t> day, ticker;
   for (const Sample& s : samples) {

@@ -1,6 +1,7 @@
 // The data a trial trains on: features, labels and the three sample lists,
 // built from the CSV named in the config or from the synthetic panel.
-#pragma once
+#ifndef HPO_TRAINER_DATASET_H_
+#define HPO_TRAINER_DATASET_H_
 
 #include <optional>
 #include <string>
@@ -42,10 +43,13 @@ Dataset load_dataset(const TrainerConfig& config);
 
 // Scores `pred` (one value per sample, in order) on `samples`, with the
 // daily portfolio net of `cost_bps` per unit of turnover.
-Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples, const std::vector<float>& pred,
-                     double cost_bps = kDefaultCostBps);
+Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,
+                     const std::vector<float>& pred, double cost_bps = kDefaultCostBps);
 
 // The oracle's scores on `samples` (the synthetic panel's true expected return).
-Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples, double cost_bps = kDefaultCostBps);
+Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples,
+                     double cost_bps = kDefaultCostBps);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_DATASET_H_

@@ -1,14 +1,13 @@
 #include "trainer/device.h"
 
+#include <ATen/autocast_mode.h>
 #include <sys/resource.h>
+#include <torch/cuda.h>
+#include <torch/version.h>
 
 #include <cstdlib>
 #include <sstream>
 #include <type_traits>
-
-#include <ATen/autocast_mode.h>
-#include <torch/cuda.h>
-#include <torch/version.h>
 
 #ifdef HPO_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -40,18 +39,22 @@ const char* on_off(bool b) { return b ? "on" : "off"; }
 
 }  // namespace
 
-DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& device, std::ostream& log) {
+DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& device,
+                                   std::ostream& log) {
   DeviceSetup setup;
   const bool has_cuda = torch::cuda::is_available();
   setup.cuda = device == "cuda" || (device == "auto" && has_cuda);
-  if (setup.cuda && !has_cuda) throw std::runtime_error("device cuda requested but no CUDA device is available");
+  if (setup.cuda && !has_cuda)
+    throw std::runtime_error("device cuda requested but no CUDA device is available");
   setup.device = setup.cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
   log << "setting device=" << device << " -> " << (setup.cuda ? "cuda:0" : "cpu") << "\n";
 
   if (s.omp_threads > 0) at::set_num_threads(s.omp_threads);
   log << "setting OMP_NUM_THREADS=" << (s.omp_threads > 0 ? std::to_string(s.omp_threads) : "unset")
-      << " -> at::set_num_threads, intra-op threads now " << at::get_num_threads() << " (batch workers too)\n";
-  log << "setting NUM_WORKERS=" << s.num_workers << " -> " << s.num_workers << " batch-builder threads"
+      << " -> at::set_num_threads, intra-op threads now " << at::get_num_threads()
+      << " (batch workers too)\n";
+  log << "setting NUM_WORKERS=" << s.num_workers << " -> " << s.num_workers
+      << " batch-builder threads"
       << (s.num_workers == 0 ? " (batches built on the training thread)" : "") << "\n";
   log << "setting PREFETCH_FACTOR=" << s.prefetch_factor << " -> up to "
       << std::max(1, s.num_workers * s.prefetch_factor) << " batches in flight\n";
@@ -62,34 +65,39 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
   log << "setting PIN_MEMORY=" << on_off(s.pin_memory) << " -> "
       << (setup.pin_memory ? "pinned host batches, non-blocking copies, device double buffer"
                            : (s.pin_memory ? "ignored on CPU" : "off"))
-      << (s.pin_memory_device.empty() ? "" : " (PIN_MEMORY_DEVICE=" + s.pin_memory_device + " logged only)") << "\n";
+      << (s.pin_memory_device.empty()
+              ? ""
+              : " (PIN_MEMORY_DEVICE=" + s.pin_memory_device + " logged only)")
+      << "\n";
 
   at::globalContext().setBenchmarkCuDNN(s.cudnn_benchmark && setup.cuda);
   log << "setting CUDNN_BENCHMARK=" << on_off(s.cudnn_benchmark) << " -> "
       << (setup.cuda ? on_off(s.cudnn_benchmark) : "ignored on CPU") << "\n";
   at::globalContext().setAllowTF32CuBLAS(s.tf32 && setup.cuda);
   at::globalContext().setAllowTF32CuDNN(s.tf32 && setup.cuda);
-  log << "setting TF32=" << on_off(s.tf32) << " -> " << (setup.cuda ? on_off(s.tf32) : "ignored on CPU") << "\n";
+  log << "setting TF32=" << on_off(s.tf32) << " -> "
+      << (setup.cuda ? on_off(s.tf32) : "ignored on CPU") << "\n";
 
   // fp16 autocast needs a GradScaler, which LibTorch does not have; bf16 has
   // fp32's range and needs none.
   setup.amp = setup.cuda && s.amp_dtype != "off";
   setup.amp_dtype = torch::kBFloat16;
   log << "setting AMP_DTYPE=" << s.amp_dtype << " -> "
-      << (!setup.cuda ? "ignored on CPU (fp32)"
-                      : s.amp_dtype == "off" ? "fp32"
-                      : s.amp_dtype == "fp16" ? "bf16 autocast (fp16 needs a GradScaler, which LibTorch lacks)"
-                                              : "bf16 autocast")
+      << (!setup.cuda             ? "ignored on CPU (fp32)"
+          : s.amp_dtype == "off"  ? "fp32"
+          : s.amp_dtype == "fp16" ? "bf16 autocast (fp16 needs a GradScaler, which LibTorch lacks)"
+                                  : "bf16 autocast")
       << "\n";
   setup.fused_optimizer = s.fused_optimizer && fused_adamw_available(setup);
   log << "setting FUSED_OPTIMIZER=" << on_off(s.fused_optimizer) << " -> "
       << (setup.fused_optimizer ? "fused AdamW kernel, multi-tensor gradient clipping"
-                                : !s.fused_optimizer ? "off (AdamW per parameter)"
-                                : setup.cuda ? "unavailable in this LibTorch (needs torch >= 2.1): AdamW per parameter"
-                                             : "ignored on CPU")
+          : !s.fused_optimizer  ? "off (AdamW per parameter)"
+          : setup.cuda ? "unavailable in this LibTorch (needs torch >= 2.1): AdamW per parameter"
+                       : "ignored on CPU")
       << "\n";
   // Read by CUDA and LibTorch themselves; logged so the trial log shows them.
-  for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "TORCH_CUDNN_V8_API_ENABLED"}) {
+  for (const char* name :
+       {"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "TORCH_CUDNN_V8_API_ENABLED"}) {
     const char* value = std::getenv(name);
     log << "setting " << name << "=" << (value ? value : "unset") << " -> passed to CUDA/LibTorch"
         << (setup.cuda ? "" : " (no effect on CPU)") << "\n";
@@ -203,12 +211,12 @@ void fused_adamw_step(torch::optim::AdamW& optimizer, const DeviceSetup& setup) 
     if (params.empty()) continue;
     // The kernel reads each parameter's step count from a device tensor; they
     // all step together, so one scalar serves them all (written, not synced).
-    torch::Tensor step_count =
-        torch::full({}, double(step), torch::TensorOptions().dtype(torch::kFloat32).device(setup.device));
+    torch::Tensor step_count = torch::full(
+        {}, double(step), torch::TensorOptions().dtype(torch::kFloat32).device(setup.device));
     std::vector<torch::Tensor> steps(params.size(), step_count);
     at::_fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, at::TensorList(), steps, options.lr(),
-                      std::get<0>(options.betas()), std::get<1>(options.betas()), options.weight_decay(),
-                      options.eps(), /*amsgrad=*/false, /*maximize=*/false);
+                      std::get<0>(options.betas()), std::get<1>(options.betas()),
+                      options.weight_decay(), options.eps(), /*amsgrad=*/false, /*maximize=*/false);
   }
 #else
   (void)setup;

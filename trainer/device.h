@@ -4,13 +4,14 @@
 // CUDA-only code compiles against both Debian's LibTorch 1.13 (CPU) and the
 // LibTorch of torch 2.x wheels; version differences are guarded on
 // TORCH_VERSION_MAJOR/MINOR.
-#pragma once
+#ifndef HPO_TRAINER_DEVICE_H_
+#define HPO_TRAINER_DEVICE_H_
+
+#include <torch/torch.h>
 
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <torch/torch.h>
 
 #include "trainer/runtime_settings.h"
 
@@ -27,7 +28,8 @@ struct DeviceSetup {
 
 // Picks the device ("auto" | "cpu" | "cuda"), applies threads, cuDNN, TF32 and
 // AMP settings, and logs each one as it was applied.
-DeviceSetup apply_runtime_settings(const RuntimeSettings& settings, const std::string& device, std::ostream& log);
+DeviceSetup apply_runtime_settings(const RuntimeSettings& settings, const std::string& device,
+                                   std::ostream& log);
 
 // Autocast for the forward pass while alive (a no-op when disabled).
 class AutocastScope {
@@ -46,7 +48,8 @@ class AutocastScope {
 // stays on the device: no .item(), so no CPU-GPU sync per step. On CUDA with
 // torch >= 2.1 (and `multi_tensor`) it takes a handful of multi-tensor
 // kernels instead of a few per parameter.
-void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm, bool multi_tensor = false);
+void clip_grad_norm(const std::vector<torch::Tensor>& params, double max_norm,
+                    bool multi_tensor = false);
 
 // True where fused_adamw_step can run: CUDA, and a LibTorch (torch >= 2.1)
 // with the fused multi-tensor AdamW kernel.
@@ -67,3 +70,5 @@ double peak_memory_mb(const DeviceSetup& setup);
 void synchronize(const DeviceSetup& setup);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_DEVICE_H_

@@ -1,5 +1,6 @@
 // Errors and exit codes of hpo-trainer (the trainer protocol).
-#pragma once
+#ifndef HPO_TRAINER_ERROR_H_
+#define HPO_TRAINER_ERROR_H_
 
 #include <stdexcept>
 #include <string>
@@ -8,7 +9,7 @@ namespace hpo::trainer {
 
 // Exit codes the orchestrator relies on.
 constexpr int kExitOk = 0;
-constexpr int kExitUsage = 2;     // bad usage, config or data; message on stderr
+constexpr int kExitUsage = 2;  // bad usage, config or data; message on stderr
 constexpr int kExitStopped = 75;  // SIGTERM: checkpoint written, resumable (EX_TEMPFAIL)
 
 // Bad usage, config or data. The message names the file and the key or line,
@@ -19,3 +20,5 @@ class UsageError : public std::runtime_error {
 };
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_ERROR_H_

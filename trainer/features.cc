@@ -19,7 +19,9 @@ struct Series {
 Series series_of(const Panel& p, size_t ticker) {
   Series s;
   size_t n = p.num_days(), base = p.index(ticker, 0);
-  auto slice = [&](const std::vector<double>& f) { return std::vector<double>(f.begin() + base, f.begin() + base + n); };
+  auto slice = [&](const std::vector<double>& f) {
+    return std::vector<double>(f.begin() + base, f.begin() + base + n);
+  };
   s.open = slice(p.open);
   s.high = slice(p.high);
   s.low = slice(p.low);
@@ -57,7 +59,9 @@ double window_extreme(const std::vector<double>& x, size_t t, size_t w, bool max
   return best;
 }
 
-double lagged(const std::vector<double>& x, size_t t, size_t lag) { return t >= lag ? x[t - lag] : kNaN; }
+double lagged(const std::vector<double>& x, size_t t, size_t lag) {
+  return t >= lag ? x[t - lag] : kNaN;
+}
 
 struct Feature {
   const char* name;
@@ -65,11 +69,21 @@ struct Feature {
 };
 
 std::vector<Feature> feature_list() {
-  auto ret = [](size_t w) { return [w](const Series& s, size_t t) { return std::log(s.close[t] / lagged(s.close, t, w)); }; };
-  auto vol = [](size_t w) { return [w](const Series& s, size_t t) { return window_std(s.ret, t, w); }; };
-  auto ma = [](size_t w) { return [w](const Series& s, size_t t) { return std::log(s.close[t] / window_mean(s.close, t, w)); }; };
+  auto ret = [](size_t w) {
+    return [w](const Series& s, size_t t) { return std::log(s.close[t] / lagged(s.close, t, w)); };
+  };
+  auto vol = [](size_t w) {
+    return [w](const Series& s, size_t t) { return window_std(s.ret, t, w); };
+  };
+  auto ma = [](size_t w) {
+    return [w](const Series& s, size_t t) {
+      return std::log(s.close[t] / window_mean(s.close, t, w));
+    };
+  };
   auto vma = [](size_t w) {
-    return [w](const Series& s, size_t t) { return std::log((s.volume[t] + 1) / (window_mean(s.volume, t, w) + 1)); };
+    return [w](const Series& s, size_t t) {
+      return std::log((s.volume[t] + 1) / (window_mean(s.volume, t, w) + 1));
+    };
   };
   return {
       {"ret_1", ret(1)},
@@ -96,8 +110,14 @@ std::vector<Feature> feature_list() {
        }},
       {"ma_5", ma(5)},
       {"ma_20", ma(20)},
-      {"max_20", [](const Series& s, size_t t) { return std::log(s.close[t] / window_extreme(s.high, t, 20, true)); }},
-      {"min_20", [](const Series& s, size_t t) { return std::log(s.close[t] / window_extreme(s.low, t, 20, false)); }},
+      {"max_20",
+       [](const Series& s, size_t t) {
+         return std::log(s.close[t] / window_extreme(s.high, t, 20, true));
+       }},
+      {"min_20",
+       [](const Series& s, size_t t) {
+         return std::log(s.close[t] / window_extreme(s.low, t, 20, false));
+       }},
       {"vma_5", vma(5)},
       {"vma_20", vma(20)},
       {"vstd_20",
@@ -116,9 +136,12 @@ double label_at(const Series& s, size_t t, const LabelSpec& spec) {
   const size_t h = size_t(spec.horizon);
   if (t + label_reach(spec) >= s.close.size()) return kNaN;
   switch (spec.entry) {
-    case LabelEntry::kNextOpen: return std::log(s.open[t + 1 + h] / s.open[t + 1]);
-    case LabelEntry::kNextClose: return std::log(s.close[t + 1 + h] / s.close[t + 1]);
-    case LabelEntry::kClose: return std::log(s.close[t + h] / s.close[t]);
+    case LabelEntry::kNextOpen:
+      return std::log(s.open[t + 1 + h] / s.open[t + 1]);
+    case LabelEntry::kNextClose:
+      return std::log(s.close[t + 1 + h] / s.close[t + 1]);
+    case LabelEntry::kClose:
+      return std::log(s.close[t + h] / s.close[t]);
   }
   return kNaN;
 }
@@ -136,9 +159,11 @@ std::optional<LabelEntry> label_entry_named(const std::string& name) {
   return std::nullopt;
 }
 
-void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride, size_t offset,
-                             float missing) {
-  auto at = [&](size_t ticker, size_t day) -> float& { return (*values)[(ticker * days + day) * stride + offset]; };
+void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride,
+                             size_t offset, float missing) {
+  auto at = [&](size_t ticker, size_t day) -> float& {
+    return (*values)[(ticker * days + day) * stride + offset];
+  };
   for (size_t d = 0; d < days; ++d) {
     double sum = 0, ss = 0;
     size_t n = 0;
@@ -176,7 +201,8 @@ FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
     Series s = series_of(panel, i);
     for (size_t t = 0; t < fs.num_days; ++t) {
       if (std::isnan(s.close[t])) {
-        for (size_t f = 0; f < fs.num_features; ++f) fs.values[fs.cell(i, t) * fs.num_features + f] = float(kNaN);
+        for (size_t f = 0; f < fs.num_features; ++f)
+          fs.values[fs.cell(i, t) * fs.num_features + f] = float(kNaN);
         continue;
       }
       for (size_t f = 0; f < fs.num_features; ++f)
@@ -188,7 +214,8 @@ FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
   for (size_t f = 0; f < fs.num_features; ++f)
     normalize_cross_section(&fs.values, fs.num_tickers, fs.num_days, fs.num_features, f, 0.0f);
   fs.target = fs.label;
-  normalize_cross_section(&fs.target, fs.num_tickers, fs.num_days, 1, 0, std::numeric_limits<float>::quiet_NaN());
+  normalize_cross_section(&fs.target, fs.num_tickers, fs.num_days, 1, 0,
+                          std::numeric_limits<float>::quiet_NaN());
   return fs;
 }
 

@@ -6,7 +6,8 @@
 // days, by default entered at the open of day t + 1 (see LabelSpec). Each
 // feature is then normalized across tickers on each date, so nothing mixes
 // dates either.
-#pragma once
+#ifndef HPO_TRAINER_FEATURES_H_
+#define HPO_TRAINER_FEATURES_H_
 
 #include <cstddef>
 #include <optional>
@@ -21,9 +22,9 @@ namespace hpo::trainer {
 // The features of day t are known only after its close, so a strategy can
 // trade on them at day t + 1 at the earliest.
 enum class LabelEntry {
-  kNextOpen,   // log(o[t+1+h] / o[t+1]): enter at the next open (the default)
+  kNextOpen,  // log(o[t+1+h] / o[t+1]): enter at the next open (the default)
   kNextClose,  // log(c[t+1+h] / c[t+1]): enter at the next close
-  kClose,      // log(c[t+h] / c[t]): at the feature day's close, a trade no one could make
+  kClose,  // log(c[t+h] / c[t]): at the feature day's close, a trade no one could make
 };
 
 struct LabelSpec {
@@ -57,7 +58,9 @@ struct FeatureSet {
   LabelSpec label_spec;
 
   size_t cell(size_t ticker, size_t day) const { return ticker * num_days + day; }
-  const float* row(size_t ticker, size_t day) const { return &values[cell(ticker, day) * num_features]; }
+  const float* row(size_t ticker, size_t day) const {
+    return &values[cell(ticker, day) * num_features];
+  }
 };
 
 // The longest lookback any feature uses, in days.
@@ -67,7 +70,9 @@ FeatureSet compute_features(const Panel& panel, const LabelSpec& label);
 
 // Z-scores each date's finite values across tickers (in a tickers x days
 // array), clips to +-5 and writes `missing` where a value is not finite.
-void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride, size_t offset,
-                             float missing);
+void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride,
+                             size_t offset, float missing);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_FEATURES_H_

@@ -1,12 +1,12 @@
 // hpo-trainer: trains a return-prediction model for one hpo trial and reports
 // through the trainer protocol. See kHelpFooter (and --help) for the contract.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "trainer/config.h"
@@ -92,14 +92,16 @@ int make_data(const std::string& path, const SyntheticSpec& spec, TrainerConfig 
   write_panel_csv(synthetic.panel, path);
   Dataset d = make_dataset(synthetic.panel, config);
   d.oracle = std::move(synthetic.planted_score);
-  const Scores val = oracle_scores(d, d.valid, config.cost_bps), test = oracle_scores(d, d.test, config.cost_bps);
-  std::cout << fmt::format("wrote {} ({} tickers x {} days, seed {}, signal {})\n", path, spec.tickers, spec.days,
-                           spec.seed, spec.signal);
-  std::cout << fmt::format("oracle (true expected return, horizon {}, cost {} bps): val_rank_ic {:.4f} val_sharpe "
-                           "{:.2f} val_sharpe_net {:.2f} val_turnover {:.2f} test_rank_ic {:.4f} test_sharpe {:.2f} "
-                           "test_sharpe_net {:.2f} test_turnover {:.2f}\n",
-                           config.horizon, config.cost_bps, val.rank_ic, val.sharpe, val.sharpe_net, val.turnover,
-                           test.rank_ic, test.sharpe, test.sharpe_net, test.turnover);
+  const Scores val = oracle_scores(d, d.valid, config.cost_bps),
+               test = oracle_scores(d, d.test, config.cost_bps);
+  std::cout << fmt::format("wrote {} ({} tickers x {} days, seed {}, signal {})\n", path,
+                           spec.tickers, spec.days, spec.seed, spec.signal);
+  std::cout << fmt::format(
+      "oracle (true expected return, horizon {}, cost {} bps): val_rank_ic {:.4f} val_sharpe "
+      "{:.2f} val_sharpe_net {:.2f} val_turnover {:.2f} test_rank_ic {:.4f} test_sharpe {:.2f} "
+      "test_sharpe_net {:.2f} test_turnover {:.2f}\n",
+      config.horizon, config.cost_bps, val.rank_ic, val.sharpe, val.sharpe_net, val.turnover,
+      test.rank_ic, test.sharpe, test.sharpe_net, test.turnover);
   return kExitOk;
 }
 
@@ -118,10 +120,14 @@ int export_features(const std::string& dir, const TrainerConfig& config) {
   write("features.f32", fs.values.data(), fs.values.size() * sizeof(float));
   write("target.f32", fs.target.data(), fs.target.size() * sizeof(float));
   write("train.u32", d.train.data(), d.train.size() * sizeof(Sample));
-  nlohmann::json meta = {{"tickers", fs.num_tickers}, {"days", fs.num_days},   {"features", fs.num_features},
-                         {"lookback", config.lookback}, {"train_samples", d.train.size()}};
+  nlohmann::json meta = {{"tickers", fs.num_tickers},
+                         {"days", fs.num_days},
+                         {"features", fs.num_features},
+                         {"lookback", config.lookback},
+                         {"train_samples", d.train.size()}};
   std::ofstream(std::filesystem::path(dir) / "meta.json") << meta.dump(2) << "\n";
-  std::cout << fmt::format("exported {} train samples of {} features to {}\n", d.train.size(), fs.num_features, dir);
+  std::cout << fmt::format("exported {} train samples of {} features to {}\n", d.train.size(),
+                           fs.num_features, dir);
   return kExitOk;
 }
 
@@ -134,16 +140,20 @@ int run(int argc, char** argv) {
   std::string signal_strength;
   app.add_option("--config", config_path, "Trial config (JSON or YAML); default $HPO_CONFIG");
   app.add_option("--out", out_dir, "Trial directory for checkpoint.pt; default $HPO_TRIAL_DIR");
-  app.add_flag("--resume", resume,
-               "Continue from OUT/checkpoint.pt if it exists and has the same config (also: HPO_RESUME=1)");
+  app.add_flag(
+      "--resume", resume,
+      "Continue from OUT/checkpoint.pt if it exists and has the same config (also: HPO_RESUME=1)");
   app.add_option("--report", report_path, "Report file when $HPO_REPORT_FILE is unset");
-  app.add_option("--make-data", make_data_path, "Write the synthetic panel to this CSV and print the oracle's scores");
+  app.add_option("--make-data", make_data_path,
+                 "Write the synthetic panel to this CSV and print the oracle's scores");
   app.add_option("--tickers", spec.tickers, "--make-data: tickers")->check(CLI::Range(5, 100000));
   app.add_option("--days", spec.days, "--make-data: days")->check(CLI::Range(100, 100000));
   app.add_option("--seed", spec.seed, "--make-data: seed");
   app.add_option("--signal-strength,--signal", signal_strength,
-                 "--make-data: planted signal, easy | realistic | noise | a number (default: the config's, easy)");
-  app.add_option("--export-features", export_dir, "Benchmark aid: write the config's features as raw arrays to DIR");
+                 "--make-data: planted signal, easy | realistic | noise | a number (default: the "
+                 "config's, easy)");
+  app.add_option("--export-features", export_dir,
+                 "Benchmark aid: write the config's features as raw arrays to DIR");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -158,14 +168,16 @@ int run(int argc, char** argv) {
   if (!make_data_path.empty()) {
     const std::optional<double> signal = signal_named(config.signal_strength);
     if (!signal)
-      throw UsageError(fmt::format("--signal-strength: expected easy, realistic, noise or a number >= 0, got '{}'",
-                                   config.signal_strength));
+      throw UsageError(fmt::format(
+          "--signal-strength: expected easy, realistic, noise or a number >= 0, got '{}'",
+          config.signal_strength));
     spec.signal = *signal;
     return make_data(make_data_path, spec, config);
   }
   if (!export_dir.empty()) return export_features(export_dir, config);
 
-  const RuntimeSettings settings = read_runtime_settings([](const char* name) { return std::getenv(name); });
+  const RuntimeSettings settings =
+      read_runtime_settings([](const char* name) { return std::getenv(name); });
   TrainOptions options;
   options.out_dir = out_dir;
   // hpo sets HPO_RESUME=1 when it runs a trial again after its first run died
@@ -173,8 +185,9 @@ int run(int argc, char** argv) {
   options.resume = resume || env_or("HPO_RESUME", "") == "1";
   options.report_path = env_or("HPO_REPORT_FILE", report_path);
   if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
-  std::cerr << fmt::format("hpo-trainer: trial {} of study {}, config {}\n", env_or("HPO_TRIAL_NUMBER", "-"),
-                           env_or("HPO_STUDY_NAME", "-"), config_path.empty() ? "(defaults)" : config_path);
+  std::cerr << fmt::format("hpo-trainer: trial {} of study {}, config {}\n",
+                           env_or("HPO_TRIAL_NUMBER", "-"), env_or("HPO_STUDY_NAME", "-"),
+                           config_path.empty() ? "(defaults)" : config_path);
   install_stop_handler();
   const Dataset data = load_dataset(config);
   return train(config, settings, data, options).exit_code;

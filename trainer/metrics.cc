@@ -25,7 +25,9 @@ std::vector<double> ranks(const std::vector<double>& x) {
   return r;
 }
 
-double mean(const std::vector<double>& x) { return x.empty() ? 0 : std::accumulate(x.begin(), x.end(), 0.0) / double(x.size()); }
+double mean(const std::vector<double>& x) {
+  return x.empty() ? 0 : std::accumulate(x.begin(), x.end(), 0.0) / double(x.size());
+}
 
 double sample_std(const std::vector<double>& x) {
   if (x.size() < 2) return 0;
@@ -38,7 +40,8 @@ double sample_std(const std::vector<double>& x) {
 double long_short(const std::vector<double>& pred, const std::vector<double>& label) {
   std::vector<size_t> order(pred.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pred[a] > pred[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return pred[a] > pred[b]; });
   size_t k = std::max<size_t>(1, pred.size() / 5);
   double top = 0, bottom = 0;
   for (size_t i = 0; i < k; ++i) {
@@ -52,7 +55,8 @@ double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
 // The annualized Sharpe of the `returns` of `days` (ascending) that do not
 // overlap: each kept one starts at least `horizon` days after the last kept.
-double non_overlapping_sharpe(const std::vector<uint32_t>& days, const std::vector<double>& returns, int horizon) {
+double non_overlapping_sharpe(const std::vector<uint32_t>& days, const std::vector<double>& returns,
+                              int horizon) {
   std::vector<double> kept;
   uint32_t next = 0;
   for (size_t k = 0; k < days.size(); ++k) {
@@ -75,10 +79,12 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
   return ratio(sxy, std::sqrt(sxx * syy));
 }
 
-double spearman(const std::vector<double>& x, const std::vector<double>& y) { return pearson(ranks(x), ranks(y)); }
+double spearman(const std::vector<double>& x, const std::vector<double>& y) {
+  return pearson(ranks(x), ranks(y));
+}
 
-Scores score(const std::vector<float>& pred, const std::vector<float>& label, const std::vector<float>& target,
-             const std::vector<uint32_t>& day, int horizon) {
+Scores score(const std::vector<float>& pred, const std::vector<float>& label,
+             const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon) {
   Scores s;
   std::map<uint32_t, std::pair<std::vector<double>, std::vector<double>>> by_day;
   double sq = 0;

@@ -1,5 +1,6 @@
 // Cross-sectional scores of a prediction, computed day by day.
-#pragma once
+#ifndef HPO_TRAINER_METRICS_H_
+#define HPO_TRAINER_METRICS_H_
 
 #include <cstdint>
 #include <vector>
@@ -7,17 +8,17 @@
 namespace hpo::trainer {
 
 struct Scores {
-  double loss = 0;       // MSE of prediction against the normalized target
-  double ic = 0;         // mean daily Pearson correlation with the label
-  double rank_ic = 0;    // mean daily Spearman correlation (average ranks on ties)
+  double loss = 0;  // MSE of prediction against the normalized target
+  double ic = 0;  // mean daily Pearson correlation with the label
+  double rank_ic = 0;  // mean daily Spearman correlation (average ranks on ties)
   double rank_icir = 0;  // mean / std (ddof 1) of the daily RankIC
-  double sharpe = 0;     // annualized Sharpe of the long-short returns h days apart (sqrt(252 / h))
-  double long_short = 0; // mean long-short return over a holding period (every scored day)
-  int days = 0;          // days that were scored
+  double sharpe = 0;  // annualized Sharpe of the long-short returns h days apart (sqrt(252 / h))
+  double long_short = 0;  // mean long-short return over a holding period (every scored day)
+  int days = 0;  // days that were scored
   // The daily-rebalanced portfolio (trainer/portfolio.h), filled by
   // score_samples (dataset.h), which knows the tickers and one-day returns.
-  double sharpe_net = 0; // annualized Sharpe of the daily returns net of costs
-  double turnover = 0;   // mean daily turnover
+  double sharpe_net = 0;  // annualized Sharpe of the daily returns net of costs
+  double turnover = 0;  // mean daily turnover
   // Per scored day, ascending: its RankIC (score()) and net return.
   std::vector<uint32_t> daily_days;
   std::vector<double> daily_rank_ic, daily_net;
@@ -35,11 +36,13 @@ struct Scores {
 // it. The Sharpe uses non-overlapping returns instead: the first scored day's,
 // then each next scored day at least `horizon` days after the last one used;
 // each is a horizon-day return, so the annualization is sqrt(252 / horizon).
-Scores score(const std::vector<float>& pred, const std::vector<float>& label, const std::vector<float>& target,
-             const std::vector<uint32_t>& day, int horizon = 1);
+Scores score(const std::vector<float>& pred, const std::vector<float>& label,
+             const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon = 1);
 
 // Spearman rank correlation of two equally long vectors (0 if either is constant).
 double spearman(const std::vector<double>& x, const std::vector<double>& y);
 double pearson(const std::vector<double>& x, const std::vector<double>& y);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_METRICS_H_

@@ -15,7 +15,8 @@ DenseImpl::DenseImpl(int64_t in, int64_t out) {
 
 torch::Tensor DenseImpl::forward(const torch::Tensor& x) {
   if (x.is_cuda()) return torch::linear(x, weight_, bias_);
-  return F::conv1d(x.unsqueeze(2), weight_.unsqueeze(2), F::Conv1dFuncOptions().bias(bias_)).squeeze(2);
+  return F::conv1d(x.unsqueeze(2), weight_.unsqueeze(2), F::Conv1dFuncOptions().bias(bias_))
+      .squeeze(2);
 }
 
 std::vector<BlockPlan> plan_blocks(int64_t layers, int64_t kernel, int64_t lookback) {
@@ -33,7 +34,8 @@ std::vector<BlockPlan> plan_blocks(int64_t layers, int64_t kernel, int64_t lookb
   return plans;
 }
 
-WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel) : kernel_(kernel) {
+WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel)
+    : kernel_(kernel) {
   // Conv1d's default initialization for v and the bias; g starts at ||v|| so
   // the initial weight equals v, as torch.nn.utils.weight_norm does.
   const double bound = 1.0 / std::sqrt(double(in * kernel));
@@ -45,7 +47,8 @@ WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kern
 torch::Tensor WeightNormConv1dImpl::forward(const torch::Tensor& x, int64_t count, int64_t stride) {
   torch::Tensor weight = v_ * (g_ / v_.norm(2, {1, 2}, /*keepdim=*/true));
   const int64_t need = (count - 1) * stride + kernel_, have = x.size(2);
-  torch::Tensor input = need > have ? F::pad(x, F::PadFuncOptions({need - have, 0})) : x.narrow(2, have - need, need);
+  torch::Tensor input =
+      need > have ? F::pad(x, F::PadFuncOptions({need - have, 0})) : x.narrow(2, have - need, need);
   return F::conv1d(input, weight, F::Conv1dFuncOptions().bias(bias_).stride(stride));
 }
 
@@ -54,7 +57,9 @@ TemporalBlockImpl::TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, do
   conv2_ = register_module("conv2", WeightNormConv1d(out, out, kernel));
   drop1_ = register_module("drop1", torch::nn::Dropout(dropout));
   drop2_ = register_module("drop2", torch::nn::Dropout(dropout));
-  if (in != out) downsample_ = register_module("downsample", torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, 1)));
+  if (in != out)
+    downsample_ =
+        register_module("downsample", torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, 1)));
 }
 
 torch::Tensor TemporalBlockImpl::forward(const torch::Tensor& x, const BlockPlan& plan) {
@@ -63,15 +68,17 @@ torch::Tensor TemporalBlockImpl::forward(const torch::Tensor& x, const BlockPlan
   // The residual at the output steps: the last input step and every
   // out_stride-th one before it.
   const int64_t n = x.size(2);
-  torch::Tensor skip = x.slice(2, n - 1 - (plan.out_count - 1) * plan.out_stride, n, plan.out_stride);
+  torch::Tensor skip =
+      x.slice(2, n - 1 - (plan.out_count - 1) * plan.out_stride, n, plan.out_stride);
   return torch::relu(y + (downsample_ ? downsample_(skip) : skip));
 }
 
 Tcn::Tcn(int64_t features, const TrainerConfig& config) : kernel_(config.kernel_size) {
   int64_t in = features;
   for (int i = 0; i < config.layers; ++i) {
-    blocks_.push_back(register_module("block" + std::to_string(i),
-                                      TemporalBlock(in, config.hidden_size, config.kernel_size, config.dropout)));
+    blocks_.push_back(
+        register_module("block" + std::to_string(i),
+                        TemporalBlock(in, config.hidden_size, config.kernel_size, config.dropout)));
     in = config.hidden_size;
   }
   head_ = register_module("head", Dense(config.hidden_size, 1));
@@ -96,7 +103,9 @@ Mlp::Mlp(int64_t features, const TrainerConfig& config) {
   net_->push_back(Dense(in, 1));
 }
 
-torch::Tensor Mlp::forward(const torch::Tensor& x) { return net_->forward(x.flatten(1)).squeeze(1); }
+torch::Tensor Mlp::forward(const torch::Tensor& x) {
+  return net_->forward(x.flatten(1)).squeeze(1);
+}
 
 std::shared_ptr<ReturnModel> make_model(int64_t features, const TrainerConfig& config) {
   if (config.model == "mlp") return std::make_shared<Mlp>(features, config);

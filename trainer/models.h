@@ -1,11 +1,12 @@
 // Return-prediction models. Both take a batch of lookback windows shaped
 // [batch, features, lookback] and return one score per sample, [batch].
-#pragma once
+#ifndef HPO_TRAINER_MODELS_H_
+#define HPO_TRAINER_MODELS_H_
+
+#include <torch/torch.h>
 
 #include <memory>
 #include <vector>
-
-#include <torch/torch.h>
 
 #include "trainer/config.h"
 
@@ -104,3 +105,5 @@ class Mlp : public ReturnModel {
 std::shared_ptr<ReturnModel> make_model(int64_t features, const TrainerConfig& config);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_MODELS_H_

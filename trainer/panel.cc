@@ -1,5 +1,7 @@
 #include "trainer/panel.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -8,15 +10,14 @@
 #include <limits>
 #include <unordered_map>
 
-#include <fmt/format.h>
-
 #include "trainer/error.h"
 
 namespace hpo::trainer {
 
 namespace {
 
-constexpr std::array<const char*, 7> kColumns = {"date", "ticker", "open", "high", "low", "close", "volume"};
+constexpr std::array<const char*, 7> kColumns = {"date", "ticker", "open",  "high",
+                                                 "low",  "close",  "volume"};
 enum Column { kDate, kTicker, kOpen, kHigh, kLow, kClose, kVolume };
 
 std::string trim(std::string_view s) {
@@ -73,7 +74,8 @@ class CsvReader {
     std::ifstream in(path_);
     if (!in) throw UsageError(fmt::format("{}: cannot open data file", path_));
     std::string line;
-    if (!std::getline(in, line)) throw UsageError(fmt::format("{}: empty file, expected a header line", path_));
+    if (!std::getline(in, line))
+      throw UsageError(fmt::format("{}: empty file, expected a header line", path_));
     read_header(line);
     size_t line_no = 1;
     while (std::getline(in, line)) {
@@ -95,7 +97,8 @@ class CsvReader {
     for (size_t c = 0; c < kColumns.size(); ++c) {
       auto it = std::find(names.begin(), names.end(), kColumns[c]);
       if (it == names.end())
-        fail(1, fmt::format("missing column '{}' (need date,ticker,open,high,low,close,volume)", kColumns[c]));
+        fail(1, fmt::format("missing column '{}' (need date,ticker,open,high,low,close,volume)",
+                            kColumns[c]));
       pos_[c] = it - names.begin();
     }
     width_ = names.size();
@@ -113,7 +116,8 @@ class CsvReader {
 
   void read_row(const std::string& line, size_t line_no) {
     std::vector<std::string> f = split_fields(line);
-    if (f.size() != width_) fail(line_no, fmt::format("expected {} fields, found {}", width_, f.size()));
+    if (f.size() != width_)
+      fail(line_no, fmt::format("expected {} fields, found {}", width_, f.size()));
     const std::string& date = f[pos_[kDate]];
     const std::string& ticker = f[pos_[kTicker]];
     if (date.empty()) fail(line_no, "empty date");
@@ -121,7 +125,8 @@ class CsvReader {
     Row row{dates_.id(date), tickers_.id(ticker), line_no, {}};
     for (int c = kOpen; c <= kVolume; ++c) {
       double v = number(f[pos_[c]], Column(c), line_no);
-      if (c != kVolume && v <= 0) fail(line_no, fmt::format("non-positive price {} in column '{}'", v, kColumns[c]));
+      if (c != kVolume && v <= 0)
+        fail(line_no, fmt::format("non-positive price {} in column '{}'", v, kColumns[c]));
       if (c == kVolume && v < 0) fail(line_no, fmt::format("negative volume {}", v));
       row.values[c - kOpen] = v;
     }
@@ -138,8 +143,9 @@ class CsvReader {
     for (const Row& r : rows_) {
       size_t i = p.index(ticker_of[r.ticker], date_of[r.date]);
       if (seen_at[i] != 0)
-        fail(r.line, fmt::format("duplicate (date, ticker) ({}, {}), first at line {}", p.dates[date_of[r.date]],
-                                 p.tickers[ticker_of[r.ticker]], seen_at[i]));
+        fail(r.line,
+             fmt::format("duplicate (date, ticker) ({}, {}), first at line {}",
+                         p.dates[date_of[r.date]], p.tickers[ticker_of[r.ticker]], seen_at[i]));
       seen_at[i] = r.line;
       for (size_t k = 0; k < fields.size(); ++k) (*fields[k])[i] = r.values[k];
     }
@@ -170,8 +176,8 @@ void write_panel_csv(const Panel& p, const std::string& path) {
     for (size_t t = 0; t < p.num_tickers(); ++t) {
       if (!p.present(t, d)) continue;
       size_t i = p.index(t, d);
-      out << fmt::format("{},{},{:.8g},{:.8g},{:.8g},{:.8g},{:.0f}\n", p.dates[d], p.tickers[t], p.open[i], p.high[i],
-                         p.low[i], p.close[i], p.volume[i]);
+      out << fmt::format("{},{},{:.8g},{:.8g},{:.8g},{:.8g},{:.0f}\n", p.dates[d], p.tickers[t],
+                         p.open[i], p.high[i], p.low[i], p.close[i], p.volume[i]);
     }
   if (!out.flush()) throw UsageError(fmt::format("{}: write failed", path));
 }

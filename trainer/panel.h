@@ -1,6 +1,7 @@
 // A daily OHLCV panel: every (ticker, date) on a dense grid, NaN where a
 // ticker has no row that day.
-#pragma once
+#ifndef HPO_TRAINER_PANEL_H_
+#define HPO_TRAINER_PANEL_H_
 
 #include <cmath>
 #include <cstddef>
@@ -10,7 +11,7 @@
 namespace hpo::trainer {
 
 struct Panel {
-  std::vector<std::string> dates;    // ascending (ISO dates sort as strings)
+  std::vector<std::string> dates;  // ascending (ISO dates sort as strings)
   std::vector<std::string> tickers;  // ascending
   // Each field holds tickers x days values, ticker-major: index(ticker, day).
   std::vector<double> open, high, low, close, volume;
@@ -34,3 +35,5 @@ Panel read_panel_csv(const std::string& path);
 void write_panel_csv(const Panel& panel, const std::string& path);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_PANEL_H_

@@ -21,7 +21,8 @@ struct Day {
 Book long_short_book(const Day& d) {
   std::vector<size_t> order(d.pred.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return d.pred[a] > d.pred[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return d.pred[a] > d.pred[b]; });
   const size_t k = std::max<size_t>(1, order.size() / 5);
   Book book;
   for (size_t i = 0; i < k; ++i) {
@@ -55,7 +56,9 @@ double book_return(const Book& book, const Day& d) {
 }  // namespace
 
 double DailyPortfolio::mean_turnover() const {
-  return turnover.empty() ? 0 : std::accumulate(turnover.begin(), turnover.end(), 0.0) / double(turnover.size());
+  return turnover.empty()
+             ? 0
+             : std::accumulate(turnover.begin(), turnover.end(), 0.0) / double(turnover.size());
 }
 
 double DailyPortfolio::net_sharpe() const {
@@ -67,8 +70,9 @@ double DailyPortfolio::net_sharpe() const {
   return sd > 0 ? m / sd * std::sqrt(252.0) : 0;
 }
 
-DailyPortfolio daily_long_short(const std::vector<uint32_t>& day, const std::vector<uint32_t>& ticker,
-                                const std::vector<float>& pred, const std::vector<float>& ret, double cost_bps) {
+DailyPortfolio daily_long_short(const std::vector<uint32_t>& day,
+                                const std::vector<uint32_t>& ticker, const std::vector<float>& pred,
+                                const std::vector<float>& ret, double cost_bps) {
   std::map<uint32_t, Day> by_day;
   for (size_t k = 0; k < pred.size(); ++k) {
     Day& d = by_day[day[k]];

@@ -10,7 +10,8 @@
 // one-day return of the names held, less cost_bps / 10^4 per unit of
 // turnover (a one-way cost: buying 1 and selling 1 is a turnover of 2). A
 // name whose one-day return is unknown (a missing row) counts as 0.
-#pragma once
+#ifndef HPO_TRAINER_PORTFOLIO_H_
+#define HPO_TRAINER_PORTFOLIO_H_
 
 #include <cstdint>
 #include <vector>
@@ -18,10 +19,10 @@
 namespace hpo::trainer {
 
 struct DailyPortfolio {
-  std::vector<uint32_t> days;   // scored days, ascending
-  std::vector<double> gross;    // that day's return before costs
-  std::vector<double> turnover; // sum of absolute weight changes
-  std::vector<double> net;      // gross - cost_bps / 1e4 * turnover
+  std::vector<uint32_t> days;  // scored days, ascending
+  std::vector<double> gross;  // that day's return before costs
+  std::vector<double> turnover;  // sum of absolute weight changes
+  std::vector<double> net;  // gross - cost_bps / 1e4 * turnover
 
   double mean_turnover() const;
   // Annualized Sharpe of the daily net returns (sqrt(252), std ddof 1).
@@ -30,10 +31,13 @@ struct DailyPortfolio {
 
 // Samples k: `ticker[k]` on `day[k]` with prediction `pred[k]` and one-day
 // return `ret[k]`. Days with fewer than 5 samples are skipped, as in score().
-DailyPortfolio daily_long_short(const std::vector<uint32_t>& day, const std::vector<uint32_t>& ticker,
-                                const std::vector<float>& pred, const std::vector<float>& ret, double cost_bps);
+DailyPortfolio daily_long_short(const std::vector<uint32_t>& day,
+                                const std::vector<uint32_t>& ticker, const std::vector<float>& pred,
+                                const std::vector<float>& ret, double cost_bps);
 
 // The default cost: 10 basis points per unit of turnover.
 constexpr double kDefaultCostBps = 10.0;
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_PORTFOLIO_H_

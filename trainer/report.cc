@@ -1,8 +1,8 @@
 #include "trainer/report.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "trainer/error.h"
@@ -39,8 +39,13 @@ void ReportWriter::epoch(int step, const Metrics& metrics) {
 void ReportWriter::series(const std::string& split, const std::vector<std::string>& dates,
                           const std::vector<double>& returns, const std::vector<double>& rank_ic) {
   nlohmann::json ic = nlohmann::json::array();
-  for (double v : rank_ic) ic.push_back(std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr));
-  nlohmann::json line = {{"type", "series"}, {"split", split}, {"dates", dates}, {"returns", returns}, {"rank_ic", ic}};
+  for (double v : rank_ic)
+    ic.push_back(std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr));
+  nlohmann::json line = {{"type", "series"},
+                         {"split", split},
+                         {"dates", dates},
+                         {"returns", returns},
+                         {"rank_ic", ic}};
   write_line(line.dump());
 }
 

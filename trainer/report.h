@@ -1,6 +1,7 @@
 // The trainer protocol's report: JSON lines appended to HPO_REPORT_FILE (or
 // --report), flushed after each line so the orchestrator can tail it.
-#pragma once
+#ifndef HPO_TRAINER_REPORT_H_
+#define HPO_TRAINER_REPORT_H_
 
 #include <cstdio>
 #include <map>
@@ -24,8 +25,8 @@ class ReportWriter {
   // {"type": "series", "split": SPLIT, "dates": [...], "returns": [...],
   // "rank_ic": [...]}: one trading day each, dates ISO and ascending; a
   // non-finite RankIC is written as null.
-  void series(const std::string& split, const std::vector<std::string>& dates, const std::vector<double>& returns,
-              const std::vector<double>& rank_ic);
+  void series(const std::string& split, const std::vector<std::string>& dates,
+              const std::vector<double>& returns, const std::vector<double>& rank_ic);
   // {"type": "final", "metrics": {...}}
   void final(const Metrics& metrics);
 
@@ -36,3 +37,5 @@ class ReportWriter {
 };
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_REPORT_H_

@@ -1,10 +1,10 @@
 #include "trainer/runtime_settings.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "trainer/error.h"
 
@@ -13,7 +13,8 @@ namespace hpo::trainer {
 namespace {
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return s;
 }
 
@@ -21,9 +22,13 @@ void read_bool(const EnvLookup& getenv, const char* name, bool* out) {
   const char* v = getenv(name);
   if (!v || !*v) return;
   std::string s = lower(v);
-  if (s == "1" || s == "true" || s == "yes" || s == "on") *out = true;
-  else if (s == "0" || s == "false" || s == "no" || s == "off") *out = false;
-  else throw UsageError(fmt::format("environment: {}='{}' is not a boolean (use 1/0, true/false)", name, v));
+  if (s == "1" || s == "true" || s == "yes" || s == "on")
+    *out = true;
+  else if (s == "0" || s == "false" || s == "no" || s == "off")
+    *out = false;
+  else
+    throw UsageError(
+        fmt::format("environment: {}='{}' is not a boolean (use 1/0, true/false)", name, v));
 }
 
 void read_int(const EnvLookup& getenv, const char* name, int min, int* out) {

@@ -1,6 +1,7 @@
 // The machine settings the orchestrator passes in the environment (a study's
 // `env:`), parsed and validated. Applying them needs LibTorch; see device.h.
-#pragma once
+#ifndef HPO_TRAINER_RUNTIME_SETTINGS_H_
+#define HPO_TRAINER_RUNTIME_SETTINGS_H_
 
 #include <functional>
 #include <string>
@@ -8,16 +9,17 @@
 namespace hpo::trainer {
 
 struct RuntimeSettings {
-  int num_workers = 1;          // NUM_WORKERS: batch-building threads (0 = build on the training thread)
-  int prefetch_factor = 2;      // PREFETCH_FACTOR: batches in flight per worker
-  bool pin_memory = true;       // PIN_MEMORY: page-locked host batches (CUDA only)
+  int num_workers = 1;  // NUM_WORKERS: batch-building threads (0 = build on the training thread)
+  int prefetch_factor = 2;  // PREFETCH_FACTOR: batches in flight per worker
+  bool pin_memory = true;  // PIN_MEMORY: page-locked host batches (CUDA only)
   std::string pin_memory_device;  // PIN_MEMORY_DEVICE: logged only
   bool persistent_workers = true;  // PERSISTENT_WORKERS: keep workers between passes
   bool cudnn_benchmark = true;  // CUDNN_BENCHMARK
-  bool tf32 = true;             // TF32: TF32 matmuls and convolutions (CUDA only)
+  bool tf32 = true;  // TF32: TF32 matmuls and convolutions (CUDA only)
   std::string amp_dtype = "bf16";  // AMP_DTYPE: bf16 | fp16 | off (CUDA only)
-  bool fused_optimizer = true;  // FUSED_OPTIMIZER: fused AdamW, multi-tensor clipping (CUDA, torch >= 2.1)
-  int omp_threads = 0;          // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
+  bool fused_optimizer =
+      true;  // FUSED_OPTIMIZER: fused AdamW, multi-tensor clipping (CUDA, torch >= 2.1)
+  int omp_threads = 0;  // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
 };
 
 using EnvLookup = std::function<const char*(const char*)>;
@@ -27,3 +29,5 @@ using EnvLookup = std::function<const char*(const char*)>;
 RuntimeSettings read_runtime_settings(const EnvLookup& getenv);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_RUNTIME_SETTINGS_H_

@@ -1,21 +1,23 @@
 #include "trainer/splits.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "trainer/error.h"
 
 namespace hpo::trainer {
 
-Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac, double valid_frac) {
+Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac,
+                   double valid_frac) {
   const size_t gap = std::max<size_t>(reach, 1);
   // The last `gap` days have no label; two gaps separate the three blocks.
   const size_t reserved = first_day + 3 * gap;
   if (num_days <= reserved + 3)
-    throw UsageError(fmt::format("data: {} days are too few for a warm-up of {} days and labels {} days ahead",
-                                 num_days, first_day, gap));
+    throw UsageError(
+        fmt::format("data: {} days are too few for a warm-up of {} days and labels {} days ahead",
+                    num_days, first_day, gap));
   const double usable = double(num_days - reserved);
   Splits s;
   s.train.begin = first_day;
@@ -25,8 +27,9 @@ Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train
   s.test.begin = s.valid.end + gap;
   s.test.end = num_days - gap;
   if (s.train.size() == 0 || s.valid.size() == 0 || s.test.size() == 0)
-    throw UsageError(fmt::format("data: a split is empty with {} days (train {}, valid {}, test {})", num_days,
-                                 s.train.size(), s.valid.size(), s.test.size()));
+    throw UsageError(
+        fmt::format("data: a split is empty with {} days (train {}, valid {}, test {})", num_days,
+                    s.train.size(), s.valid.size(), s.test.size()));
   return s;
 }
 

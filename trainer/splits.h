@@ -6,7 +6,8 @@
 // `reach` days after the last sample date of the previous one: no label of an
 // earlier split sees a price from a later split's sample dates. Features
 // only look backwards, so they never cross forward into a later split.
-#pragma once
+#ifndef HPO_TRAINER_SPLITS_H_
+#define HPO_TRAINER_SPLITS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -28,7 +29,8 @@ struct Splits {
 // Splits the days after the warm-up (`first_day`) by the fractions, leaving a
 // gap of `reach` days between blocks. Throws UsageError when a block would
 // be empty.
-Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac, double valid_frac);
+Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac,
+                   double valid_frac);
 
 // One sample: the ticker and its date (the last day of its lookback window).
 struct Sample {
@@ -39,3 +41,5 @@ struct Sample {
 std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_SPLITS_H_

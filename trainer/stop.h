@@ -1,7 +1,8 @@
 // Graceful stop on SIGTERM: the handler only sets a flag; the training loop
 // polls it after each optimizer step, writes a checkpoint and exits with
 // kExitStopped (75).
-#pragma once
+#ifndef HPO_TRAINER_STOP_H_
+#define HPO_TRAINER_STOP_H_
 
 namespace hpo::trainer {
 
@@ -11,3 +12,5 @@ void clear_stop();
 bool stop_requested();
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_STOP_H_

@@ -1,11 +1,11 @@
 #include "trainer/synthetic.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 #include <random>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace hpo::trainer {
 
@@ -95,10 +95,12 @@ SyntheticPanel make_synthetic_panel(const SyntheticSpec& spec) {
       double close = std::exp(log_close[i]);
       double high = std::max(open, close) * std::exp(0.5 * sigma[i] * std::abs(normal(rng)));
       double low = std::min(open, close) * std::exp(-0.5 * sigma[i] * std::abs(normal(rng)));
-      double volume = base_volume[i] * std::exp(0.4 * std::abs(idio) / sigma[i] + 0.3 * normal(rng));
+      double volume =
+          base_volume[i] * std::exp(0.4 * std::abs(idio) / sigma[i] + 0.3 * normal(rng));
       if (uniform(rng) < spec.missing_rate) continue;  // the row is not reported
       size_t c = p.index(i, t);
-      p.open[c] = open, p.high[c] = high, p.low[c] = low, p.close[c] = close, p.volume[c] = std::round(volume);
+      p.open[c] = open, p.high[c] = high, p.low[c] = low, p.close[c] = close,
+      p.volume[c] = std::round(volume);
     }
     // The signal for tomorrow's return, from history up to today's close.
     if (t < 20) continue;

@@ -14,7 +14,8 @@
 // gaps from the close of day t by noise alone, so a position entered at the
 // next open (the trainer's default label) still earns the signal. Volumes follow
 // |return| surprises; about 0.3% of rows are dropped to exercise missing days.
-#pragma once
+#ifndef HPO_TRAINER_SYNTHETIC_H_
+#define HPO_TRAINER_SYNTHETIC_H_
 
 #include <cstdint>
 #include <optional>
@@ -55,3 +56,5 @@ SyntheticPanel make_synthetic_panel(const SyntheticSpec& spec);
 std::optional<double> signal_named(const std::string& name);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_SYNTHETIC_H_

@@ -1,13 +1,13 @@
 #include "trainer/trainer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "trainer/batcher.h"
 #include "trainer/checkpoint.h"
@@ -22,10 +22,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // The validation scores kept for the best epoch, in LoopState::best_val order.
-std::vector<double> pack(const Scores& s) { return {s.rank_ic, s.ic, s.sharpe, s.rank_icir, s.loss}; }
+std::vector<double> pack(const Scores& s) {
+  return {s.rank_ic, s.ic, s.sharpe, s.rank_icir, s.loss};
+}
 
 void add_scores(Metrics* m, const std::string& prefix, const std::vector<double>& packed) {
   static const char* kNames[] = {"rank_ic", "ic", "sharpe", "rank_icir", "loss"};
@@ -38,7 +42,7 @@ void add_scores(Metrics* m, const std::string& prefix, const std::vector<double>
 struct LoopData {
   const std::vector<Sample>& train;
   const std::vector<Sample>& valid;
-  std::string name;          // "" for the single split, else "fold K"
+  std::string name;  // "" for the single split, else "fold K"
   ReportWriter* epoch_report;  // null: no epoch lines
   bool checkpoints;
 };
@@ -46,10 +50,15 @@ struct LoopData {
 // Trains one model on one train/valid pair, keeping its best epoch.
 class Loop {
  public:
-  Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data, const LoopData& what,
-       const TrainOptions& options)
-      : config_(config), config_text_(config_text(config)), settings_(settings), data_(data), what_(what),
-        options_(options), log_(options.log ? *options.log : std::cerr) {}
+  Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
+       const LoopData& what, const TrainOptions& options)
+      : config_(config),
+        config_text_(config_text(config)),
+        settings_(settings),
+        data_(data),
+        what_(what),
+        options_(options),
+        log_(options.log ? *options.log : std::cerr) {}
 
   // Runs the epochs; false when a stop was requested (after the checkpoint).
   bool fit() {
@@ -106,8 +115,8 @@ class Loop {
     const bool resuming = options_.resume && resumable(path);
     if (resuming) {
       state_ = load_checkpoint(path, *model_, device_.cuda);
-      log_ << fmt::format("resumed from {}: epoch {}, batch {}, step {}\n", path, state_.epoch, state_.batch,
-                          state_.step);
+      log_ << fmt::format("resumed from {}: epoch {}, batch {}, step {}\n", path, state_.epoch,
+                          state_.batch, state_.step);
     }
     model_->to(device_.device);
     params_ = model_->parameters();
@@ -124,21 +133,26 @@ class Loop {
     batcher_ = std::make_unique<Batcher>(data_.features, config_.lookback, bo);
 
     train_per_epoch_ = what_.train.size();
-    if (config_.max_train_samples > 0) train_per_epoch_ = std::min<size_t>(train_per_epoch_, config_.max_train_samples);
+    if (config_.max_train_samples > 0)
+      train_per_epoch_ = std::min<size_t>(train_per_epoch_, config_.max_train_samples);
     batches_per_epoch_ = int64_t((train_per_epoch_ + config_.batch_size - 1) / config_.batch_size);
     steps_per_epoch_ = (batches_per_epoch_ + config_.grad_accum - 1) / config_.grad_accum;
     total_steps_ = steps_per_epoch_ * config_.epochs;
     warmup_steps_ = int64_t(std::llround(config_.warmup_epochs * double(steps_per_epoch_)));
     if (what_.name.empty())
       log_ << fmt::format(
-          "data: {}; {} features; train {} samples (days {}..{}), valid {} ({}..{}), test {} ({}..{})\n",
+          "data: {}; {} features; train {} samples (days {}..{}), valid {} ({}..{}), test {} "
+          "({}..{})\n",
           data_.source, data_.features.num_features, data_.train.size(), data_.splits.train.begin,
-          data_.splits.train.end - 1, data_.valid.size(), data_.splits.valid.begin, data_.splits.valid.end - 1,
-          data_.test.size(), data_.splits.test.begin, data_.splits.test.end - 1);
+          data_.splits.train.end - 1, data_.valid.size(), data_.splits.valid.begin,
+          data_.splits.valid.end - 1, data_.test.size(), data_.splits.test.begin,
+          data_.splits.test.end - 1);
     else
-      log_ << fmt::format("{}: train {} samples, valid {}\n", what_.name, what_.train.size(), what_.valid.size());
-    log_ << fmt::format("model: {} with {} parameters; {} samples and {} optimizer steps per epoch\n", config_.model,
-                        count_parameters(), train_per_epoch_, steps_per_epoch_);
+      log_ << fmt::format("{}: train {} samples, valid {}\n", what_.name, what_.train.size(),
+                          what_.valid.size());
+    log_ << fmt::format(
+        "model: {} with {} parameters; {} samples and {} optimizer steps per epoch\n",
+        config_.model, count_parameters(), train_per_epoch_, steps_per_epoch_);
   }
 
   // Whether the checkpoint at `path` can be continued: it exists and was
@@ -151,8 +165,9 @@ class Loop {
     }
     const std::string recorded = checkpoint_config(path);
     if (recorded == config_text_) return true;
-    const std::string why = recorded.empty() ? "records no config" : "was written for another config (" +
-                                                                         config_text_diff(recorded, config_text_) + ")";
+    const std::string why = recorded.empty() ? "records no config"
+                                             : "was written for another config (" +
+                                                   config_text_diff(recorded, config_text_) + ")";
     log_ << fmt::format("not resuming: {} {}; starting fresh\n", path, why);
     return false;
   }
@@ -185,7 +200,8 @@ class Loop {
   DeviceBatch to_device(const Batch& b) const {
     if (!device_.cuda) return {b.x, b.y};
     // From pinned memory these copies are asynchronous.
-    return {b.x.to(device_.device, /*non_blocking=*/true), b.y.to(device_.device, /*non_blocking=*/true)};
+    return {b.x.to(device_.device, /*non_blocking=*/true),
+            b.y.to(device_.device, /*non_blocking=*/true)};
   }
 
   // One epoch: train, validate, report, checkpoint. Returns false when a stop
@@ -203,7 +219,8 @@ class Loop {
     state_.epoch_loss_count = 0;
     save();
     if (stop_requested()) {
-      log_ << fmt::format("stop requested: checkpoint after epoch {}, exiting {}\n", state_.epoch - 1, kExitStopped);
+      log_ << fmt::format("stop requested: checkpoint after epoch {}, exiting {}\n",
+                          state_.epoch - 1, kExitStopped);
       return false;
     }
     return true;
@@ -221,7 +238,8 @@ class Loop {
     Batcher& b = batcher();
     b.start(epoch_samples(state_.epoch), config_.batch_size, state_.batch);
     b.reset_wait();
-    torch::Tensor loss_sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device_.device));
+    torch::Tensor loss_sum =
+        torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device_.device));
     int64_t batches = 0;
     const auto start = Clock::now();
     // Double buffer: batch k+1's copy is queued before batch k's compute.
@@ -244,8 +262,9 @@ class Loop {
           state_.batch = done;
           add_epoch_loss(loss_sum, batches);
           save();
-          log_ << fmt::format("stop requested: checkpoint at epoch {} batch {} (step {}), exiting {}\n", state_.epoch,
-                              done, state_.step, kExitStopped);
+          log_ << fmt::format(
+              "stop requested: checkpoint at epoch {} batch {} (step {}), exiting {}\n",
+              state_.epoch, done, state_.step, kExitStopped);
           return false;
         }
       }
@@ -272,7 +291,8 @@ class Loop {
   }
 
   void report_epoch(const Scores& val, const PassStats& pass, double epoch_seconds) {
-    const double train_loss = state_.epoch_loss_sum / double(std::max<int64_t>(1, state_.epoch_loss_count));
+    const double train_loss =
+        state_.epoch_loss_sum / double(std::max<int64_t>(1, state_.epoch_loss_count));
     const double seconds = std::max(pass.seconds, 1e-9);
     Metrics m;
     add_scores(&m, "val_", pack(val));
@@ -289,10 +309,11 @@ class Loop {
     total_train_seconds_ += pass.seconds;
     total_wait_seconds_ += pass.wait_seconds;
     log_ << fmt::format(
-        "{}epoch {}: train_loss {:.4f} val_loss {:.4f} val_rank_ic {:.4f} val_ic {:.4f} val_sharpe {:.2f} | {:.0f} "
+        "{}epoch {}: train_loss {:.4f} val_loss {:.4f} val_rank_ic {:.4f} val_ic {:.4f} val_sharpe "
+        "{:.2f} | {:.0f} "
         "samples/s, data wait {:.1f}%, {:.1f}s\n",
-        what_.name.empty() ? "" : what_.name + " ", state_.epoch, train_loss, val.loss, val.rank_ic, val.ic, val.sharpe, m["samples_per_s"],
-        100 * m["data_wait_frac"], epoch_seconds);
+        what_.name.empty() ? "" : what_.name + " ", state_.epoch, train_loss, val.loss, val.rank_ic,
+        val.ic, val.sharpe, m["samples_per_s"], 100 * m["data_wait_frac"], epoch_seconds);
   }
 
   // Early stopping bookkeeping; the best epoch's weights are kept on the CPU.
@@ -305,7 +326,8 @@ class Loop {
     state_.best_epoch = state_.epoch;
     state_.best_val = pack(val);
     state_.best_weights.clear();
-    for (const torch::Tensor& t : model_state(*model_)) state_.best_weights.push_back(t.detach().to(torch::kCPU).clone());
+    for (const torch::Tensor& t : model_state(*model_))
+      state_.best_weights.push_back(t.detach().to(torch::kCPU).clone());
     state_.bad_epochs = 0;
   }
 
@@ -319,18 +341,22 @@ class Loop {
     for (auto& group : optimizer_->param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
     if (config_.grad_clip > 0) clip_grad_norm(params_, config_.grad_clip, device_.fused_optimizer);
-    if (device_.fused_optimizer) fused_adamw_step(*optimizer_, device_);
-    else optimizer_->step();
+    if (device_.fused_optimizer)
+      fused_adamw_step(*optimizer_, device_);
+    else
+      optimizer_->step();
     optimizer_->zero_grad();
     ++state_.step;
   }
 
   double optimizer_lr() {
-    return static_cast<torch::optim::AdamWOptions&>(optimizer_->param_groups().front().options()).lr();
+    return static_cast<torch::optim::AdamWOptions&>(optimizer_->param_groups().front().options())
+        .lr();
   }
 
   void save() {
-    if (!checkpoint_path().empty()) save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_, config_text_, device_.cuda);
+    if (!checkpoint_path().empty())
+      save_checkpoint(checkpoint_path(), *model_, *optimizer_, state_, config_text_, device_.cuda);
   }
 
   // Puts the best epoch's weights back into the model.
@@ -378,7 +404,8 @@ Metrics all_scores(const std::string& prefix, const Scores& s) {
 // The synthetic panel's oracle on the single split's validation and on test.
 void add_oracle(Metrics* m, const Dataset& data, double cost_bps) {
   if (data.oracle.empty()) return;
-  const Scores val = oracle_scores(data, data.valid, cost_bps), test = oracle_scores(data, data.test, cost_bps);
+  const Scores val = oracle_scores(data, data.valid, cost_bps),
+               test = oracle_scores(data, data.test, cost_bps);
   (*m)["oracle_val_rank_ic"] = val.rank_ic;
   (*m)["oracle_val_sharpe"] = val.sharpe;
   (*m)["oracle_val_sharpe_net"] = val.sharpe_net;
@@ -403,15 +430,16 @@ void write_series(ReportWriter* report, const Dataset& data, const std::string& 
 
 void log_final(std::ostream& log, const Metrics& m) {
   log << fmt::format(
-      "final: best epoch {} val_rank_ic {:.4f} val_sharpe_net {:.2f}; test rank_ic {:.4f} ic {:.4f} sharpe {:.2f} "
+      "final: best epoch {} val_rank_ic {:.4f} val_sharpe_net {:.2f}; test rank_ic {:.4f} ic "
+      "{:.4f} sharpe {:.2f} "
       "sharpe_net {:.2f} turnover {:.2f}\n",
-      m.at("best_epoch"), m.at("val_rank_ic"), m.at("val_sharpe_net"), m.at("test_rank_ic"), m.at("test_ic"),
-      m.at("test_sharpe"), m.at("test_sharpe_net"), m.at("test_turnover"));
+      m.at("best_epoch"), m.at("val_rank_ic"), m.at("val_sharpe_net"), m.at("test_rank_ic"),
+      m.at("test_ic"), m.at("test_sharpe"), m.at("test_sharpe_net"), m.at("test_turnover"));
 }
 
 // Today's single train/valid split: the best epoch's model is the trial's.
-TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
-                         const TrainOptions& options, ReportWriter* report) {
+TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& settings,
+                         const Dataset& data, const TrainOptions& options, ReportWriter* report) {
   Loop loop(config, settings, data, {data.train, data.valid, "", report, true}, options);
   if (!loop.fit()) return {kExitStopped, {}};
   const Scores valid = loop.evaluate(data.valid);  // the best epoch again, for its daily series
@@ -438,8 +466,8 @@ TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& set
 // epoch line with step k and the running mean over folds 0..k; the final
 // val_* metrics are the means over folds, and test_* are those of the last
 // fold's model (trained on the latest data) on the test window.
-TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
-                        const TrainOptions& options, ReportWriter* report) {
+TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& settings,
+                        const Dataset& data, const TrainOptions& options, ReportWriter* report) {
   std::vector<Scores> folds;
   Metrics mean, m;
   std::unique_ptr<Loop> loop;
@@ -447,13 +475,15 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
     TrainerConfig fold_config = config;
     fold_config.seed = config.seed + k;
     const FoldData& f = data.folds[k];
-    loop = std::make_unique<Loop>(fold_config, settings, data,
-                                  LoopData{f.train, f.valid, fmt::format("fold {}", k), nullptr, false}, options);
+    loop = std::make_unique<Loop>(
+        fold_config, settings, data,
+        LoopData{f.train, f.valid, fmt::format("fold {}", k), nullptr, false}, options);
     if (!loop->fit()) return {kExitStopped, {}};
     folds.push_back(loop->evaluate(f.valid));
     mean.clear();
     for (const Scores& fold : folds)
-      for (const auto& [name, value] : all_scores("val_", fold)) mean[name] += value / double(folds.size());
+      for (const auto& [name, value] : all_scores("val_", fold))
+        mean[name] += value / double(folds.size());
     Metrics line = mean;
     line["fold_val_rank_ic"] = folds.back().rank_ic;
     line["fold_val_sharpe_net"] = folds.back().sharpe_net;

@@ -1,7 +1,8 @@
 // The training loop: AdamW with warm-up and cosine decay, gradient
 // accumulation and clipping, validation and a checkpoint every epoch, early
 // stopping, and a graceful stop on SIGTERM.
-#pragma once
+#ifndef HPO_TRAINER_TRAINER_H_
+#define HPO_TRAINER_TRAINER_H_
 
 #include <functional>
 #include <ostream>
@@ -15,8 +16,8 @@
 namespace hpo::trainer {
 
 struct TrainOptions {
-  std::string out_dir;      // checkpoint.pt goes here; empty = no checkpoints
-  bool resume = false;      // continue from out_dir/checkpoint.pt if present
+  std::string out_dir;  // checkpoint.pt goes here; empty = no checkpoints
+  bool resume = false;  // continue from out_dir/checkpoint.pt if present
   std::string report_path;  // JSON lines; empty = none
   std::ostream* log = nullptr;  // human-readable progress; null = std::cerr
   // Called after every optimizer step with the step count (tests use it to
@@ -37,3 +38,5 @@ TrainResult train(const TrainerConfig& config, const RuntimeSettings& settings, 
                   const TrainOptions& options);
 
 }  // namespace hpo::trainer
+
+#endif  // HPO_TRAINER_TRAINER_H_

@@ -23,8 +23,10 @@ void collect_leaves(const RegressionTree& tree, int node, Leaf box, std::vector<
   Leaf left = box;
   left.high[n.feature] = std::min(left.high[n.feature], n.threshold);
   box.low[n.feature] = std::max(box.low[n.feature], n.threshold);
-  if (left.high[n.feature] > left.low[n.feature]) collect_leaves(tree, n.left, std::move(left), leaves);
-  if (box.high[n.feature] > box.low[n.feature]) collect_leaves(tree, n.right, std::move(box), leaves);
+  if (left.high[n.feature] > left.low[n.feature])
+    collect_leaves(tree, n.left, std::move(left), leaves);
+  if (box.high[n.feature] > box.low[n.feature])
+    collect_leaves(tree, n.right, std::move(box), leaves);
 }
 
 double fraction(const Leaf& leaf, const FeatureDomain& d, size_t f) {
@@ -34,8 +36,8 @@ double fraction(const Leaf& leaf, const FeatureDomain& d, size_t f) {
 // The variance, over feature f uniform on its domain, of the tree's mean
 // prediction with every other feature averaged out: the marginal is
 // constant between the leaves' bounds on f, so sum it piece by piece.
-double marginal_variance(const std::vector<Leaf>& leaves, const std::vector<FeatureDomain>& domains, size_t f,
-                         double mean) {
+double marginal_variance(const std::vector<Leaf>& leaves, const std::vector<FeatureDomain>& domains,
+                         size_t f, double mean) {
   // Each leaf adds value * (its share of the other features) over its
   // interval of f: a difference array over the sorted bounds.
   std::map<double, double> delta;
@@ -58,7 +60,8 @@ double marginal_variance(const std::vector<Leaf>& leaves, const std::vector<Feat
 
 }  // namespace
 
-std::vector<double> tree_variance_fractions(const RegressionTree& tree, const std::vector<FeatureDomain>& domains) {
+std::vector<double> tree_variance_fractions(const RegressionTree& tree,
+                                            const std::vector<FeatureDomain>& domains) {
   Leaf whole;
   for (const auto& d : domains) {
     whole.low.push_back(d.low);
@@ -75,7 +78,8 @@ std::vector<double> tree_variance_fractions(const RegressionTree& tree, const st
   }
   const double total = mean_sq - mean * mean;
   std::vector<double> fractions(domains.size(), 0.0);
-  if (total <= 1e-14 * std::max(1.0, mean_sq)) return fractions;  // a constant tree explains nothing
+  if (total <= 1e-14 * std::max(1.0, mean_sq))
+    return fractions;  // a constant tree explains nothing
   for (size_t f = 0; f < domains.size(); ++f) {
     fractions[f] = std::max(0.0, marginal_variance(leaves, domains, f, mean)) / total;
   }
@@ -84,7 +88,8 @@ std::vector<double> tree_variance_fractions(const RegressionTree& tree, const st
 
 std::vector<Importance> fanova_importances(const std::vector<FeatureDomain>& domains,
                                            const std::vector<std::vector<double>>& x,
-                                           const std::vector<double>& y, const ForestOptions& options) {
+                                           const std::vector<double>& y,
+                                           const ForestOptions& options) {
   std::vector<double> sums(domains.size(), 0.0);
   for (const RegressionTree& tree : fit_random_forest(x, y, options)) {
     const auto fractions = tree_variance_fractions(tree, domains);
@@ -93,9 +98,11 @@ std::vector<Importance> fanova_importances(const std::vector<FeatureDomain>& dom
   double total = 0;
   for (double s : sums) total += s;
   std::vector<Importance> result;
-  for (size_t f = 0; f < domains.size(); ++f) result.push_back({domains[f].name, total > 0 ? sums[f] / total : 0.0});
-  std::stable_sort(result.begin(), result.end(),
-                   [](const Importance& a, const Importance& b) { return a.importance > b.importance; });
+  for (size_t f = 0; f < domains.size(); ++f)
+    result.push_back({domains[f].name, total > 0 ? sums[f] / total : 0.0});
+  std::stable_sort(result.begin(), result.end(), [](const Importance& a, const Importance& b) {
+    return a.importance > b.importance;
+  });
   return result;
 }
 

@@ -33,10 +33,12 @@ struct Importance {
 // hold the encoded values, one per domain.
 std::vector<Importance> fanova_importances(const std::vector<FeatureDomain>& domains,
                                            const std::vector<std::vector<double>>& x,
-                                           const std::vector<double>& y, const ForestOptions& options = {});
+                                           const std::vector<double>& y,
+                                           const ForestOptions& options = {});
 
 // One tree's first-order variance fractions, per feature (exposed for tests).
-std::vector<double> tree_variance_fractions(const RegressionTree& tree, const std::vector<FeatureDomain>& domains);
+std::vector<double> tree_variance_fractions(const RegressionTree& tree,
+                                            const std::vector<FeatureDomain>& domains);
 
 }  // namespace hpo
 

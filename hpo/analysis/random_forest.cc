@@ -17,7 +17,8 @@ struct Split {
 
 class TreeBuilder {
  public:
-  TreeBuilder(const std::vector<std::vector<double>>& x, const std::vector<double>& y, const ForestOptions& o)
+  TreeBuilder(const std::vector<std::vector<double>>& x, const std::vector<double>& y,
+              const ForestOptions& o)
       : x_(x), y_(y), options_(o) {}
 
   RegressionTree build(std::vector<size_t> rows) {
@@ -33,7 +34,8 @@ class TreeBuilder {
     double sum = 0;
     for (size_t r : rows) sum += y_[r];
     tree_.nodes[id].value = sum / static_cast<double>(rows.size());
-    if (depth >= options_.max_depth || static_cast<int>(rows.size()) < options_.min_samples_split) return id;
+    if (depth >= options_.max_depth || static_cast<int>(rows.size()) < options_.min_samples_split)
+      return id;
     const Split split = best_split(rows);
     if (split.feature < 0) return id;
     std::vector<size_t> left, right;
@@ -60,7 +62,8 @@ class TreeBuilder {
     const double base = total * total / static_cast<double>(n);
     std::vector<size_t> order(rows);
     for (size_t f = 0; f < x_[rows[0]].size(); ++f) {
-      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x_[a][f] < x_[b][f]; });
+      std::sort(order.begin(), order.end(),
+                [&](size_t a, size_t b) { return x_[a][f] < x_[b][f]; });
       double left_sum = 0;
       for (size_t i = 0; i + 1 < n; ++i) {
         left_sum += y_[order[i]];
@@ -87,12 +90,14 @@ class TreeBuilder {
 
 double RegressionTree::predict(const std::vector<double>& x) const {
   int i = 0;
-  while (nodes[i].feature >= 0) i = x[nodes[i].feature] <= nodes[i].threshold ? nodes[i].left : nodes[i].right;
+  while (nodes[i].feature >= 0)
+    i = x[nodes[i].feature] <= nodes[i].threshold ? nodes[i].left : nodes[i].right;
   return nodes[i].value;
 }
 
 std::vector<RegressionTree> fit_random_forest(const std::vector<std::vector<double>>& x,
-                                              const std::vector<double>& y, const ForestOptions& options) {
+                                              const std::vector<double>& y,
+                                              const ForestOptions& options) {
   if (x.empty() || x.size() != y.size()) {
     throw std::invalid_argument("random forest: need as many targets as rows, and at least one");
   }

@@ -36,7 +36,8 @@ struct RegressionTree {
 // `x`: one row of features per sample; `y`: the targets. Throws
 // std::invalid_argument when they are empty or disagree in size.
 std::vector<RegressionTree> fit_random_forest(const std::vector<std::vector<double>>& x,
-                                              const std::vector<double>& y, const ForestOptions& options);
+                                              const std::vector<double>& y,
+                                              const ForestOptions& options);
 
 }  // namespace hpo
 

@@ -25,11 +25,12 @@ void upgrade(const std::string& storage_flag) {
   auto storage = open_storage(storage_url(storage_flag, std::nullopt), OpenMode::kMustExist);
   const std::string from = storage->schema_revision();
   if (!storage->upgrade_schema()) {
-    std::cout << storage->url() << " is already at " << from << ", the newest revision; nothing to do\n";
+    std::cout << storage->url() << " is already at " << from
+              << ", the newest revision; nothing to do\n";
     return;
   }
-  std::cout << "upgraded " << storage->url() << " from " << from << " to " << storage->schema_revision()
-            << " (Optuna 3.2-5.0's schema)\n";
+  std::cout << "upgraded " << storage->url() << " from " << from << " to "
+            << storage->schema_revision() << " (Optuna 3.2-5.0's schema)\n";
   std::cerr << "hpo db upgrade: note: Optuna older than 3.2 (e.g. Debian's 3.1) can no longer open "
             << storage->url() << "; Optuna 3.2-5.0 and optuna-dashboard can\n";
 }
@@ -42,7 +43,8 @@ void add_storage_option(CLI::App* cmd, std::string& storage_flag) {
 }  // namespace
 
 void add_db_command(CLI::App& app, int& exit_code) {
-  CLI::App* db = app.add_subcommand("db", "Show or upgrade the study database's Optuna schema revision");
+  CLI::App* db =
+      app.add_subcommand("db", "Show or upgrade the study database's Optuna schema revision");
   db->require_subcommand(1);
   db->footer(
       "New databases get alembic revision v3.2.0.a, which Optuna 3.2-5.0 open. Databases at\n"
@@ -52,7 +54,8 @@ void add_db_command(CLI::App& app, int& exit_code) {
       "  hpo db upgrade --storage sqlite:///studies.db");
 
   auto info_flag = std::make_shared<std::string>();
-  CLI::App* info_cmd = db->add_subcommand("info", "Print the database's schema revision and who can open it");
+  CLI::App* info_cmd =
+      db->add_subcommand("info", "Print the database's schema revision and who can open it");
   add_storage_option(info_cmd, *info_flag);
   info_cmd->footer("Example:\n  hpo db info --storage sqlite:///studies.db");
   info_cmd->callback([info_flag, &exit_code] {
@@ -61,8 +64,9 @@ void add_db_command(CLI::App& app, int& exit_code) {
   });
 
   auto upgrade_flag = std::make_shared<std::string>();
-  CLI::App* upgrade_cmd =
-      db->add_subcommand("upgrade", "Upgrade the database to the newest schema revision (v3.2.0.a), in one transaction");
+  CLI::App* upgrade_cmd = db->add_subcommand(
+      "upgrade",
+      "Upgrade the database to the newest schema revision (v3.2.0.a), in one transaction");
   add_storage_option(upgrade_cmd, *upgrade_flag);
   upgrade_cmd->footer(
       "Upgrades v3.0.0.d to v3.2.0.a as Optuna's own migration does (it adds an index on\n"

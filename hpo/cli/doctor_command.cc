@@ -45,7 +45,8 @@ class Findings {
 
  private:
   void line(const char* level, const std::string& topic, const std::string& text) {
-    std::cout << "  " << level << std::string(9 - std::string(level).size(), ' ') << topic << ": " << text << "\n";
+    std::cout << "  " << level << std::string(9 - std::string(level).size(), ' ') << topic << ": "
+              << text << "\n";
   }
   int warnings_ = 0;
 };
@@ -63,7 +64,8 @@ void check_gpu(const GpuContext& c, Findings& f) {
   const bool wants_gpu = !c.choice.profile.cpu;
   if (d.tool.empty()) {
     const std::string text = "nvidia-smi not found: no NVIDIA driver, trials run on CPU";
-    wants_gpu ? f.warn("GPU", text + ", but profile " + c.choice.profile.name + " is for GPUs") : f.info("GPU", text);
+    wants_gpu ? f.warn("GPU", text + ", but profile " + c.choice.profile.name + " is for GPUs")
+              : f.info("GPU", text);
     return;
   }
   if (!d.problem.empty()) {
@@ -72,13 +74,15 @@ void check_gpu(const GpuContext& c, Findings& f) {
   }
   for (const std::string& w : d.warnings) f.warn("GPU", w);
   if (d.devices.empty()) {
-    f.warn("GPU", "nvidia-smi lists no GPU" + (d.visible_note.empty() ? "" : " (" + d.visible_note + ")"));
+    f.warn("GPU",
+           "nvidia-smi lists no GPU" + (d.visible_note.empty() ? "" : " (" + d.visible_note + ")"));
     return;
   }
   const std::string driver = driver_version();
   std::ostringstream text;
-  text << d.devices.size() << " x " << d.devices.front().name << " (" << short_number(d.devices.front().memory_total_gib())
-       << " GiB), driver " << (driver.empty() ? "unknown" : driver);
+  text << d.devices.size() << " x " << d.devices.front().name << " ("
+       << short_number(d.devices.front().memory_total_gib()) << " GiB), driver "
+       << (driver.empty() ? "unknown" : driver);
   if (!d.visible_note.empty()) text << "; " << d.visible_note;
   driver.empty() ? f.warn("GPU", text.str() + ": nvidia-smi did not report the driver version")
                  : f.ok("GPU", text.str());
@@ -97,13 +101,15 @@ void check_data(const StudyConfig& study, Findings& f) {
     const auto* path = std::get_if<std::string>(&value);
     if (!path || path->empty()) break;
     if (::access(path->c_str(), R_OK) != 0) {
-      f.warn("data", "'" + *path + "' is missing or unreadable (relative paths start from this directory)");
+      f.warn("data",
+             "'" + *path + "' is missing or unreadable (relative paths start from this directory)");
     } else {
       f.ok("data", *path);
     }
     return;
   }
-  f.info("data", "no `data` file in the fixed values (the stock trainer then uses its synthetic panel)");
+  f.info("data",
+         "no `data` file in the fixed values (the stock trainer then uses its synthetic panel)");
 }
 
 void check_bounds(const StudyConfig& study, const GpuProfile& profile, Findings& f) {
@@ -116,29 +122,36 @@ void check_bounds(const StudyConfig& study, const GpuProfile& profile, Findings&
 }
 
 double host_memory_bytes() {
-  return static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  return static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+         static_cast<double>(::sysconf(_SC_PAGESIZE));
 }
 
-void check_memory(const StudyConfig& study, const GpuProfile& profile, const SlotPlan& plan, Findings& f) {
+void check_memory(const StudyConfig& study, const GpuProfile& profile, const SlotPlan& plan,
+                  Findings& f) {
   const ModelShape s = worst_case_shape(study.space, study.env, plan.on_gpu);
   const MemoryEstimate e = estimate_memory(s, plan.on_gpu);
   std::ostringstream what;
-  what << "worst case " << s.model << " batch_size " << s.batch_size << ", hidden_size " << s.hidden_size
-       << ", layers " << s.layers << ", lookback " << s.lookback << (s.amp ? ", AMP" : "") << ": "
-       << e.params << " params, ~" << format_bytes(e.total_bytes()) << " per trial (model "
-       << format_bytes(e.model_bytes) << ", activations " << format_bytes(e.activation_bytes) << ")";
+  what << "worst case " << s.model << " batch_size " << s.batch_size << ", hidden_size "
+       << s.hidden_size << ", layers " << s.layers << ", lookback " << s.lookback
+       << (s.amp ? ", AMP" : "") << ": " << e.params << " params, ~"
+       << format_bytes(e.total_bytes()) << " per trial (model " << format_bytes(e.model_bytes)
+       << ", activations " << format_bytes(e.activation_bytes) << ")";
   double budget = 0;
   std::string budget_text;
   if (plan.on_gpu) {
     const int per_gpu = (plan.n_jobs() + plan.gpus - 1) / plan.gpus;
-    const double gb = profile.memory_fraction ? profile.vram_gb * *profile.memory_fraction : profile.vram_gb / per_gpu;
+    const double gb = profile.memory_fraction ? profile.vram_gb * *profile.memory_fraction
+                                              : profile.vram_gb / per_gpu;
     budget = gb * 1024 * 1024 * 1024;
-    budget_text = format_bytes(budget) + " per trial (" + short_number(profile.vram_gb) + " GB " +
-                  (profile.memory_fraction ? "x memory fraction " + short_number(*profile.memory_fraction)
-                                           : "/ " + std::to_string(per_gpu) + " trial(s) per GPU") + ")";
+    budget_text =
+        format_bytes(budget) + " per trial (" + short_number(profile.vram_gb) + " GB " +
+        (profile.memory_fraction ? "x memory fraction " + short_number(*profile.memory_fraction)
+                                 : "/ " + std::to_string(per_gpu) + " trial(s) per GPU") +
+        ")";
   } else {
     budget = host_memory_bytes() / std::max(1, plan.n_jobs());
-    budget_text = format_bytes(budget) + " of RAM per trial (" + std::to_string(plan.n_jobs()) + " at once)";
+    budget_text =
+        format_bytes(budget) + " of RAM per trial (" + std::to_string(plan.n_jobs()) + " at once)";
   }
   if (e.total_bytes() > budget) {
     f.warn("memory", what.str() + " exceeds the budget of " + budget_text + ": out-of-memory risk");
@@ -162,7 +175,8 @@ void check_cpu(const StudyConfig& study, const SlotPlan& plan, const GpuContext&
   text << threads << " thread(s)";
   if (plan.loader_workers > 0) text << " + " << plan.loader_workers << " data-loader worker(s))";
   const int used = plan.n_jobs() * (plan.threads_per_trial + plan.loader_workers);
-  text << " = " << used << " of " << c.cores << " core(s); OMP_NUM_THREADS: " << plan.threads_reason;
+  text << " = " << used << " of " << c.cores
+       << " core(s); OMP_NUM_THREADS: " << plan.threads_reason;
   if (!plan.cpu_warning.empty()) {
     f.warn("CPU", plan.cpu_warning);
   } else if (used > c.cores) {
@@ -182,36 +196,41 @@ void estimate_time(const StudyConfig& study, const GpuProfile& profile, bool on_
   }
   const double flops = training_flops(s, samples, epochs);
   std::ostringstream text;
-  text << "worst case ~" << short_number(flops / 1e12) << " TFLOP of training per trial (" << epochs << " epoch(s) x "
-       << samples << " samples)";
+  text << "worst case ~" << short_number(flops / 1e12) << " TFLOP of training per trial (" << epochs
+       << " epoch(s) x " << samples << " samples)";
   if (profile.effective_tflops) {
-    text << ", roughly " << short_number(flops / (*profile.effective_tflops * 1e12)) << " s of compute at "
-         << short_number(*profile.effective_tflops) << " TFLOP/s (data loading and validation come on top)";
+    text << ", roughly " << short_number(flops / (*profile.effective_tflops * 1e12))
+         << " s of compute at " << short_number(*profile.effective_tflops)
+         << " TFLOP/s (data loading and validation come on top)";
   }
   f.info("time", text.str());
 }
 
 int diagnose(const DoctorFlags& flags) {
   const StudyConfig study = load_study(flags.study);  // bad input: ConfigError, exit 2
-  const std::optional<int> n_jobs = flags.n_jobs.empty() ? std::optional<int>(study.n_jobs) : parse_n_jobs(flags.n_jobs);
+  const std::optional<int> n_jobs =
+      flags.n_jobs.empty() ? std::optional<int>(study.n_jobs) : parse_n_jobs(flags.n_jobs);
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
   const GpuProfile& profile = context.choice.profile;
-  const SlotPlan plan =
-      plan_slots(context.detection.devices, profile, n_jobs, context.cores, loader_workers(study.env));
+  const SlotPlan plan = plan_slots(context.detection.devices, profile, n_jobs, context.cores,
+                                   loader_workers(study.env));
 
   std::cout << "hpo doctor: study " << study.name << " (" << study.path << ")\n";
   Findings f;
-  f.ok("config", "study file and search space are valid (" + std::to_string(study.space.params.size()) +
-                     " sampled parameter(s))");
+  f.ok("config", "study file and search space are valid (" +
+                     std::to_string(study.space.params.size()) + " sampled parameter(s))");
   check_gpu(context, f);
-  f.ok("profile", profile.name + " (" + std::string(to_string(context.choice.source)) + ": " + context.choice.reason + ")");
+  f.ok("profile", profile.name + " (" + std::string(to_string(context.choice.source)) + ": " +
+                      context.choice.reason + ")");
   check_trainer(study, f);
   check_data(study, f);
   check_bounds(study, profile, f);
   check_memory(study, profile, plan, f);
   check_cpu(study, plan, context, f);
   estimate_time(study, profile, plan.on_gpu, f);
-  std::cout << (f.warnings() == 0 ? "no problems found" : std::to_string(f.warnings()) + " warning(s)") << "\n";
+  std::cout << (f.warnings() == 0 ? "no problems found"
+                                  : std::to_string(f.warnings()) + " warning(s)")
+            << "\n";
   return f.warnings() == 0 ? kExitOk : 1;
 }
 
@@ -219,17 +238,25 @@ int diagnose(const DoctorFlags& flags) {
 
 void add_doctor_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<DoctorFlags>();
-  CLI::App* cmd = app.add_subcommand("doctor", "Check a study before a sweep: GPU, driver, trainer, data, memory, CPU");
-  cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")->required();
-  cmd->add_option("--gpu-profile", flags->profile,
-                  "Profile name or file (default: $GPU_PROFILE, else the one matching the detected GPU)");
-  cmd->add_option("-j,--n-jobs", flags->n_jobs, "Trials at once, a number or auto (default: the study file's n_jobs)");
-  cmd->add_option("--cores", flags->cores, "Check against this many CPU cores (default: the cores hpo may use)")
+  CLI::App* cmd = app.add_subcommand(
+      "doctor", "Check a study before a sweep: GPU, driver, trainer, data, memory, CPU");
+  cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")
+      ->required();
+  cmd->add_option(
+      "--gpu-profile", flags->profile,
+      "Profile name or file (default: $GPU_PROFILE, else the one matching the detected GPU)");
+  cmd->add_option("-j,--n-jobs", flags->n_jobs,
+                  "Trials at once, a number or auto (default: the study file's n_jobs)");
+  cmd->add_option("--cores", flags->cores,
+                  "Check against this many CPU cores (default: the cores hpo may use)")
       ->check(CLI::PositiveNumber);
   cmd->footer(
-      "Memory per trial follows the stock trainer's model: params x 4 bytes x (weights + grads + 2 AdamW\n"
-      "moments), plus batch x lookback x hidden x layers activations (halved under AMP), for the largest\n"
-      "values the search space allows; the budget is the profile's VRAM shared by the trials on one GPU.\n"
+      "Memory per trial follows the stock trainer's model: params x 4 bytes x (weights + grads + 2 "
+      "AdamW\n"
+      "moments), plus batch x lookback x hidden x layers activations (halved under AMP), for the "
+      "largest\n"
+      "values the search space allows; the budget is the profile's VRAM shared by the trials on "
+      "one GPU.\n"
       "Exit codes: 0 no problems; 1 warnings (read them before a long sweep); 2 bad input.\n\n"
       "Examples:\n"
       "  hpo doctor --study quick_sweep\n"

@@ -7,11 +7,11 @@ namespace hpo {
 enum ExitCode : int {
   kExitOk = 0,
   kExitAllTrialsFailed = 1,  // `hpo run`: every trial of this run failed
-  kExitBadInput = 2,         // bad flags, study file or search space; nothing was stored
-  kExitStorage = 3,          // the study database could not be read or written
-  kExitInternal = 4,         // anything else unexpected
+  kExitBadInput = 2,  // bad flags, study file or search space; nothing was stored
+  kExitStorage = 3,  // the study database could not be read or written
+  kExitInternal = 4,  // anything else unexpected
   kExitTooManyFailures = 5,  // `hpo run` stopped by --max-failures
-  kExitInterrupted = 130,    // stopped by SIGINT (Ctrl-C); 143 for SIGTERM
+  kExitInterrupted = 130,  // stopped by SIGINT (Ctrl-C); 143 for SIGTERM
 };
 
 }  // namespace hpo

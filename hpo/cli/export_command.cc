@@ -13,9 +13,9 @@
 #include "hpo/report/config_export.h"
 #include "hpo/report/robust_select.h"
 #include "hpo/report/selection.h"
-#include "hpo/run/atomic_file.h"
 #include "hpo/report/study_view.h"
 #include "hpo/report/trial_json.h"
+#include "hpo/run/atomic_file.h"
 #include "hpo/storage/open_storage.h"
 
 namespace hpo {
@@ -62,9 +62,10 @@ int export_study(const ExportFlags& flags) {
     throw ConfigError("--top: CSV exports every trial; --top applies to yaml and json configs");
   }
   if (flags.output == "-" && flags.top > 1 && !flags.trials && flags.format != "csv") {
-    throw ConfigError("-o -: --top " + std::to_string(flags.top) +
-                      " writes one file per config, so -o must name a directory; leave out -o to print "
-                      "the configs to stdout");
+    throw ConfigError(
+        "-o -: --top " + std::to_string(flags.top) +
+        " writes one file per config, so -o must name a directory; leave out -o to print "
+        "the configs to stdout");
   }
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
@@ -72,8 +73,10 @@ int export_study(const ExportFlags& flags) {
 
   if (flags.trials || flags.format == "csv") {
     const std::string text = trials_text(view, flags.format);
-    if (to_stdout(flags)) std::cout << text;
-    else write_file(flags.output, text);
+    if (to_stdout(flags))
+      std::cout << text;
+    else
+      write_file(flags.output, text);
     return kExitOk;
   }
 
@@ -96,8 +99,9 @@ int export_study(const ExportFlags& flags) {
   } else {
     // Several configs: -o names a directory, one file per config, by rank.
     for (size_t i = 0; i < best.size(); ++i) {
-      const fs::path file = fs::path(flags.output) / ("rank" + std::to_string(i + 1) + "_trial" +
-                                                      std::to_string(best[i]->number) + "." + flags.format);
+      const fs::path file =
+          fs::path(flags.output) / ("rank" + std::to_string(i + 1) + "_trial" +
+                                    std::to_string(best[i]->number) + "." + flags.format);
       write_file(file, config_text(view, *best[i], flags.format, i == 0 ? notes : ""));
       std::cout << "wrote " << file.string() << "\n";
     }
@@ -109,15 +113,20 @@ int export_study(const ExportFlags& flags) {
 
 void add_export_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<ExportFlags>();
-  CLI::App* cmd = app.add_subcommand("export", "Export the best configs as trainer-ready files, or all trials for analysis");
+  CLI::App* cmd = app.add_subcommand(
+      "export", "Export the best configs as trainer-ready files, or all trials for analysis");
   cmd->add_option("--study", flags->study, "Study name or study file")->required();
   cmd->add_option("--storage", flags->storage, "Study database URL (default: the study file's)");
-  cmd->add_option("--top", flags->top, "How many of the best configs to export (default 1)")->check(CLI::PositiveNumber);
-  cmd->add_option("--format", flags->format, "yaml or json: trainer configs; csv: every trial (default yaml)")
+  cmd->add_option("--top", flags->top, "How many of the best configs to export (default 1)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--format", flags->format,
+                  "yaml or json: trainer configs; csv: every trial (default yaml)")
       ->check(CLI::IsMember({"yaml", "json", "csv"}));
   cmd->add_option("-o,--output", flags->output,
-                  "Output file (one config, or --trials; - for stdout), or directory (--top > 1); default stdout");
-  cmd->add_flag("--trials", flags->trials, "Export every trial (params, state, metrics) as json or csv");
+                  "Output file (one config, or --trials; - for stdout), or directory (--top > 1); "
+                  "default stdout");
+  cmd->add_flag("--trials", flags->trials,
+                "Export every trial (params, state, metrics) as json or csv");
   add_selection_options(cmd, flags->selection, true);
   cmd->footer(
       "A config holds the trial's sampled values and the study's fixed values: run it with\n"

@@ -4,9 +4,8 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
@@ -65,7 +64,8 @@ void print_devices(const GpuDetection& d, std::ostream& out) {
   }
   if (!d.visible_note.empty()) out << "  " << d.visible_note << "\n";
   for (const GpuDevice& g : d.devices) {
-    out << "  " << std::left << std::setw(3) << g.index << std::setw(28) << g.name << g.memory_total_mib << " MiB";
+    out << "  " << std::left << std::setw(3) << g.index << std::setw(28) << g.name
+        << g.memory_total_mib << " MiB";
     if (g.memory_used_mib) out << ", " << *g.memory_used_mib << " MiB used";
     if (g.utilization_pct) out << ", " << short_number(*g.utilization_pct) << "% busy";
     if (!g.uuid.empty()) out << ", " << g.uuid;
@@ -74,18 +74,24 @@ void print_devices(const GpuDetection& d, std::ostream& out) {
   for (const std::string& w : d.warnings) out << "warning: " << w << "\n";
 }
 
-void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, const GpuContext& c, std::ostream& out) {
-  out << "slots: " << plan.n_jobs() << " (" << (n_jobs ? "--n-jobs " + std::to_string(*n_jobs) : "auto") << "; ";
-  if (plan.on_gpu) out << plan.gpus << " GPU(s) x " << plan.capacity / std::max(1, plan.gpus) << " = ";
+void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, const GpuContext& c,
+                std::ostream& out) {
+  out << "slots: " << plan.n_jobs() << " ("
+      << (n_jobs ? "--n-jobs " + std::to_string(*n_jobs) : "auto") << "; ";
+  if (plan.on_gpu)
+    out << plan.gpus << " GPU(s) x " << plan.capacity / std::max(1, plan.gpus) << " = ";
   out << plan.capacity << " allowed), " << c.cores << " CPU core(s), " << plan.threads_per_trial
       << " thread(s) per trial\n";
-  out << "  CPU cores: " << c.cores_reason << "\n  OMP_NUM_THREADS: " << plan.threads_reason << "\n";
+  out << "  CPU cores: " << c.cores_reason << "\n  OMP_NUM_THREADS: " << plan.threads_reason
+      << "\n";
   // MIG ids are long: the column is as wide as the longest.
   size_t id_width = 22;
-  for (const Slot& s : plan.slots) id_width = std::max(id_width, env_value(s, "CUDA_VISIBLE_DEVICES").size() + 4);
+  for (const Slot& s : plan.slots)
+    id_width = std::max(id_width, env_value(s, "CUDA_VISIBLE_DEVICES").size() + 4);
   const int width = static_cast<int>(id_width);
   out << "  " << std::left << std::setw(10) << "slot" << std::setw(5) << "gpu" << std::setw(width)
-      << "CUDA_VISIBLE_DEVICES" << std::setw(17) << "OMP_NUM_THREADS" << "HPO_GPU_MEMORY_FRACTION\n";
+      << "CUDA_VISIBLE_DEVICES" << std::setw(17) << "OMP_NUM_THREADS"
+      << "HPO_GPU_MEMORY_FRACTION\n";
   for (const Slot& s : plan.slots) {
     out << "  " << std::setw(10) << s.name << std::setw(5) << (s.gpu ? std::to_string(*s.gpu) : "-")
         << std::setw(width) << ("\"" + env_value(s, "CUDA_VISIBLE_DEVICES") + "\"") << std::setw(17)
@@ -131,12 +137,11 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
   for (const Slot& s : plan.slots) {
     nlohmann::json env = nlohmann::json::object();
     for (const auto& [k, v] : s.env) env[k] = v;
-    slots.push_back({{"name", s.name},
-                     {"gpu", or_null(s.gpu)},
-                     {"worker", s.worker},
-                     {"env", env}});
+    slots.push_back(
+        {{"name", s.name}, {"gpu", or_null(s.gpu)}, {"worker", s.worker}, {"env", env}});
   }
-  return {{"nvidia_smi", c.detection.tool.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.detection.tool)},
+  return {{"nvidia_smi",
+           c.detection.tool.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.detection.tool)},
           {"problem", c.detection.problem},
           {"devices", devices},
           {"profile", profile_json(c.choice)},
@@ -156,14 +161,16 @@ int show(const GpuFlags& flags) {
   const std::optional<int> n_jobs = parse_n_jobs(flags.n_jobs);
   const int workers = flags.study.empty() ? 0 : loader_workers(load_study(flags.study).env);
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
-  const SlotPlan plan = plan_slots(context.detection.devices, context.choice.profile, n_jobs, context.cores, workers);
+  const SlotPlan plan =
+      plan_slots(context.detection.devices, context.choice.profile, n_jobs, context.cores, workers);
   if (flags.json) {
     std::cout << gpu_json(context, plan).dump(2) << "\n";
     return kExitOk;
   }
   print_devices(context.detection, std::cout);
-  std::cout << "profile: " << context.choice.profile.name << " (" << to_string(context.choice.source) << ": "
-            << context.choice.reason << ")\n  " << profile_summary(context.choice.profile) << "\n";
+  std::cout << "profile: " << context.choice.profile.name << " ("
+            << to_string(context.choice.source) << ": " << context.choice.reason << ")\n  "
+            << profile_summary(context.choice.profile) << "\n";
   print_plan(plan, n_jobs, context, std::cout);
   return kExitOk;
 }
@@ -172,25 +179,37 @@ int show(const GpuFlags& flags) {
 
 void add_gpu_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<GpuFlags>();
-  CLI::App* cmd = app.add_subcommand("gpu", "Show the GPUs, the GPU profile chosen for them and the slot plan");
-  cmd->add_option("--study", flags->study,
-                  "Plan for this study's data-loader workers (its env's NUM_WORKERS); default none");
-  cmd->add_option("--gpu-profile", flags->profile,
-                  "Profile name (gpu_profiles/NAME.yaml) or file (default: $GPU_PROFILE, else detected)");
-  cmd->add_option("-j,--n-jobs", flags->n_jobs, "Trials at once: a number, or auto for the profile's slots")
+  CLI::App* cmd =
+      app.add_subcommand("gpu", "Show the GPUs, the GPU profile chosen for them and the slot plan");
+  cmd->add_option(
+      "--study", flags->study,
+      "Plan for this study's data-loader workers (its env's NUM_WORKERS); default none");
+  cmd->add_option(
+      "--gpu-profile", flags->profile,
+      "Profile name (gpu_profiles/NAME.yaml) or file (default: $GPU_PROFILE, else detected)");
+  cmd->add_option("-j,--n-jobs", flags->n_jobs,
+                  "Trials at once: a number, or auto for the profile's slots")
       ->default_str("auto");
-  cmd->add_option("--cores", flags->cores, "Plan for this many CPU cores (default: the cores hpo may use)")
+  cmd->add_option("--cores", flags->cores,
+                  "Plan for this many CPU cores (default: the cores hpo may use)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", flags->json, "Print JSON for scripts instead of tables");
   cmd->footer(
-      "GPUs come from `nvidia-smi --query-gpu=...`, narrowed by CUDA_VISIBLE_DEVICES (indices, GPU UUIDs\n"
-      "or their prefixes, MIG instances: a slot of a MIG instance gets its id as given); without it,\n"
-      "trials run on CPU slots. The profile is --gpu-profile, else $GPU_PROFILE, else the one matching the GPU's\n"
-      "name and memory, else `cpu`. Profiles are gpu_profiles/*.yaml in $HPO_GPU_PROFILE_PATH, ./gpu_profiles\n"
-      "and hpo's shipped ones. Each slot is one (GPU, worker) pair; its trials get CUDA_VISIBLE_DEVICES,\n"
+      "GPUs come from `nvidia-smi --query-gpu=...`, narrowed by CUDA_VISIBLE_DEVICES (indices, GPU "
+      "UUIDs\n"
+      "or their prefixes, MIG instances: a slot of a MIG instance gets its id as given); without "
+      "it,\n"
+      "trials run on CPU slots. The profile is --gpu-profile, else $GPU_PROFILE, else the one "
+      "matching the GPU's\n"
+      "name and memory, else `cpu`. Profiles are gpu_profiles/*.yaml in $HPO_GPU_PROFILE_PATH, "
+      "./gpu_profiles\n"
+      "and hpo's shipped ones. Each slot is one (GPU, worker) pair; its trials get "
+      "CUDA_VISIBLE_DEVICES,\n"
       "OMP_NUM_THREADS = cores / slots - NUM_WORKERS (at least 1) and, if the profile sets one,\n"
-      "HPO_GPU_MEMORY_FRACTION. Cores are those of hpo's affinity mask, capped by its cgroup's CPU quota\n"
-      "(cpu.max, or cpu.cfs_quota_us / cpu.cfs_period_us, under $HPO_CGROUP_ROOT or /sys/fs/cgroup).\n\n"
+      "HPO_GPU_MEMORY_FRACTION. Cores are those of hpo's affinity mask, capped by its cgroup's CPU "
+      "quota\n"
+      "(cpu.max, or cpu.cfs_quota_us / cpu.cfs_period_us, under $HPO_CGROUP_ROOT or "
+      "/sys/fs/cgroup).\n\n"
       "Examples:\n"
       "  hpo gpu\n"
       "  hpo gpu --gpu-profile a100_80gb --n-jobs 4\n"

@@ -32,8 +32,9 @@ int write_report(const ReportFlags& flags) {
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
   const double now = now_seconds();
-  const std::string page = report_page(report_data(view, now), "from " + storage->url() + ", " +
-                                                                   std::to_string(view.trials.size()) + " trial(s)");
+  const std::string page =
+      report_page(report_data(view, now), "from " + storage->url() + ", " +
+                                              std::to_string(view.trials.size()) + " trial(s)");
   if (flags.output == "-") {
     std::cout << page;
     return kExitOk;
@@ -43,7 +44,8 @@ int write_report(const ReportFlags& flags) {
   } catch (const std::runtime_error& e) {
     throw ConfigError(std::string("-o: ") + e.what());
   }
-  std::cout << "wrote " << flags.output << " (" << view.trials.size() << " trial(s); open it in a browser)\n";
+  std::cout << "wrote " << flags.output << " (" << view.trials.size()
+            << " trial(s); open it in a browser)\n";
   return kExitOk;
 }
 
@@ -51,15 +53,19 @@ int write_report(const ReportFlags& flags) {
 
 void add_html_report_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<ReportFlags>();
-  CLI::App* cmd = app.add_subcommand("report", "Write a study's report: charts, importance, failures, one offline HTML file");
+  CLI::App* cmd = app.add_subcommand(
+      "report", "Write a study's report: charts, importance, failures, one offline HTML file");
   cmd->add_option("--study", flags->study, "Study name or study file")->required();
-  cmd->add_option("--storage", flags->storage,
-                  "Study database URL (default: the study file's, else $HPO_STORAGE, else sqlite:///hpo.db)");
-  cmd->add_option("-o,--output", flags->output, "The HTML file to write (- for stdout; default report.html)");
+  cmd->add_option(
+      "--storage", flags->storage,
+      "Study database URL (default: the study file's, else $HPO_STORAGE, else sqlite:///hpo.db)");
+  cmd->add_option("-o,--output", flags->output,
+                  "The HTML file to write (- for stdout; default report.html)");
   cmd->footer(
       "The page holds everything it needs (Plotly.js is inlined): it opens offline, makes no\n"
       "network request, and can be mailed or attached as it is. Sections: optimization history,\n"
-      "learning curves, parallel coordinates, slice plots, parameter importance, recorded metrics,\n"
+      "learning curves, parallel coordinates, slice plots, parameter importance, recorded "
+      "metrics,\n"
       "timeline per slot and host, failures with their stderr, and the best trial's config.\n"
       "Safe to run while `hpo run` is going: it reads a consistent snapshot.\n\n"
       "Examples:\n"

@@ -13,15 +13,18 @@ int main(int argc, char** argv) {
   hpo::keep_freed_heap();
   CLI::App app{
       "hpo: hyperparameter optimization for training jobs.\n"
-      "Samples trial configs from a YAML search space, runs your trainer on each (any program that\n"
-      "follows the trainer protocol; see the README), and keeps every trial in an Optuna-compatible\n"
+      "Samples trial configs from a YAML search space, runs your trainer on each (any program "
+      "that\n"
+      "follows the trainer protocol; see the README), and keeps every trial in an "
+      "Optuna-compatible\n"
       "SQLite database, so studies resume after a crash and open in Optuna.",
       "hpo"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "hpo 0.1.0");
-  app.footer("Run `hpo COMMAND --help` for a command's options.\n"
-             "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
-             "5 stopped by --max-failures; 130/143 stopped by SIGINT/SIGTERM.");
+  app.footer(
+      "Run `hpo COMMAND --help` for a command's options.\n"
+      "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
+      "5 stopped by --max-failures; 130/143 stopped by SIGINT/SIGTERM.");
   int exit_code = hpo::kExitOk;
   hpo::add_run_command(app, exit_code);
   hpo::add_status_command(app, exit_code);

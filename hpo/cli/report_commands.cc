@@ -30,8 +30,9 @@ StudyView open_view(const StudyFlags& flags) {
 
 void add_study_options(CLI::App* cmd, StudyFlags& flags) {
   cmd->add_option("--study", flags.study, "Study name or study file")->required();
-  cmd->add_option("--storage", flags.storage,
-                  "Study database URL (default: the study file's, else $HPO_STORAGE, else sqlite:///hpo.db)");
+  cmd->add_option(
+      "--storage", flags.storage,
+      "Study database URL (default: the study file's, else $HPO_STORAGE, else sqlite:///hpo.db)");
   cmd->add_flag("--json", flags.json, "Print JSON for scripts instead of a table");
 }
 
@@ -39,13 +40,18 @@ void add_study_options(CLI::App* cmd, StudyFlags& flags) {
 
 void add_status_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<StudyFlags>();
-  CLI::App* cmd = app.add_subcommand("status", "Show a study's trials: state, params, objective, metrics, duration");
+  CLI::App* cmd = app.add_subcommand(
+      "status", "Show a study's trials: state, params, objective, metrics, duration");
   add_study_options(cmd, *flags);
   add_selection_options(cmd, flags->selection, false);
-  cmd->footer("Safe to run while `hpo run` is going: it reads a consistent snapshot and never blocks the run.\n"
-              "--json adds \"selection\": the best trial's overfitting statistics (docs/overfitting.md).\n\n"
-              "Example:\n  hpo status --study quick_sweep\n  hpo status --study quick_sweep --json | jq .best\n"
-              "  hpo status --study quick_sweep --json | jq .selection.pbo.pbo");
+  cmd->footer(
+      "Safe to run while `hpo run` is going: it reads a consistent snapshot and never blocks the "
+      "run.\n"
+      "--json adds \"selection\": the best trial's overfitting statistics "
+      "(docs/overfitting.md).\n\n"
+      "Example:\n  hpo status --study quick_sweep\n  hpo status --study quick_sweep --json | jq "
+      ".best\n"
+      "  hpo status --study quick_sweep --json | jq .selection.pbo.pbo");
   cmd->callback([flags, &exit_code] {
     const StudyView view = open_view(*flags);
     if (flags->json) {
@@ -64,9 +70,10 @@ void add_best_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("best", "Show a study's best trial, and how far to trust it");
   add_study_options(cmd, *flags);
   add_selection_options(cmd, flags->selection, true);
-  cmd->footer(std::string(kSelectHelp) +
-              "\nExamples:\n  hpo best --study full_sweep\n  hpo best --study full_sweep --select robust\n"
-              "  hpo best --study full_sweep --json | jq .selection.dsr");
+  cmd->footer(
+      std::string(kSelectHelp) +
+      "\nExamples:\n  hpo best --study full_sweep\n  hpo best --study full_sweep --select robust\n"
+      "  hpo best --study full_sweep --json | jq .selection.dsr");
   cmd->callback([flags, &exit_code] {
     const StudyView view = open_view(*flags);
     const Selection selection = compute_selection(view, flags->selection.options());
@@ -90,8 +97,10 @@ void add_best_command(CLI::App& app, int& exit_code) {
 
 void add_studies_command(CLI::App& app, int& exit_code) {
   auto storage_flag = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("studies", "List the studies in a database, with trial counts and best values");
-  cmd->add_option("--storage", *storage_flag, "Study database URL (default: $HPO_STORAGE, else sqlite:///hpo.db)");
+  CLI::App* cmd = app.add_subcommand(
+      "studies", "List the studies in a database, with trial counts and best values");
+  cmd->add_option("--storage", *storage_flag,
+                  "Study database URL (default: $HPO_STORAGE, else sqlite:///hpo.db)");
   cmd->callback([storage_flag, &exit_code] {
     auto storage = open_storage(storage_url(*storage_flag, std::nullopt), OpenMode::kMustExist);
     const auto studies = storage->list_studies();
@@ -100,9 +109,11 @@ void add_studies_command(CLI::App& app, int& exit_code) {
       int total = 0;
       for (const auto& [state, n] : s.counts) total += n;
       std::cout << s.study.name << ": " << total << " trial(s)";
-      for (auto state : {TrialState::kComplete, TrialState::kFail, TrialState::kPruned, TrialState::kRunning}) {
+      for (auto state :
+           {TrialState::kComplete, TrialState::kFail, TrialState::kPruned, TrialState::kRunning}) {
         const auto it = s.counts.find(state);
-        if (it != s.counts.end() && it->second > 0) std::cout << ", " << it->second << " " << to_string(state);
+        if (it != s.counts.end() && it->second > 0)
+          std::cout << ", " << it->second << " " << to_string(state);
       }
       std::cout << ", best " << (s.best_value ? short_number(*s.best_value) : "-") << " ("
                 << (s.study.direction == Direction::kMaximize ? "maximize" : "minimize") << ")\n";

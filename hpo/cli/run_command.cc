@@ -49,8 +49,10 @@ struct RunFlags {
 // --max-failures: a count (>= 1) or a fraction of finished trials (< 1).
 FailureLimit failure_limit(double flag) {
   FailureLimit limit;
-  if (flag >= 1) limit.count = static_cast<int>(flag);
-  else limit.fraction = flag;
+  if (flag >= 1)
+    limit.count = static_cast<int>(flag);
+  else
+    limit.fraction = flag;
   return limit;
 }
 
@@ -77,7 +79,8 @@ StudyConfig configure(const RunFlags& flags) {
 // With TPE's default of 10, the shipped quick and medium sweeps (5 and 10
 // trials, as in the Optuna workflow they come from) are random search, and
 // a user who chose TPE should hear that rather than find out.
-std::optional<std::string> startup_note(const Sampler& sampler, const StudyView& before, int n_trials) {
+std::optional<std::string> startup_note(const Sampler& sampler, const StudyView& before,
+                                        int n_trials) {
   const int startup = sampler.startup_trials();
   int finished = 0;
   for (const auto& t : before.trials) {
@@ -85,9 +88,12 @@ std::optional<std::string> startup_note(const Sampler& sampler, const StudyView&
   }
   if (startup == 0 || finished + n_trials > startup) return std::nullopt;
   return sampler.name() + " draws its first " + std::to_string(startup) +
-         " finished trials at random, and the study will have " + std::to_string(finished + n_trials) +
-         " after this run: every trial of it is random search (run more trials, or lower the study's "
-         "sampler.n_startup_trials, for " + sampler.name() + " to learn from the results)";
+         " finished trials at random, and the study will have " +
+         std::to_string(finished + n_trials) +
+         " after this run: every trial of it is random search (run more trials, or lower the "
+         "study's "
+         "sampler.n_startup_trials, for " +
+         sampler.name() + " to learn from the results)";
 }
 
 // How often GPU use is sampled during a run: $HPO_GPU_SAMPLE_PERIOD seconds,
@@ -110,8 +116,10 @@ struct Placement {
 // Also sets config.n_jobs to the slots planned.
 Placement place_trials(const RunFlags& flags, StudyConfig& config) {
   GpuContext gpu = resolve_gpu_context(flags.gpu_profile);
-  const std::optional<int> jobs = flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
-  SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores, loader_workers(config.env));
+  const std::optional<int> jobs =
+      flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
+  SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores,
+                              loader_workers(config.env));
   config.n_jobs = slots.n_jobs();
   SearchSpace bounded_space = config.space.params;
   auto bounded = bound_search_space(bounded_space, gpu.choice.profile);
@@ -127,32 +135,39 @@ void print_plan(const StudyConfig& config, const PreparedStudy& prepared, const 
             << sampler.name() << " (seed " << prepared.seed << "), pruner " << pruner.name()
             << ", storage " << storage.url() << "\n"
             << "profile " << p.gpu.choice.profile.name << " (" << p.gpu.choice.reason << "), "
-            << slots.n_jobs() << " slot(s)" << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
-            << ", " << slots.threads_per_trial << " thread(s) per trial (" << slots.threads_reason << "; cores: "
-            << p.gpu.cores_reason << ")\n" << std::flush;
+            << slots.n_jobs() << " slot(s)"
+            << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
+            << ", " << slots.threads_per_trial << " thread(s) per trial (" << slots.threads_reason
+            << "; cores: " << p.gpu.cores_reason << ")\n"
+            << std::flush;
   for (const auto& w : p.gpu.detection.warnings) std::cout << "warning: " << w << "\n";
   for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";
   if (!slots.cpu_warning.empty()) std::cout << "warning: " << slots.cpu_warning << "\n";
   for (const auto& b : p.bounded) std::cout << "note: " << b << "\n";
 }
 
-void print_summary(const RunSummary& summary, bool stopped, double seconds, const StudyConfig& config,
-                   const RunFlags& flags, const Storage& storage) {
+void print_summary(const RunSummary& summary, bool stopped, double seconds,
+                   const StudyConfig& config, const RunFlags& flags, const Storage& storage) {
   std::cout << "run " << (summary.interrupted > 0 || stopped ? "stopped" : "finished") << " after "
             << Progress::format_duration(seconds) << ": " << summary.completed << " complete, "
             << summary.pruned << " pruned, " << summary.failed << " failed";
   if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
-  if (summary.taken_over) std::cout << ", " << summary.taken_over << " taken over by other hosts (this run was cut off)";
-  if (summary.interrupted) std::cout << ", " << summary.interrupted << " interrupted (left RUNNING; the next run resumes them)";
+  if (summary.taken_over)
+    std::cout << ", " << summary.taken_over << " taken over by other hosts (this run was cut off)";
+  if (summary.interrupted)
+    std::cout << ", " << summary.interrupted
+              << " interrupted (left RUNNING; the next run resumes them)";
   if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
   std::cout << "\nsee: hpo status --study " << config.name
-            << (flags.storage.empty() ? "" : " --storage " + storage.url()) << "\n";  // its password masked
+            << (flags.storage.empty() ? "" : " --storage " + storage.url())
+            << "\n";  // its password masked
 }
 
 int exit_code(const RunSummary& summary, const StopFlag& stop) {
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;
-  if (summary.completed == 0 && summary.pruned == 0 && summary.failed > 0) return kExitAllTrialsFailed;
+  if (summary.completed == 0 && summary.pruned == 0 && summary.failed > 0)
+    return kExitAllTrialsFailed;
   return kExitOk;
 }
 
@@ -160,34 +175,40 @@ int run(const RunFlags& flags) {
   // Every check first, before the database is touched.
   StudyConfig config = configure(flags);
   const TrainerProgram trainer = find_trainer(config);
-  if (trainer.path.empty()) throw ConfigError(config.path + ": trainer.command: " + trainer.problem);
+  if (trainer.path.empty())
+    throw ConfigError(config.path + ": trainer.command: " + trainer.problem);
   make_sampler(config.sampler, 0, config.objective.direction, config.path);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);
 
   auto storage = open_storage(config.storage);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
-  auto sampler = make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path);
+  auto sampler =
+      make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path);
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
 
-  Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials, config.objective.metric,
-                    config.objective.direction);
+  Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials,
+                    config.objective.metric, config.objective.direction);
   const StudyView before = load_study_view(*storage, config.name);
   const auto best = best_trials(before, 1);  // points into `before`
   if (!best.empty()) progress.seed_best(*best.front()->value, best.front()->number);
-  if (const auto note = startup_note(*sampler, before, config.n_trials)) std::cout << "note: " << *note << "\n";
+  if (const auto note = startup_note(*sampler, before, config.n_trials))
+    std::cout << "note: " << *note << "\n";
 
   static StopFlag stop{kKeepRunning};
   install_stop_handlers(stop);
   const auto started = std::chrono::steady_clock::now();
-  StudyRunner runner(*storage, config, prepared.record, placement.space, *sampler, *pruner, progress, stop, trainer.path);
+  StudyRunner runner(*storage, config, prepared.record, placement.space, *sampler, *pruner,
+                     progress, stop, trainer.path);
   std::unique_ptr<UtilizationSampler> utilization;
   if (placement.slots.on_gpu) {
-    utilization = std::make_unique<UtilizationSampler>([] { return query_gpus(); }, gpu_sample_period());
+    utilization =
+        std::make_unique<UtilizationSampler>([] { return query_gpus(); }, gpu_sample_period());
   }
-  const RunSummary summary =
-      runner.run(config.n_trials, placement.slots.slots, failure_limit(flags.max_failures), utilization.get());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const RunSummary summary = runner.run(config.n_trials, placement.slots.slots,
+                                        failure_limit(flags.max_failures), utilization.get());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   print_summary(summary, stop.load() != kKeepRunning, seconds, config, flags, *storage);
   return exit_code(summary, stop);
 }
@@ -196,36 +217,49 @@ int run(const RunFlags& flags) {
 
 void add_run_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<RunFlags>();
-  CLI::App* cmd = app.add_subcommand("run", "Run N more trials of a study (continues it if it exists)");
-  cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")->required();
-  cmd->add_option("-n,--n-trials", flags->n_trials, "Trials to run now (default: the study file's n_trials)")
+  CLI::App* cmd =
+      app.add_subcommand("run", "Run N more trials of a study (continues it if it exists)");
+  cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")
+      ->required();
+  cmd->add_option("-n,--n-trials", flags->n_trials,
+                  "Trials to run now (default: the study file's n_trials)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--n-jobs", flags->n_jobs,
-                  "Trainers to run at once, or 'auto': one per GPU slot of the profile, or the CPU cores "
-                  "split between trials (default: the study file's n_jobs)");
-  cmd->add_option("--gpu-profile", flags->gpu_profile,
-                  "GPU profile name or file (default: $GPU_PROFILE, else detected with nvidia-smi, else cpu)");
+  cmd->add_option(
+      "-j,--n-jobs", flags->n_jobs,
+      "Trainers to run at once, or 'auto': one per GPU slot of the profile, or the CPU cores "
+      "split between trials (default: the study file's n_jobs)");
+  cmd->add_option(
+      "--gpu-profile", flags->gpu_profile,
+      "GPU profile name or file (default: $GPU_PROFILE, else detected with nvidia-smi, else cpu)");
   cmd->add_option("--storage", flags->storage,
-                  "Study database URL: sqlite:///hpo.db, or postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
+                  "Study database URL: sqlite:///hpo.db, or "
+                  "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
                   "(the database must exist; default: the study file's)");
   cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
       ->check(CLI::IsMember(sampler_names()));
-  cmd->add_option("--seed", flags->seed, "Sampler seed (default: the study file's, else the one stored with the study)");
-  cmd->add_option("--timeout", flags->timeout, "Per-trial timeout in seconds, 0 for none (default: the study file's)")
+  cmd->add_option("--seed", flags->seed,
+                  "Sampler seed (default: the study file's, else the one stored with the study)");
+  cmd->add_option("--timeout", flags->timeout,
+                  "Per-trial timeout in seconds, 0 for none (default: the study file's)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--runs-dir", flags->runs_dir, "Where trial directories go (default: the study file's runs_dir)");
+  cmd->add_option("--runs-dir", flags->runs_dir,
+                  "Where trial directories go (default: the study file's runs_dir)");
   cmd->add_option("--max-failures", flags->max_failures,
-                  "Stop launching after N failed trials, or (below 1) once that fraction of finished trials failed")
+                  "Stop launching after N failed trials, or (below 1) once that fraction of "
+                  "finished trials failed")
       ->check(CLI::NonNegativeNumber);
   cmd->footer(
-      "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), report.jsonl\n"
+      "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), "
+      "report.jsonl\n"
       "(what the trainer reported), stdout.log and stderr.log.\n"
-      "Ctrl-C stops launching trials and sends SIGTERM to running trainers; a second Ctrl-C kills them.\n"
+      "Ctrl-C stops launching trials and sends SIGTERM to running trainers; a second Ctrl-C kills "
+      "them.\n"
       "Trials left unfinished are resumed with the same parameters by the next `hpo run`.\n\n"
       "Examples:\n"
       "  hpo run --study quick_sweep --n-trials 5\n"
       "  hpo run --study studies/my_study.yaml -n 50 -j 4 --storage sqlite:////data/hpo.db\n"
-      "  PGPASSWORD=... hpo run --study my_study -n 25 --storage postgresql://hpo@db1:5432/hpo   # on each host");
+      "  PGPASSWORD=... hpo run --study my_study -n 25 --storage postgresql://hpo@db1:5432/hpo   # "
+      "on each host");
   cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
 }
 

@@ -21,7 +21,8 @@ SelectionOptions SelectionFlags::options() const {
 
 void add_selection_options(CLI::App* cmd, SelectionFlags& flags, bool with_select) {
   if (with_select) {
-    cmd->add_option("--select", flags.select, "Which trial: best (best objective, default) or robust (see below)")
+    cmd->add_option("--select", flags.select,
+                    "Which trial: best (best objective, default) or robust (see below)")
         ->check(CLI::IsMember({"best", "robust"}));
   }
   cmd->add_option("--cscv-blocks", flags.cscv_blocks,
@@ -35,7 +36,9 @@ void add_selection_options(CLI::App* cmd, SelectionFlags& flags, bool with_selec
               n = -1;
             }
             // C(S, S/2) combinations: 12870 at 16, 184756 at 20.
-            return n >= 2 && n <= 20 && n % 2 == 0 ? "" : "expected an even number from 2 to 20, got " + s;
+            return n >= 2 && n <= 20 && n % 2 == 0
+                       ? ""
+                       : "expected an even number from 2 to 20, got " + s;
           },
           "EVEN 2..20"));
 }

@@ -50,12 +50,15 @@ SbatchRequest make_request(const SlurmFlags& flags, int& study_trials) {
   r.study_name = config.name;
   r.workers = flags.workers;
   // Enough trials per worker that the workers together run the study's n_trials.
-  r.trials_per_worker = flags.trials_per_worker > 0 ? flags.trials_per_worker
-                                                    : (config.n_trials + flags.workers - 1) / flags.workers;
+  r.trials_per_worker = flags.trials_per_worker > 0
+                            ? flags.trials_per_worker
+                            : (config.n_trials + flags.workers - 1) / flags.workers;
   r.storage = storage_url(flags.storage, config);
   r.project_dir = fs::current_path().string();
   r.hpo = fs::read_symlink("/proc/self/exe").string();
-  r.runs_dir = fs::absolute(flags.runs_dir.empty() ? config.runs_dir : flags.runs_dir).lexically_normal().string();
+  r.runs_dir = fs::absolute(flags.runs_dir.empty() ? config.runs_dir : flags.runs_dir)
+                   .lexically_normal()
+                   .string();
   r.output_dir = (fs::path(r.runs_dir) / config.name / "slurm").string();
   r.written_at = utc_stamp("%Y-%m-%d %H:%M:%S UTC");
   if (std::string problem = sbatch_request_problem(r); !problem.empty()) throw ConfigError(problem);
@@ -73,29 +76,36 @@ void write_script(const std::string& path, const std::string& text) {
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
   out << text;
   out.close();
-  if (ec || !out) throw ConfigError(path + ": cannot write the sbatch script" + (ec ? ": " + ec.message() : ""));
+  if (ec || !out)
+    throw ConfigError(path + ": cannot write the sbatch script" + (ec ? ": " + ec.message() : ""));
 }
 
 int submit(const SlurmFlags& flags) {
   int study_trials = 0;
   const SbatchRequest r = make_request(flags, study_trials);
   const std::string script = sbatch_script(r);
-  const std::string path = r.output_dir + "/hpo-" + r.study_name + "-" + utc_stamp("%Y%m%d-%H%M%S") + ".sbatch";
+  const std::string path =
+      r.output_dir + "/hpo-" + r.study_name + "-" + utc_stamp("%Y%m%d-%H%M%S") + ".sbatch";
   const int total = r.workers * r.trials_per_worker;
   std::cout << r.workers << " worker(s) x " << r.trials_per_worker << " trial(s) = " << total
-            << " trial(s) (the study file asks for " << study_trials << "), storage " << shown_url(r.storage) << "\n";
+            << " trial(s) (the study file asks for " << study_trials << "), storage "
+            << shown_url(r.storage) << "\n";
   if (flags.dry_run) {
     std::string shown = script;
     const std::string masked = shown_url(r.storage);
-    for (size_t at = 0; (at = shown.find(r.storage, at)) != std::string::npos; at += masked.size()) {
+    for (size_t at = 0; (at = shown.find(r.storage, at)) != std::string::npos;
+         at += masked.size()) {
       shown.replace(at, r.storage.size(), masked);
     }
-    std::cout << "dry run: would write " << path << ":\n\n" << shown << "\nand run: sbatch --parsable " << path << "\n";
+    std::cout << "dry run: would write " << path << ":\n\n"
+              << shown << "\nand run: sbatch --parsable " << path << "\n";
     return kExitOk;
   }
   write_script(path, script);
   const std::string sbatch = resolve_program("sbatch");
-  if (sbatch.empty()) throw ConfigError("sbatch was not found in PATH (is this a Slurm login node?); the script is " + path);
+  if (sbatch.empty())
+    throw ConfigError("sbatch was not found in PATH (is this a Slurm login node?); the script is " +
+                      path);
   const CommandOutput out = run_command({sbatch, "--parsable", path}, 60);
   if (!out.ok()) {
     std::cerr << "hpo: error: sbatch " << path << " failed: " << out.problem() << "\n" << out.err;
@@ -104,7 +114,8 @@ int submit(const SlurmFlags& flags) {
   const std::string job = out.out.substr(0, out.out.find_first_of(";\n"));
   std::cout << "submitted job " << job << " (" << path << ")\n"
             << "watch it:  squeue -j " << job << "\n"
-            << "progress:  hpo status --study " << r.study << " --storage " << shown_url(r.storage) << "\n"
+            << "progress:  hpo status --study " << r.study << " --storage " << shown_url(r.storage)
+            << "\n"
             << "output:    " << r.output_dir << "/" << job << "_TASK.out\n";
   return kExitOk;
 }
@@ -114,35 +125,49 @@ int submit(const SlurmFlags& flags) {
 void add_slurm_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<SlurmFlags>();
   SbatchRequest& s = flags->sbatch;
-  CLI::App* cmd = app.add_subcommand("slurm", "Run a study on a Slurm cluster: a job array of `hpo run` workers");
-  cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "slurm", "Run a study on a Slurm cluster: a job array of `hpo run` workers");
+  cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")
+      ->required();
   cmd->add_option("--workers", flags->workers, "Array tasks, each one `hpo run` worker")
-      ->required()->check(CLI::PositiveNumber);
+      ->required()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--trials-per-worker", flags->trials_per_worker,
                   "Trials each worker runs (default: the study's n_trials / workers, rounded up)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--storage", flags->storage,
                   "Study database URL every worker uses; PostgreSQL for workers on several nodes "
                   "(default: the study file's)");
-  cmd->add_option("--runs-dir", flags->runs_dir,
-                  "Where trial directories go; the script and each task's output go to RUNS_DIR/STUDY/slurm "
-                  "(default: the study file's runs_dir)");
+  cmd->add_option(
+      "--runs-dir", flags->runs_dir,
+      "Where trial directories go; the script and each task's output go to RUNS_DIR/STUDY/slurm "
+      "(default: the study file's runs_dir)");
   cmd->add_option("--partition", s.partition, "sbatch --partition");
   cmd->add_option("--account", s.account, "sbatch --account");
-  cmd->add_option("--nodelist", s.nodelist, "sbatch --nodelist; exactly one node pins the array there (SQLite allowed)");
-  cmd->add_option("--gres", s.gres, "sbatch --gres per worker, e.g. gpu:1 (the worker detects the GPUs it gets)");
+  cmd->add_option("--nodelist", s.nodelist,
+                  "sbatch --nodelist; exactly one node pins the array there (SQLite allowed)");
+  cmd->add_option("--gres", s.gres,
+                  "sbatch --gres per worker, e.g. gpu:1 (the worker detects the GPUs it gets)");
   cmd->add_option("--time", s.time, "sbatch --time per worker, e.g. 12:00:00");
-  cmd->add_option("--cpus-per-task", s.cpus_per_task, "sbatch --cpus-per-task per worker")->check(CLI::PositiveNumber);
+  cmd->add_option("--cpus-per-task", s.cpus_per_task, "sbatch --cpus-per-task per worker")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--mem", s.mem, "sbatch --mem per worker, e.g. 32G");
-  cmd->add_option("--extra", s.extra, "A further #SBATCH option, e.g. --extra=--qos=long (repeatable)")
+  cmd->add_option("--extra", s.extra,
+                  "A further #SBATCH option, e.g. --extra=--qos=long (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_flag("--dry-run", flags->dry_run, "Print the script and the sbatch command; write and submit nothing");
+  cmd->add_flag("--dry-run", flags->dry_run,
+                "Print the script and the sbatch command; write and submit nothing");
   cmd->footer(
-      "Each array task runs `hpo run --study NAME -n K --storage URL` in this directory; the workers\n"
-      "share the study through its storage, claim trials one at a time, and take over the trials of a\n"
-      "worker that died once its heartbeat is stale. The script is written to RUNS_DIR/STUDY/slurm/ and\n"
-      "each task's output to RUNS_DIR/STUDY/slurm/JOB_TASK.out. The runs directory and this directory\n"
-      "must be on a file system every node sees. SQLite storage is refused unless the array is pinned\n"
+      "Each array task runs `hpo run --study NAME -n K --storage URL` in this directory; the "
+      "workers\n"
+      "share the study through its storage, claim trials one at a time, and take over the trials "
+      "of a\n"
+      "worker that died once its heartbeat is stale. The script is written to "
+      "RUNS_DIR/STUDY/slurm/ and\n"
+      "each task's output to RUNS_DIR/STUDY/slurm/JOB_TASK.out. The runs directory and this "
+      "directory\n"
+      "must be on a file system every node sees. SQLite storage is refused unless the array is "
+      "pinned\n"
       "to one node (--nodelist NODE) or has one worker: use PostgreSQL for several nodes.\n\n"
       "Examples:\n"
       "  hpo slurm --study big_sweep --workers 8 --gres gpu:1 --time 12:00:00 \\\n"

@@ -63,10 +63,11 @@ void refuse_sqlite_on_network_fs(const std::string& url) {
   const std::string& path = *sqlite;
   const std::string fs = network_file_system(path);
   if (fs.empty()) return;
-  throw ConfigError(url + ": " + path + " is on a network file system (" + fs +
-                    "), where SQLite's locks and WAL do not work and the study can be corrupted; put the "
-                    "database on a local disk (sqlite:////local/path/hpo.db) or use PostgreSQL "
-                    "(postgresql://user:pass@host:5432/db)");
+  throw ConfigError(
+      url + ": " + path + " is on a network file system (" + fs +
+      "), where SQLite's locks and WAL do not work and the study can be corrupted; put the "
+      "database on a local disk (sqlite:////local/path/hpo.db) or use PostgreSQL "
+      "(postgresql://user:pass@host:5432/db)");
 }
 
 }  // namespace hpo

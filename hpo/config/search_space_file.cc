@@ -135,8 +135,9 @@ void parse_param(const std::string& name, const YamlNode& param, SearchSpaceConf
     return;
   }
   if (!param.is_map()) {
-    param.fail("expected a parameter such as {type: float, low: 0, high: 1} or a fixed value, got " +
-               param.describe());
+    param.fail(
+        "expected a parameter such as {type: float, low: 0, high: 1} or a fixed value, got " +
+        param.describe());
   }
   const std::string type = read_type(param);
   const YamlMap map(param, keys_of(type));

@@ -4,12 +4,11 @@
 #define HPO_CONFIG_STUDY_CONFIG_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "samplers/param_value.h"
 #include "samplers/search_space.h"
@@ -21,22 +20,23 @@ namespace hpo {
 using FixedValues = std::vector<std::pair<std::string, ParamValue>>;
 
 struct SearchSpaceConfig {
-  std::string path;     // the file it came from
-  SearchSpace params;   // what the sampler chooses
-  FixedValues fixed;    // what every trial gets as is
+  std::string path;  // the file it came from
+  SearchSpace params;  // what the sampler chooses
+  FixedValues fixed;  // what every trial gets as is
 };
 
 struct ObjectiveConfig {
-  std::string metric = "val_rank_ic";          // the reported metric to optimize
+  std::string metric = "val_rank_ic";  // the reported metric to optimize
   Direction direction = Direction::kMaximize;
-  std::vector<std::string> record;             // further metrics shown in tables (e.g. val_sharpe)
+  std::vector<std::string> record;  // further metrics shown in tables (e.g. val_sharpe)
 };
 
 struct SamplerConfig {
-  std::string name = "random";    // random | tpe
+  std::string name = "random";  // random | tpe
   uint64_t seed = 0;
-  bool seeded = false;            // false: a seed is drawn and stored with the study
-  nlohmann::json options = nlohmann::json::object();  // sampler-specific keys, checked by the sampler factory
+  bool seeded = false;  // false: a seed is drawn and stored with the study
+  nlohmann::json options =
+      nlohmann::json::object();  // sampler-specific keys, checked by the sampler factory
 };
 
 struct PrunerConfig {
@@ -47,22 +47,22 @@ struct PrunerConfig {
 struct TrainerConfig {
   // argv; placeholders {config}, {trial_dir}, {trial_number}, {study_name}, {study_dir}
   std::vector<std::string> command;
-  double timeout_s = 0;          // per trial; 0 = none
-  double grace_period_s = 10;    // after SIGTERM, before SIGKILL
+  double timeout_s = 0;  // per trial; 0 = none
+  double grace_period_s = 10;  // after SIGTERM, before SIGKILL
   // on_oom: retry_halved: a trial that ran out of memory runs again at a
   // smaller batch with grad_accum raised to match (see hpo/run/oom.h).
   bool retry_halved_on_oom = false;
 };
 
 struct StudyConfig {
-  std::string path;               // the study file
+  std::string path;  // the study file
   std::string name;
   std::string description;
-  SearchSpaceConfig space;        // fixed values of the study file already merged in
+  SearchSpaceConfig space;  // fixed values of the study file already merged in
   ObjectiveConfig objective;
   SamplerConfig sampler;
   PrunerConfig pruner;
-  int n_trials = 10;              // default for `hpo run` without --n-trials
+  int n_trials = 10;  // default for `hpo run` without --n-trials
   int n_jobs = 1;
   TrainerConfig trainer;
   std::vector<std::pair<std::string, std::string>> env;  // set for every trial, in file order

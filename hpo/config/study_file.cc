@@ -22,9 +22,9 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kStudyKeys = {
-    "name",    "description", "search_space", "objective", "sampler", "pruner", "n_trials",
-    "n_jobs",  "trainer",     "env",          "fixed",     "storage", "runs_dir", "on_oom",
-    "heartbeat_interval"};
+    "name",   "description", "search_space", "objective", "sampler",
+    "pruner", "n_trials",    "n_jobs",       "trainer",   "env",
+    "fixed",  "storage",     "runs_dir",     "on_oom",    "heartbeat_interval"};
 
 bool is_ascii_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -32,7 +32,8 @@ bool is_ascii_alnum(char c) {
 
 bool is_env_name(const std::string& name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) { return is_ascii_alnum(c) || c == '_'; });
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return is_ascii_alnum(c) || c == '_'; });
 }
 
 std::string lowercase(std::string s) {
@@ -77,7 +78,8 @@ std::string study_name(const YamlMap& root, const std::string& path) {
   try {
     validate_study_name(stem);
   } catch (const ConfigError& e) {
-    throw ConfigError(path + ": no 'name' given and the file name is not a study name: " + e.what());
+    throw ConfigError(path +
+                      ": no 'name' given and the file name is not a study name: " + e.what());
   }
   return stem;
 }
@@ -113,7 +115,8 @@ ObjectiveConfig parse_objective(const YamlNode& node) {
   }
   objective.direction = text == "maximize" ? Direction::kMaximize : Direction::kMinimize;
   if (auto record = map.find("record")) {
-    for (const YamlNode& metric : record->as_list()) objective.record.push_back(non_empty_string(metric));
+    for (const YamlNode& metric : record->as_list())
+      objective.record.push_back(non_empty_string(metric));
   }
   return objective;
 }
@@ -122,8 +125,8 @@ ObjectiveConfig parse_objective(const YamlNode& node) {
 // says which list), `own` takes the keys the config itself holds and says
 // whether it did, and the rest go to `options`, for the factory to check.
 template <typename Own>
-std::string parse_named(const YamlNode& node, const char* what, const std::vector<std::string>& names,
-                        nlohmann::json& options, Own own) {
+std::string parse_named(const YamlNode& node, const char* what,
+                        const std::vector<std::string>& names, nlohmann::json& options, Own own) {
   std::string name;
   for (const auto& [key, value] : node.as_map()) {
     if (key == "name") {
@@ -186,7 +189,8 @@ TrainerConfig parse_trainer(const YamlNode& node) {
 }
 
 bool is_worker_count(const std::string& text) {
-  if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
   return std::stoi(text) <= 1024;
 }
 
@@ -200,7 +204,8 @@ std::vector<std::pair<std::string, std::string>> parse_env(const YamlNode& node)
     if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
     // hpo takes a trial's data-loader workers out of its thread share.
     if (name == "NUM_WORKERS" && !is_worker_count(value.node().Scalar())) {
-      value.fail("expected a number of data-loader workers (an integer from 0 to 1024), got " + value.describe());
+      value.fail("expected a number of data-loader workers (an integer from 0 to 1024), got " +
+                 value.describe());
     }
     const ParamValue typed = value.as_value();
     const bool* flag = std::get_if<bool>(&typed);
@@ -251,10 +256,10 @@ std::vector<std::string> study_names_in(const std::vector<std::string>& dirs) {
 }  // namespace
 
 void validate_study_name(const std::string& name) {
-  const bool ok = !name.empty() && name[0] != '.' &&
-                  std::all_of(name.begin(), name.end(), [](char c) {
-                    return is_ascii_alnum(c) || c == '_' || c == '.' || c == '-';
-                  });
+  const bool ok =
+      !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+        return is_ascii_alnum(c) || c == '_' || c == '.' || c == '-';
+      });
   if (!ok) {
     throw ConfigError("invalid study name '" + name +
                       "': use letters, digits, '_', '.' and '-', not starting with '.'");
@@ -299,8 +304,8 @@ std::string find_study_file(const std::string& name_or_path,
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
   const fs::path given(name_or_path);
-  const bool looks_like_path = given.has_parent_path() || given.extension() == ".yaml" ||
-                               given.extension() == ".yml";
+  const bool looks_like_path =
+      given.has_parent_path() || given.extension() == ".yaml" || given.extension() == ".yml";
   if (looks_like_path) throw ConfigError("study file '" + name_or_path + "' not found");
   validate_study_name(name_or_path);
   for (const std::string& dir : search_dirs) {

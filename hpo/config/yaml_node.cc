@@ -57,7 +57,8 @@ double parse_float_text(const std::string& text) {
   const size_t dot = text.find('.');
   if (dot != std::string::npos && dot + 1 < text.size() &&
       std::isalpha(static_cast<unsigned char>(text[dot + 1]))) {
-    if (text[dot + 1] == 'n' || text[dot + 1] == 'N') return std::numeric_limits<double>::quiet_NaN();
+    if (text[dot + 1] == 'n' || text[dot + 1] == 'N')
+      return std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
     return text[0] == '-' ? -inf : inf;
   }
@@ -132,11 +133,16 @@ ParamValue YamlNode::as_value() const {
   if (node_.IsNull()) return std::monostate{};
   if (!node_.IsScalar()) fail("expected a single value, got " + describe());
   switch (kind_of(node_)) {
-    case ScalarKind::kNull: return std::monostate{};
-    case ScalarKind::kBool: return as_bool();
-    case ScalarKind::kInt: return as_int();
-    case ScalarKind::kFloat: return as_double();
-    case ScalarKind::kString: break;
+    case ScalarKind::kNull:
+      return std::monostate{};
+    case ScalarKind::kBool:
+      return as_bool();
+    case ScalarKind::kInt:
+      return as_int();
+    case ScalarKind::kFloat:
+      return as_double();
+    case ScalarKind::kString:
+      break;
   }
   return node_.Scalar();
 }

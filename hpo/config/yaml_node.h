@@ -9,14 +9,14 @@
 #ifndef HPO_CONFIG_YAML_NODE_H_
 #define HPO_CONFIG_YAML_NODE_H_
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "samplers/param_value.h"
 
@@ -42,10 +42,10 @@ class YamlNode {
 
   // Typed reads. Each fails with "expected ..., got <describe()>".
   std::string as_string() const;  // a string or number scalar, as written
-  double as_double() const;       // an integer or float; may be nan or inf
-  int64_t as_int() const;         // an integer that fits in int64
-  bool as_bool() const;           // true or false
-  ParamValue as_value() const;    // any scalar, null included
+  double as_double() const;  // an integer or float; may be nan or inf
+  int64_t as_int() const;  // an integer that fits in int64
+  bool as_bool() const;  // true or false
+  ParamValue as_value() const;  // any scalar, null included
   std::vector<YamlNode> as_list() const;  // elements keyed "path[i]"
 
   // The entries of a mapping in file order. yaml-cpp keeps duplicate keys

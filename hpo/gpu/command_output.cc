@@ -67,7 +67,8 @@ CommandOutput run_command(const std::vector<std::string>& argv, double timeout_s
   try {
     Process process(spec);
     result.started = true;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     std::optional<ExitStatus> status;
     while (!(status = process.poll())) {
       if (std::chrono::steady_clock::now() > deadline) {

@@ -10,11 +10,11 @@
 namespace hpo {
 
 struct CommandOutput {
-  bool started = false;    // false: the program could not be run at all
+  bool started = false;  // false: the program could not be run at all
   bool timed_out = false;  // killed after the time limit
-  int exit_code = -1;      // when it exited on its own; -1 otherwise
-  std::string out;         // stdout
-  std::string err;         // stderr, or why it did not start
+  int exit_code = -1;  // when it exited on its own; -1 otherwise
+  std::string out;  // stdout
+  std::string err;  // stderr, or why it did not start
 
   bool ok() const { return started && !timed_out && exit_code == 0; }
   // A one-line reason for a failure: "exit code 9: NVIDIA-SMI has failed ...".

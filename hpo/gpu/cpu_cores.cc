@@ -40,7 +40,8 @@ std::string trimmed(const std::string& s) {
   return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
 }
 
-[[noreturn]] void bad_file(const std::string& file, const std::string& expected, const std::string& text) {
+[[noreturn]] void bad_file(const std::string& file, const std::string& expected,
+                           const std::string& text) {
   throw ConfigError(file + ": expected " + expected + ", got '" + trimmed(text) + "'");
 }
 
@@ -49,19 +50,22 @@ std::string trimmed(const std::string& s) {
 std::vector<fs::path> up_to(const fs::path& top, const std::string& relative) {
   std::vector<fs::path> dirs;
   fs::path rel = fs::path(relative).relative_path();
-  for (; !rel.empty() && rel != rel.parent_path(); rel = rel.parent_path()) dirs.push_back(top / rel);
+  for (; !rel.empty() && rel != rel.parent_path(); rel = rel.parent_path())
+    dirs.push_back(top / rel);
   dirs.push_back(top);
   return dirs;
 }
 
-void keep_tightest(std::optional<CpuQuota>& best, std::optional<double> cpus, const fs::path& file) {
+void keep_tightest(std::optional<CpuQuota>& best, std::optional<double> cpus,
+                   const fs::path& file) {
   if (cpus && (!best || *cpus < best->cpus)) best = CpuQuota{*cpus, file.string()};
 }
 
 void read_v2(const fs::path& root, const std::string& path, std::optional<CpuQuota>& best) {
   for (const fs::path& dir : up_to(root, path)) {
     const fs::path file = dir / "cpu.max";
-    if (const auto text = read_text(file)) keep_tightest(best, parse_cpu_max(*text, file.string()), file);
+    if (const auto text = read_text(file))
+      keep_tightest(best, parse_cpu_max(*text, file.string()), file);
   }
 }
 
@@ -84,14 +88,16 @@ std::optional<double> parse_cpu_max(const std::string& text, const std::string& 
   in >> quota >> period >> extra;
   long long q = 0, p = 0;
   const bool limited = quota != "max";
-  if ((limited && (!parse_count(quota, &q) || q <= 0)) || !parse_count(period, &p) || p <= 0 || !extra.empty()) {
+  if ((limited && (!parse_count(quota, &q) || q <= 0)) || !parse_count(period, &p) || p <= 0 ||
+      !extra.empty()) {
     bad_file(file, "'QUOTA PERIOD' or 'max PERIOD' (microseconds)", text);
   }
   if (!limited) return std::nullopt;
   return static_cast<double>(q) / static_cast<double>(p);
 }
 
-std::optional<double> parse_cfs_quota(const std::string& quota, const std::string& period, const std::string& dir) {
+std::optional<double> parse_cfs_quota(const std::string& quota, const std::string& period,
+                                      const std::string& dir) {
   long long q = 0, p = 0;
   if (!parse_count(trimmed(quota), &q) || (q <= 0 && q != -1)) {
     bad_file(dir + "/cpu.cfs_quota_us", "a quota in microseconds, or -1 for none", quota);
@@ -106,7 +112,8 @@ std::optional<double> parse_cfs_quota(const std::string& quota, const std::strin
 std::optional<CpuQuota> read_cpu_quota(const std::string& root, const std::string& self) {
   std::optional<CpuQuota> best;
   // A v1-only kernel lists no v2 line; the top's cpu.max then still counts.
-  if (self.rfind("0::", 0) != 0 && self.find("\n0::") == std::string::npos) read_v2(root, "/", best);
+  if (self.rfind("0::", 0) != 0 && self.find("\n0::") == std::string::npos)
+    read_v2(root, "/", best);
   std::istringstream lines(self);
   // Lines are "ID:CONTROLLERS:PATH": "0::/a/b" for v2, "4:cpu,cpuacct:/a/b" for v1.
   for (std::string line; std::getline(lines, line);) {
@@ -127,12 +134,14 @@ CpuCores cpu_cores(int affinity, const std::optional<CpuQuota>& quota) {
   c.quota = quota;
   c.cores = c.affinity;
   // A quota of 1.5 CPUs lets two threads run most of the time: round up.
-  if (quota) c.cores = std::max(1, std::min(c.cores, static_cast<int>(std::ceil(quota->cpus - 1e-9))));
+  if (quota)
+    c.cores = std::max(1, std::min(c.cores, static_cast<int>(std::ceil(quota->cpus - 1e-9))));
   return c;
 }
 
 std::string CpuCores::explain() const {
-  std::string text = std::to_string(cores) + " (affinity mask: " + std::to_string(affinity) + " CPU(s)";
+  std::string text =
+      std::to_string(cores) + " (affinity mask: " + std::to_string(affinity) + " CPU(s)";
   if (quota) text += "; cgroup quota: " + short_number(quota->cpus) + " CPU(s) in " + quota->source;
   return text + ")";
 }
@@ -140,7 +149,8 @@ std::string CpuCores::explain() const {
 CpuCores detect_cpu_cores() {
   const char* root = std::getenv("HPO_CGROUP_ROOT");
   const std::string self = read_text("/proc/self/cgroup").value_or("0::/\n");
-  return cpu_cores(available_cpu_cores(), read_cpu_quota(root && *root ? root : "/sys/fs/cgroup", self));
+  return cpu_cores(available_cpu_cores(),
+                   read_cpu_quota(root && *root ? root : "/sys/fs/cgroup", self));
 }
 
 }  // namespace hpo

@@ -11,8 +11,8 @@
 namespace hpo {
 
 struct CpuQuota {
-  double cpus = 0;      // quota / period: 1.5 means one and a half CPUs' time
-  std::string source;   // the file that set it
+  double cpus = 0;  // quota / period: 1.5 means one and a half CPUs' time
+  std::string source;  // the file that set it
 };
 
 // cgroup v2 cpu.max: "QUOTA PERIOD" in microseconds, or "max PERIOD" for no
@@ -22,7 +22,8 @@ std::optional<double> parse_cpu_max(const std::string& text, const std::string& 
 
 // cgroup v1: the texts of cpu.cfs_quota_us (-1 for no limit: nullopt) and
 // cpu.cfs_period_us in directory `dir`.
-std::optional<double> parse_cfs_quota(const std::string& quota, const std::string& period, const std::string& dir);
+std::optional<double> parse_cfs_quota(const std::string& quota, const std::string& period,
+                                      const std::string& dir);
 
 // The tightest quota on this process's cgroup and its ancestors. `root` is
 // where cgroups are mounted (/sys/fs/cgroup); `self` is /proc/self/cgroup's
@@ -32,9 +33,9 @@ std::optional<double> parse_cfs_quota(const std::string& quota, const std::strin
 std::optional<CpuQuota> read_cpu_quota(const std::string& root, const std::string& self);
 
 struct CpuCores {
-  int affinity = 1;              // CPUs in this process's affinity mask
+  int affinity = 1;  // CPUs in this process's affinity mask
   std::optional<CpuQuota> quota;
-  int cores = 1;                 // min(affinity, ceil(quota)), at least 1
+  int cores = 1;  // min(affinity, ceil(quota)), at least 1
 
   // "2 (affinity mask: 16 CPU(s); cgroup quota: 1.5 CPU(s) in /sys/fs/cgroup/cpu.max)"
   std::string explain() const;

@@ -13,7 +13,8 @@ GpuContext resolve_gpu_context(const std::string& profile_flag, int cores) {
   const bool explicit_choice = !profile_flag.empty() || !env_value.empty();
   if (explicit_choice) context.choice = select_profile(registry, profile_flag, env_value, {});
   context.detection = detect_gpus();
-  if (!explicit_choice) context.choice = select_profile(registry, "", "", context.detection.devices);
+  if (!explicit_choice)
+    context.choice = select_profile(registry, "", "", context.detection.devices);
   if (cores > 0) {
     context.cores = cores;
     context.cores_reason = std::to_string(cores) + " (--cores)";

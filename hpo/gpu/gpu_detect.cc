@@ -47,7 +47,9 @@ std::vector<std::string> nvidia_smi_query(const std::string& tool, const std::st
   return {tool, "--query-gpu=" + fields, "--format=csv,noheader,nounits"};
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -101,7 +103,7 @@ GpuDevice mig_device(const GpuDevice& gpu, const std::string& entry, const std::
 struct Lookup {
   std::optional<GpuDevice> device;
   std::string problem;  // why there is none
-  std::string note;     // a caveat about the device found
+  std::string note;  // a caveat about the device found
 };
 
 Lookup find_gpu(const std::vector<GpuDevice>& devices, const std::string& entry) {
@@ -112,7 +114,8 @@ Lookup find_gpu(const std::vector<GpuDevice>& devices, const std::string& entry)
     for (const GpuDevice& d : devices) known.push_back(std::to_string(d.index));
     // -1 is the usual way to hide every GPU: no warning for it.
     if (index < 0) return {std::nullopt, "", ""};
-    return {std::nullopt, "no GPU with index " + entry + " (nvidia-smi lists " + joined(known) + ")", ""};
+    return {std::nullopt,
+            "no GPU with index " + entry + " (nvidia-smi lists " + joined(known) + ")", ""};
   }
   if (!starts_with(entry, "GPU-")) {
     return {std::nullopt, "'" + entry + "' is not a GPU index, GPU-<uuid> or MIG-<uuid>", ""};
@@ -122,7 +125,8 @@ Lookup find_gpu(const std::vector<GpuDevice>& devices, const std::string& entry)
   const std::vector<size_t> found = prefix_matches(uuids, entry);
   if (found.size() == 1) return {devices[found.front()], "", ""};
   return {std::nullopt,
-          (found.empty() ? "no GPU '" + entry + "'" : "'" + entry + "' is the start of several GPUs' UUIDs") +
+          (found.empty() ? "no GPU '" + entry + "'"
+                         : "'" + entry + "' is the start of several GPUs' UUIDs") +
               " (nvidia-smi lists " + joined(uuids) + ")",
           ""};
 }
@@ -136,19 +140,26 @@ Lookup find_mig(const std::vector<GpuDevice>& devices, const std::vector<MigInst
     const MigInstance& m = migs[found.front()];
     if (const GpuDevice* gpu = gpu_with_index(devices, m.gpu)) {
       const int64_t mib = slice_mib(m.profile);
-      return {mig_device(*gpu, entry, m.uuid, m.profile, mib > 0 ? mib : gpu->memory_total_mib), "", ""};
+      return {mig_device(*gpu, entry, m.uuid, m.profile, mib > 0 ? mib : gpu->memory_total_mib), "",
+              ""};
     }
   }
   // The older form names its GPU: MIG-GPU-<uuid>/<gi>/<ci>.
   const size_t slash = entry.find('/');
   if (starts_with(entry, "MIG-GPU-") && slash != std::string::npos) {
     const Lookup gpu = find_gpu(devices, entry.substr(4, slash - 4));
-    if (!gpu.device) return {std::nullopt, "no GPU for MIG instance '" + entry + "': " + gpu.problem, ""};
-    return {mig_device(*gpu.device, entry, entry, entry.substr(slash + 1), gpu.device->memory_total_mib), "",
-            "'" + entry + "' is not listed by nvidia-smi -L, so its memory is unknown: planned as all of GPU " +
-                std::to_string(gpu.device->index) + "'s"};
+    if (!gpu.device)
+      return {std::nullopt, "no GPU for MIG instance '" + entry + "': " + gpu.problem, ""};
+    return {
+        mig_device(*gpu.device, entry, entry, entry.substr(slash + 1),
+                   gpu.device->memory_total_mib),
+        "",
+        "'" + entry +
+            "' is not listed by nvidia-smi -L, so its memory is unknown: planned as all of GPU " +
+            std::to_string(gpu.device->index) + "'s"};
   }
-  return {std::nullopt, "no MIG instance '" + entry + "' (nvidia-smi -L lists " + joined(uuids) + ")", ""};
+  return {std::nullopt,
+          "no MIG instance '" + entry + "' (nvidia-smi -L lists " + joined(uuids) + ")", ""};
 }
 
 }  // namespace
@@ -162,8 +173,8 @@ std::vector<GpuDevice> parse_gpu_query(const std::string& text) {
     if (trim(line).empty()) continue;
     const std::vector<std::string> f = split(line, ',');
     auto fail = [&](const std::string& what) -> GpuQueryError {
-      return GpuQueryError("nvidia-smi output line " + std::to_string(line_number) + ": " + what + ": '" +
-                           trim(line) + "'");
+      return GpuQueryError("nvidia-smi output line " + std::to_string(line_number) + ": " + what +
+                           ": '" + trim(line) + "'");
     };
     if (f.size() != 6) throw fail("expected 6 fields (" + std::string(kGpuQueryFields) + ")");
     GpuDevice d;
@@ -171,7 +182,8 @@ std::vector<GpuDevice> parse_gpu_query(const std::string& text) {
     if (!parse_int(f[0], &number) || number < 0) throw fail("bad GPU index");
     d.index = static_cast<int>(number);
     d.name = f[1];
-    if (!parse_int(f[2], &d.memory_total_mib) || d.memory_total_mib < 0) throw fail("bad memory.total");
+    if (!parse_int(f[2], &d.memory_total_mib) || d.memory_total_mib < 0)
+      throw fail("bad memory.total");
     if (!not_available(f[3])) {
       if (!parse_int(f[3], &number)) throw fail("bad memory.used");
       d.memory_used_mib = number;
@@ -197,17 +209,18 @@ std::vector<MigInstance> parse_mig_list(const std::string& text) {
     const size_t id = t.find("(UUID: MIG-");
     if (!starts_with(t, "MIG ") || id == std::string::npos || gpu < 0) continue;
     const size_t start = id + 7;
-    migs.push_back(
-        {static_cast<int>(gpu), t.substr(4, t.find(' ', 4) - 4), t.substr(start, t.find(')', start) - start)});
+    migs.push_back({static_cast<int>(gpu), t.substr(4, t.find(' ', 4) - 4),
+                    t.substr(start, t.find(')', start) - start)});
   }
   return migs;
 }
 
-VisibleDevices filter_visible(const std::vector<GpuDevice>& devices, const std::vector<MigInstance>& migs,
-                              const std::string& visible) {
+VisibleDevices filter_visible(const std::vector<GpuDevice>& devices,
+                              const std::vector<MigInstance>& migs, const std::string& visible) {
   VisibleDevices kept;
   for (const std::string& entry : split(visible, ',')) {
-    const Lookup found = starts_with(entry, "MIG-") ? find_mig(devices, migs, entry) : find_gpu(devices, entry);
+    const Lookup found =
+        starts_with(entry, "MIG-") ? find_mig(devices, migs, entry) : find_gpu(devices, entry);
     if (!found.note.empty()) kept.warnings.push_back("CUDA_VISIBLE_DEVICES entry " + found.note);
     if (!found.device) {
       if (!found.problem.empty()) {
@@ -225,7 +238,8 @@ GpuDetection detect_gpus(double timeout_s) {
   GpuDetection detection;
   detection.tool = resolve_program("nvidia-smi");
   if (detection.tool.empty()) return detection;
-  const CommandOutput output = run_command(nvidia_smi_query(detection.tool, kGpuQueryFields), timeout_s);
+  const CommandOutput output =
+      run_command(nvidia_smi_query(detection.tool, kGpuQueryFields), timeout_s);
   if (!output.ok()) {
     detection.problem = "nvidia-smi failed: " + output.problem();
     return detection;

@@ -17,7 +17,8 @@ class GpuQueryError : public std::runtime_error {
 };
 
 // The query hpo sends, and the columns parse_gpu_query expects, in order.
-extern const char* const kGpuQueryFields;  // "index,name,memory.total,memory.used,utilization.gpu,uuid"
+extern const char* const
+    kGpuQueryFields;  // "index,name,memory.total,memory.used,utilization.gpu,uuid"
 
 // Parses the output of
 //   nvidia-smi --query-gpu=index,name,memory.total,memory.used,utilization.gpu,uuid
@@ -33,9 +34,9 @@ std::vector<GpuDevice> parse_gpu_query(const std::string& text);
 //   GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-8f2c...)
 //     MIG 1g.10gb     Device  0: (UUID: MIG-5f1e...)
 struct MigInstance {
-  int gpu = 0;           // the GPU's index
-  std::string profile;   // "1g.10gb"
-  std::string uuid;      // "MIG-5f1e..." (old drivers: "MIG-GPU-<uuid>/<gi>/<ci>")
+  int gpu = 0;  // the GPU's index
+  std::string profile;  // "1g.10gb"
+  std::string uuid;  // "MIG-5f1e..." (old drivers: "MIG-GPU-<uuid>/<gi>/<ci>")
 };
 
 // The MIG instances in `nvidia-smi -L` output; other lines are skipped.
@@ -53,14 +54,14 @@ struct VisibleDevices {
 // device of its own, with its slice's memory when `migs` lists it. The list
 // stops at the first entry that names no device, with a warning naming it;
 // empty (or "-1") hides every GPU.
-VisibleDevices filter_visible(const std::vector<GpuDevice>& devices, const std::vector<MigInstance>& migs,
-                              const std::string& visible);
+VisibleDevices filter_visible(const std::vector<GpuDevice>& devices,
+                              const std::vector<MigInstance>& migs, const std::string& visible);
 
 struct GpuDetection {
-  std::string tool;               // nvidia-smi's path; empty when not found
-  std::vector<GpuDevice> devices; // visible ones only
-  std::string problem;            // why nvidia-smi gave nothing, if it failed
-  std::string visible_note;       // set when $CUDA_VISIBLE_DEVICES narrowed the list
+  std::string tool;  // nvidia-smi's path; empty when not found
+  std::vector<GpuDevice> devices;  // visible ones only
+  std::string problem;  // why nvidia-smi gave nothing, if it failed
+  std::string visible_note;  // set when $CUDA_VISIBLE_DEVICES narrowed the list
   std::vector<std::string> warnings;  // $CUDA_VISIBLE_DEVICES entries that name no device
 };
 

@@ -10,12 +10,12 @@
 namespace hpo {
 
 struct GpuDevice {
-  int index = 0;                  // nvidia-smi's index (PCI bus order); a MIG instance's GPU
-  std::string uuid;               // "GPU-8f2c4b1a-..."; empty if nvidia-smi did not say
-  std::string name;               // "NVIDIA H100 80GB HBM3", "MIG 1g.10gb on GPU 0"
+  int index = 0;  // nvidia-smi's index (PCI bus order); a MIG instance's GPU
+  std::string uuid;  // "GPU-8f2c4b1a-..."; empty if nvidia-smi did not say
+  std::string name;  // "NVIDIA H100 80GB HBM3", "MIG 1g.10gb on GPU 0"
   int64_t memory_total_mib = 0;
-  std::optional<int64_t> memory_used_mib;   // absent when reported as [N/A]
-  std::optional<double> utilization_pct;    // absent when reported as [N/A]
+  std::optional<int64_t> memory_used_mib;  // absent when reported as [N/A]
+  std::optional<double> utilization_pct;  // absent when reported as [N/A]
   // A MIG instance: the id CUDA_VISIBLE_DEVICES gave it ("MIG-<uuid>" or
   // "MIG-GPU-<uuid>/<gi>/<ci>"). CUDA has no index for it, so its trials
   // get this id as it was given.

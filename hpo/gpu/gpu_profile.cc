@@ -21,11 +21,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kProfileKeys = {
-    "name",           "description",        "device",         "match",
-    "vram_gb",        "max_parallel_trials", "memory_per_model_gb", "batch_size_choices",
-    "batch_size_max", "memory_fraction",    "hidden_size_max", "threads_per_trial",
-    "effective_tflops"};
+const std::vector<std::string> kProfileKeys = {"name",
+                                               "description",
+                                               "device",
+                                               "match",
+                                               "vram_gb",
+                                               "max_parallel_trials",
+                                               "memory_per_model_gb",
+                                               "batch_size_choices",
+                                               "batch_size_max",
+                                               "memory_fraction",
+                                               "hidden_size_max",
+                                               "threads_per_trial",
+                                               "effective_tflops"};
 
 bool is_profile_name(const std::string& name) {
   return !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
@@ -60,19 +68,21 @@ void check_consistency(const GpuProfile& p, const YamlMap& map) {
   const double total = p.memory_per_model_gb * p.max_parallel_trials;
   if (total > p.vram_gb * 1.0001) {
     map.require("max_parallel_trials")
-        .fail(std::to_string(p.max_parallel_trials) + " trials x " + short_number(p.memory_per_model_gb) +
-              " GB per model exceed vram_gb (" + short_number(p.vram_gb) + ")");
+        .fail(std::to_string(p.max_parallel_trials) + " trials x " +
+              short_number(p.memory_per_model_gb) + " GB per model exceed vram_gb (" +
+              short_number(p.vram_gb) + ")");
   }
   if (p.memory_fraction && *p.memory_fraction * p.max_parallel_trials > 1.0001) {
     map.require("memory_fraction")
-        .fail("memory_fraction x max_parallel_trials exceeds 1 (" + std::to_string(p.max_parallel_trials) +
-              " trials share one GPU)");
+        .fail("memory_fraction x max_parallel_trials exceeds 1 (" +
+              std::to_string(p.max_parallel_trials) + " trials share one GPU)");
   }
 }
 
 void parse_batch_sizes(const YamlMap& map, GpuProfile& p) {
   if (auto choices = map.find("batch_size_choices")) {
-    for (const YamlNode& item : choices->as_list()) p.batch_size_choices.push_back(positive_int(item));
+    for (const YamlNode& item : choices->as_list())
+      p.batch_size_choices.push_back(positive_int(item));
     if (p.batch_size_choices.empty()) choices->fail("expected at least one batch size");
     std::sort(p.batch_size_choices.begin(), p.batch_size_choices.end());
   }
@@ -93,15 +103,18 @@ GpuProfile parse_gpu_profile(const std::string& yaml_text, const std::string& pa
   p.path = path;
   p.name = fs::path(path).stem().string();
   if (!is_profile_name(p.name)) {
-    throw ConfigError(path + ": the file name is not a profile name (use letters, digits, '_', '-', '.')");
+    throw ConfigError(path +
+                      ": the file name is not a profile name (use letters, digits, '_', '-', '.')");
   }
   if (auto name = map.find("name"); name && name->as_string() != p.name) {
-    name->fail("must match the file name '" + p.name + "' (a profile is selected by its file name)");
+    name->fail("must match the file name '" + p.name +
+               "' (a profile is selected by its file name)");
   }
   if (auto description = map.find("description")) p.description = description->as_string();
   if (auto device = map.find("device")) {
     const std::string kind = device->as_string();
-    if (kind != "gpu" && kind != "cpu") device->fail("expected gpu or cpu, got " + device->describe());
+    if (kind != "gpu" && kind != "cpu")
+      device->fail("expected gpu or cpu, got " + device->describe());
     p.cpu = kind == "cpu";
   }
   if (auto match = map.find("match")) {
@@ -111,8 +124,10 @@ GpuProfile parse_gpu_profile(const std::string& yaml_text, const std::string& pa
     }
   }
   if (p.cpu) {
-    if (auto max = map.find("max_parallel_trials")) p.max_parallel_trials = static_cast<int>(positive_int(*max, 0));
-    else p.max_parallel_trials = 0;
+    if (auto max = map.find("max_parallel_trials"))
+      p.max_parallel_trials = static_cast<int>(positive_int(*max, 0));
+    else
+      p.max_parallel_trials = 0;
     if (auto mem = map.find("memory_per_model_gb")) p.memory_per_model_gb = positive_number(*mem);
   } else {
     p.vram_gb = positive_number(map.require("vram_gb"));
@@ -122,10 +137,12 @@ GpuProfile parse_gpu_profile(const std::string& yaml_text, const std::string& pa
   parse_batch_sizes(map, p);
   if (auto fraction = map.find("memory_fraction")) {
     p.memory_fraction = positive_number(*fraction);
-    if (*p.memory_fraction > 1) fraction->fail("expected a fraction in (0, 1], got " + fraction->describe());
+    if (*p.memory_fraction > 1)
+      fraction->fail("expected a fraction in (0, 1], got " + fraction->describe());
   }
   if (auto hidden = map.find("hidden_size_max")) p.hidden_size_max = positive_int(*hidden);
-  if (auto threads = map.find("threads_per_trial")) p.threads_per_trial = static_cast<int>(positive_int(*threads));
+  if (auto threads = map.find("threads_per_trial"))
+    p.threads_per_trial = static_cast<int>(positive_int(*threads));
   if (auto tflops = map.find("effective_tflops")) p.effective_tflops = positive_number(*tflops);
   check_consistency(p, map);
   return p;
@@ -177,7 +194,8 @@ GpuProfile GpuProfileRegistry::get(const std::string& name_or_path) const {
   }
   if (const GpuProfile* p = find(name_or_path)) return *p;
   const std::vector<std::string> available = names();
-  throw ConfigError("unknown GPU profile '" + name_or_path + "'" + did_you_mean(name_or_path, available) +
+  throw ConfigError("unknown GPU profile '" + name_or_path + "'" +
+                    did_you_mean(name_or_path, available) +
                     "; available: " + (available.empty() ? "none" : join_names(available)) +
                     " (or give a profile file's path)");
 }

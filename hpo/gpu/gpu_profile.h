@@ -4,16 +4,13 @@
 //
 //   description: NVIDIA H100 80GB
 //   device: gpu                     # gpu (default) or cpu
-//   match: [h100]                   # nvidia-smi names it matches (case, spaces, '-' and '_' ignored)
-//   vram_gb: 80
-//   max_parallel_trials: 3          # per GPU
-//   memory_per_model_gb: 16         # what one trial may use
-//   batch_size_choices: [2048, 4096]
-//   batch_size_max: 4096            # optional; else the largest choice
-//   memory_fraction: 0.3            # optional; passed as HPO_GPU_MEMORY_FRACTION
-//   hidden_size_max: 1024           # optional
-//   threads_per_trial: 2            # optional; CPU threads a trial wants
-//   effective_tflops: 99            # optional; a rough sustained rate, for time estimates
+//   match: [h100]                   # nvidia-smi names it matches (case, spaces, '-' and '_'
+//   ignored) vram_gb: 80 max_parallel_trials: 3          # per GPU memory_per_model_gb: 16 # what
+//   one trial may use batch_size_choices: [2048, 4096] batch_size_max: 4096            # optional;
+//   else the largest choice memory_fraction: 0.3            # optional; passed as
+//   HPO_GPU_MEMORY_FRACTION hidden_size_max: 1024           # optional threads_per_trial: 2 #
+//   optional; CPU threads a trial wants effective_tflops: 99            # optional; a rough
+//   sustained rate, for time estimates
 #ifndef HPO_GPU_GPU_PROFILE_H_
 #define HPO_GPU_GPU_PROFILE_H_
 
@@ -25,13 +22,13 @@
 namespace hpo {
 
 struct GpuProfile {
-  std::string name;          // the file's stem: rtx_4090, h100, cpu
-  std::string path;          // the file it came from
+  std::string name;  // the file's stem: rtx_4090, h100, cpu
+  std::string path;  // the file it came from
   std::string description;
-  bool cpu = false;          // `device: cpu`: trials run on CPU cores only
+  bool cpu = false;  // `device: cpu`: trials run on CPU cores only
   std::vector<std::string> match;
-  double vram_gb = 0;        // per GPU; 0 for cpu
-  int max_parallel_trials = 1;   // per GPU; for cpu an overall cap, 0 = none
+  double vram_gb = 0;  // per GPU; 0 for cpu
+  int max_parallel_trials = 1;  // per GPU; for cpu an overall cap, 0 = none
   double memory_per_model_gb = 0;
   std::vector<int64_t> batch_size_choices;
   std::optional<int64_t> batch_size_max;

@@ -12,14 +12,18 @@ constexpr double kFloatBytes = 4;
 constexpr double kModelCopies = 1 + 1 + 2;  // weights, grads, AdamW's two moments
 
 // A weight-normalized causal convolution: v, the gain g and the bias.
-int64_t conv_params(int64_t in, int64_t out, int64_t kernel) { return in * out * kernel + out + out; }
+int64_t conv_params(int64_t in, int64_t out, int64_t kernel) {
+  return in * out * kernel + out + out;
+}
 
 int64_t tcn_params(const ModelShape& s) {
   int64_t total = 0;
   int64_t in = s.features;
   for (int64_t layer = 0; layer < s.layers; ++layer) {
-    total += conv_params(in, s.hidden_size, s.kernel_size) + conv_params(s.hidden_size, s.hidden_size, s.kernel_size);
-    if (in != s.hidden_size) total += in * s.hidden_size + s.hidden_size;  // 1x1 residual projection
+    total += conv_params(in, s.hidden_size, s.kernel_size) +
+             conv_params(s.hidden_size, s.hidden_size, s.kernel_size);
+    if (in != s.hidden_size)
+      total += in * s.hidden_size + s.hidden_size;  // 1x1 residual projection
     in = s.hidden_size;
   }
   return total + s.hidden_size + 1;  // linear head
@@ -47,7 +51,8 @@ std::optional<double> largest(const SearchSpace& space, const std::string& name)
       }
       return best;
     }
-    if (const auto* i = std::get_if<IntDistribution>(&p.distribution)) return static_cast<double>(i->high);
+    if (const auto* i = std::get_if<IntDistribution>(&p.distribution))
+      return static_cast<double>(i->high);
     return std::get<FloatDistribution>(p.distribution).high;
   }
   return std::nullopt;
@@ -70,9 +75,11 @@ MemoryEstimate estimate_memory(const ModelShape& s, bool on_gpu) {
   e.model_bytes = static_cast<double>(e.params) * kFloatBytes * kModelCopies;
   // An MLP's hidden layers have no time axis; a TCN's keep all of it.
   const double steps = s.model == "mlp" ? 1.0 : static_cast<double>(s.lookback);
-  const double per_layer = s.model == "mlp" ? 3.0 : static_cast<double>(kTensorsPerLayer);  // linear, ReLU, dropout
-  e.activation_bytes = static_cast<double>(s.batch_size) * steps * static_cast<double>(s.hidden_size) *
-                       static_cast<double>(s.layers) * per_layer * kFloatBytes;
+  const double per_layer =
+      s.model == "mlp" ? 3.0 : static_cast<double>(kTensorsPerLayer);  // linear, ReLU, dropout
+  e.activation_bytes = static_cast<double>(s.batch_size) * steps *
+                       static_cast<double>(s.hidden_size) * static_cast<double>(s.layers) *
+                       per_layer * kFloatBytes;
   if (s.amp && on_gpu) e.activation_bytes /= 2;
   e.input_bytes = static_cast<double>(s.batch_size * s.features * s.lookback) * kFloatBytes;
   e.context_bytes = on_gpu ? kCudaContextBytes : 0;
@@ -86,16 +93,19 @@ double training_flops(const ModelShape& shape, int64_t samples_per_epoch, int64_
 
 int64_t fixed_int(const FixedValues& fixed, const std::string& name, int64_t fallback) {
   for (const auto& [key, value] : fixed) {
-    if (key == name && is_numeric(value)) return static_cast<int64_t>(std::llround(as_double(value)));
+    if (key == name && is_numeric(value))
+      return static_cast<int64_t>(std::llround(as_double(value)));
   }
   return fallback;
 }
 
 ModelShape worst_case_shape(const SearchSpaceConfig& space,
-                            const std::vector<std::pair<std::string, std::string>>& env, bool on_gpu) {
+                            const std::vector<std::pair<std::string, std::string>>& env,
+                            bool on_gpu) {
   ModelShape s;
   for (const auto& [key, value] : space.fixed) {
-    if (key == "model" && std::holds_alternative<std::string>(value)) s.model = std::get<std::string>(value);
+    if (key == "model" && std::holds_alternative<std::string>(value))
+      s.model = std::get<std::string>(value);
   }
   s.hidden_size = worst(space, "hidden_size", s.hidden_size);
   s.layers = worst(space, "layers", s.layers);
@@ -118,7 +128,8 @@ std::string format_bytes(double bytes) {
     ++unit;
   }
   char buf[32];
-  std::snprintf(buf, sizeof buf, unit == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
+  std::snprintf(buf, sizeof buf, unit == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes,
+                units[unit]);
   return buf;
 }
 

@@ -31,22 +31,25 @@ struct ModelShape {
   int64_t layers = 3;
   int64_t kernel_size = 3;
   int64_t batch_size = 512;
-  bool amp = false;           // bf16/fp16 autocast (GPU only)
+  bool amp = false;  // bf16/fp16 autocast (GPU only)
 };
 
 // A TCN block keeps about this many [batch, hidden, lookback] tensors for
 // its backward pass: two convolutions, two ReLUs, two dropouts, the residual
 // sum and its ReLU. Seed 004 counts one; a TCN keeps more.
 constexpr int64_t kTensorsPerLayer = 8;
-constexpr double kCudaContextBytes = 512.0 * 1024 * 1024;  // CUDA context + cuDNN handles, per process
+constexpr double kCudaContextBytes =
+    512.0 * 1024 * 1024;  // CUDA context + cuDNN handles, per process
 
 struct MemoryEstimate {
   int64_t params = 0;
-  double model_bytes = 0;        // weights + grads + AdamW state
+  double model_bytes = 0;  // weights + grads + AdamW state
   double activation_bytes = 0;
   double input_bytes = 0;
-  double context_bytes = 0;      // on a GPU only
-  double total_bytes() const { return model_bytes + activation_bytes + input_bytes + context_bytes; }
+  double context_bytes = 0;  // on a GPU only
+  double total_bytes() const {
+    return model_bytes + activation_bytes + input_bytes + context_bytes;
+  }
 };
 
 // The trainable parameters of the model, exactly as hpo-trainer builds it
@@ -67,7 +70,8 @@ double training_flops(const ModelShape& shape, int64_t samples_per_epoch, int64_
 // from the fixed values. AMP follows the study's AMP_DTYPE (the trainer's
 // default, bf16, when unset) and applies only `on_gpu`.
 ModelShape worst_case_shape(const SearchSpaceConfig& space,
-                            const std::vector<std::pair<std::string, std::string>>& env, bool on_gpu);
+                            const std::vector<std::pair<std::string, std::string>>& env,
+                            bool on_gpu);
 
 // The fixed integer value `name`, or `fallback`.
 int64_t fixed_int(const FixedValues& fixed, const std::string& name, int64_t fallback);

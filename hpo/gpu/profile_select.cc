@@ -57,17 +57,23 @@ GpuProfile builtin_cpu() {
 
 const char* to_string(ProfileSource source) {
   switch (source) {
-    case ProfileSource::kFlag: return "flag";
-    case ProfileSource::kEnv: return "env";
-    case ProfileSource::kDetected: return "detected";
-    case ProfileSource::kDefault: break;
+    case ProfileSource::kFlag:
+      return "flag";
+    case ProfileSource::kEnv:
+      return "env";
+    case ProfileSource::kDetected:
+      return "detected";
+    case ProfileSource::kDefault:
+      break;
   }
   return "default";
 }
 
 const GpuProfile* match_profile(const GpuProfileRegistry& registry, const GpuDevice& device) {
   const GpuProfile* best = nullptr;
-  auto distance = [&](const GpuProfile* p) { return std::fabs(p->vram_gb - device.memory_total_gib()); };
+  auto distance = [&](const GpuProfile* p) {
+    return std::fabs(p->vram_gb - device.memory_total_gib());
+  };
   for (const GpuProfile& p : registry.profiles()) {
     if (p.cpu || !name_matches(p, device.name)) continue;
     if (!best || distance(&p) < distance(best)) best = &p;
@@ -90,7 +96,8 @@ ProfileChoice select_profile(const GpuProfileRegistry& registry, const std::stri
   }
   const GpuDevice& first = devices.front();
   const std::string seen = first.name + ", " + short_number(first.memory_total_gib()) + " GiB";
-  if (const GpuProfile* p = match_profile(registry, first)) return {*p, ProfileSource::kDetected, seen};
+  if (const GpuProfile* p = match_profile(registry, first))
+    return {*p, ProfileSource::kDetected, seen};
   return {fallback_for(first), ProfileSource::kDetected,
           seen + "; no profile fits it: set GPU_PROFILE or add a profile file"};
 }

@@ -15,16 +15,19 @@ std::string fraction_text(double f) { return short_number(f); }
 
 // `position`: the device's place in the list, which tells the MIG
 // instances of one GPU apart ("mig0.w0", "mig1.w0").
-Slot gpu_slot(const GpuDevice& device, size_t position, int worker, int threads, const GpuProfile& profile) {
+Slot gpu_slot(const GpuDevice& device, size_t position, int worker, int threads,
+              const GpuProfile& profile) {
   Slot s;
-  s.name = (device.is_mig() ? "mig" + std::to_string(position) : "gpu" + std::to_string(device.index)) + ".w" +
-           std::to_string(worker);
+  s.name =
+      (device.is_mig() ? "mig" + std::to_string(position) : "gpu" + std::to_string(device.index)) +
+      ".w" + std::to_string(worker);
   s.gpu = device.index;
   s.worker = worker;
   s.env = {{"CUDA_VISIBLE_DEVICES", device.visible_id()},
            {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
            {"OMP_NUM_THREADS", std::to_string(threads)}};
-  if (profile.memory_fraction) s.env.emplace_back("HPO_GPU_MEMORY_FRACTION", fraction_text(*profile.memory_fraction));
+  if (profile.memory_fraction)
+    s.env.emplace_back("HPO_GPU_MEMORY_FRACTION", fraction_text(*profile.memory_fraction));
   s.env.emplace_back("HPO_SLOT", s.name);
   return s;
 }
@@ -33,7 +36,9 @@ Slot cpu_slot(int worker, int threads) {
   Slot s;
   s.name = "cpu.w" + std::to_string(worker);
   s.worker = worker;
-  s.env = {{"CUDA_VISIBLE_DEVICES", ""}, {"OMP_NUM_THREADS", std::to_string(threads)}, {"HPO_SLOT", s.name}};
+  s.env = {{"CUDA_VISIBLE_DEVICES", ""},
+           {"OMP_NUM_THREADS", std::to_string(threads)},
+           {"HPO_SLOT", s.name}};
   return s;
 }
 
@@ -45,31 +50,34 @@ void split_cores(int cores, int trials, int workers, SlotPlan& plan) {
   const int share = cores / trials;
   plan.loader_workers = workers;
   plan.threads_per_trial = std::max(1, share - workers);
-  plan.threads_reason = std::to_string(cores) + " core(s) / " + std::to_string(trials) + " trial(s) = " +
-                        std::to_string(share);
+  plan.threads_reason = std::to_string(cores) + " core(s) / " + std::to_string(trials) +
+                        " trial(s) = " + std::to_string(share);
   if (workers > 0) {
-    plan.threads_reason += ", minus " + std::to_string(workers) + " data-loader worker(s) (NUM_WORKERS) = " +
-                           std::to_string(share - workers);
+    plan.threads_reason +=
+        ", minus " + std::to_string(workers) +
+        " data-loader worker(s) (NUM_WORKERS) = " + std::to_string(share - workers);
   }
   if (share - workers < 1) plan.threads_reason += ", at least 1";
   const int used = trials * (plan.threads_per_trial + workers);
   if (workers > 0 && used > cores) {
-    plan.cpu_warning = std::to_string(trials) + " trial(s) x (" + std::to_string(plan.threads_per_trial) +
-                       " thread(s) + " + std::to_string(workers) + " data-loader worker(s)) = " +
-                       std::to_string(used) + " on " + std::to_string(cores) +
-                       " core(s): the CPU is oversubscribed; lower NUM_WORKERS or n_jobs";
+    plan.cpu_warning =
+        std::to_string(trials) + " trial(s) x (" + std::to_string(plan.threads_per_trial) +
+        " thread(s) + " + std::to_string(workers) +
+        " data-loader worker(s)) = " + std::to_string(used) + " on " + std::to_string(cores) +
+        " core(s): the CPU is oversubscribed; lower NUM_WORKERS or n_jobs";
   }
 }
 
-void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile, std::optional<int> n_jobs,
-              int cores, int workers, SlotPlan& plan) {
+void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
+              std::optional<int> n_jobs, int cores, int workers, SlotPlan& plan) {
   plan.on_gpu = true;
   plan.gpus = static_cast<int>(devices.size());
   plan.capacity = plan.gpus * profile.max_parallel_trials;
   const int n = n_jobs.value_or(plan.capacity);
   if (n > plan.capacity) {
-    plan.warnings.push_back(std::to_string(n) + " trials at once exceed the " + std::to_string(plan.capacity) +
-                            " slots of profile " + profile.name + " (" + std::to_string(plan.gpus) + " GPU(s) x " +
+    plan.warnings.push_back(std::to_string(n) + " trials at once exceed the " +
+                            std::to_string(plan.capacity) + " slots of profile " + profile.name +
+                            " (" + std::to_string(plan.gpus) + " GPU(s) x " +
                             std::to_string(profile.max_parallel_trials) +
                             "): GPUs are oversubscribed and trials may run out of memory");
   }
@@ -77,14 +85,17 @@ void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile, 
   // Slot k is worker k / gpus of GPU k % gpus: every GPU gets a trial
   // before any gets a second.
   std::vector<std::pair<size_t, int>> chosen;  // (device position, worker)
-  for (int k = 0; k < n; ++k) chosen.emplace_back(static_cast<size_t>(k % plan.gpus), k / plan.gpus);
+  for (int k = 0; k < n; ++k)
+    chosen.emplace_back(static_cast<size_t>(k % plan.gpus), k / plan.gpus);
   std::sort(chosen.begin(), chosen.end());
   for (const auto& [device, worker] : chosen) {
-    plan.slots.push_back(gpu_slot(devices[device], device, worker, plan.threads_per_trial, profile));
+    plan.slots.push_back(
+        gpu_slot(devices[device], device, worker, plan.threads_per_trial, profile));
   }
 }
 
-void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, int workers, SlotPlan& plan) {
+void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, int workers,
+              SlotPlan& plan) {
   const int wanted_threads = profile.threads_per_trial.value_or(1);
   plan.capacity = std::max(1, cores / wanted_threads);
   // A GPU profile's max_parallel_trials counts per GPU: no cap for the CPU.
@@ -113,7 +124,8 @@ SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& pro
     return plan;
   }
   if (!profile.cpu) {
-    plan.warnings.push_back("profile " + profile.name + " is for GPUs, but none was found: trials run on CPU slots");
+    plan.warnings.push_back("profile " + profile.name +
+                            " is for GPUs, but none was found: trials run on CPU slots");
   }
   plan_cpu(profile, n_jobs, cores, workers, plan);
   return plan;

@@ -19,9 +19,9 @@
 namespace hpo {
 
 struct Slot {
-  std::string name;          // "gpu1.w0", "mig0.w0" (a MIG instance), "cpu.w3"
-  std::optional<int> gpu;    // nvidia-smi index (a MIG instance's GPU); none for a CPU slot
-  int worker = 0;            // index among the slots of the same GPU (or of the CPU)
+  std::string name;  // "gpu1.w0", "mig0.w0" (a MIG instance), "cpu.w3"
+  std::optional<int> gpu;  // nvidia-smi index (a MIG instance's GPU); none for a CPU slot
+  int worker = 0;  // index among the slots of the same GPU (or of the CPU)
   // Set for every trial in this slot, on top of the study's env (so it wins):
   //   CUDA_VISIBLE_DEVICES  the slot's GPU: its index, or a MIG instance's id
   //                         as the user gave it ("" for CPU slots: no GPU at all)
@@ -33,15 +33,16 @@ struct Slot {
 };
 
 struct SlotPlan {
-  std::vector<Slot> slots;       // GPU by GPU, worker by worker
-  int gpus = 0;                  // GPUs in use
-  int capacity = 0;              // slots the profile allows (gpus x max_parallel_trials; CPU: see plan_slots)
+  std::vector<Slot> slots;  // GPU by GPU, worker by worker
+  int gpus = 0;  // GPUs in use
+  int capacity = 0;  // slots the profile allows (gpus x max_parallel_trials; CPU: see plan_slots)
   int threads_per_trial = 1;
-  int loader_workers = 0;        // each trial's data-loader workers (NUM_WORKERS)
-  std::string threads_reason;    // "16 core(s) / 4 trial(s) = 4, minus 2 data-loader worker(s) (NUM_WORKERS) = 2"
+  int loader_workers = 0;  // each trial's data-loader workers (NUM_WORKERS)
+  std::string threads_reason;  // "16 core(s) / 4 trial(s) = 4, minus 2 data-loader worker(s)
+                               // (NUM_WORKERS) = 2"
   bool on_gpu = false;
   std::vector<std::string> warnings;  // oversubscription and fallbacks, for the user
-  std::string cpu_warning;            // set when the loader workers alone oversubscribe the CPU
+  std::string cpu_warning;  // set when the loader workers alone oversubscribe the CPU
 
   int n_jobs() const { return static_cast<int>(slots.size()); }
 };

@@ -13,8 +13,8 @@ std::string limit_text(const GpuProfile& profile, int64_t ceiling) {
   return "profile " + profile.name + " allows <= " + std::to_string(ceiling);
 }
 
-std::string bound_categorical(const std::string& name, CategoricalDistribution& dist, int64_t ceiling,
-                              const GpuProfile& profile) {
+std::string bound_categorical(const std::string& name, CategoricalDistribution& dist,
+                              int64_t ceiling, const GpuProfile& profile) {
   std::vector<ParamValue> kept;
   std::vector<std::string> dropped;
   for (const ParamValue& choice : dist.choices) {
@@ -26,18 +26,20 @@ std::string bound_categorical(const std::string& name, CategoricalDistribution& 
   }
   if (dropped.empty()) return "";
   if (kept.empty()) {
-    throw ConfigError(name + ": every choice (" + join_names(dropped) + ") is above the GPU limit: " +
-                      limit_text(profile, ceiling) + "; add smaller choices or pick another profile");
+    throw ConfigError(name + ": every choice (" + join_names(dropped) +
+                      ") is above the GPU limit: " + limit_text(profile, ceiling) +
+                      "; add smaller choices or pick another profile");
   }
   dist.choices = std::move(kept);
   return name + ": dropped " + join_names(dropped) + " (" + limit_text(profile, ceiling) + ")";
 }
 
-std::string bound_int(const std::string& name, IntDistribution& dist, int64_t ceiling, const GpuProfile& profile) {
+std::string bound_int(const std::string& name, IntDistribution& dist, int64_t ceiling,
+                      const GpuProfile& profile) {
   if (dist.high <= ceiling) return "";
   if (dist.low > ceiling) {
-    throw ConfigError(name + ": low " + std::to_string(dist.low) + " is above the GPU limit: " +
-                      limit_text(profile, ceiling));
+    throw ConfigError(name + ": low " + std::to_string(dist.low) +
+                      " is above the GPU limit: " + limit_text(profile, ceiling));
   }
   const int64_t old_high = dist.high;
   dist.high = dist.low + (ceiling - dist.low) / dist.step * dist.step;  // stay on the grid
@@ -50,11 +52,11 @@ std::string bound_float(const std::string& name, FloatDistribution& dist, int64_
   const double limit = static_cast<double>(ceiling);
   if (dist.high <= limit) return "";
   if (dist.low >= limit || dist.step) {
-    throw ConfigError(name + ": a float range above the GPU limit (" + limit_text(profile, ceiling) +
-                      ") cannot be bounded; use smaller bounds");
+    throw ConfigError(name + ": a float range above the GPU limit (" +
+                      limit_text(profile, ceiling) + ") cannot be bounded; use smaller bounds");
   }
-  const std::string note = name + ": high " + to_string(ParamValue(dist.high)) + " -> " + std::to_string(ceiling) +
-                           " (" + limit_text(profile, ceiling) + ")";
+  const std::string note = name + ": high " + to_string(ParamValue(dist.high)) + " -> " +
+                           std::to_string(ceiling) + " (" + limit_text(profile, ceiling) + ")";
   dist.high = limit;
   return note;
 }
@@ -63,7 +65,8 @@ std::string bound_param(ParamSpec& param, int64_t ceiling, const GpuProfile& pro
   if (auto* c = std::get_if<CategoricalDistribution>(&param.distribution)) {
     return bound_categorical(param.name, *c, ceiling, profile);
   }
-  if (auto* i = std::get_if<IntDistribution>(&param.distribution)) return bound_int(param.name, *i, ceiling, profile);
+  if (auto* i = std::get_if<IntDistribution>(&param.distribution))
+    return bound_int(param.name, *i, ceiling, profile);
   return bound_float(param.name, std::get<FloatDistribution>(param.distribution), ceiling, profile);
 }
 

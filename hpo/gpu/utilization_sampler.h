@@ -26,9 +26,9 @@ namespace hpo {
 
 struct UtilizationStats {
   int gpu = -1;
-  int samples = 0;            // 0: the trial ended before the first sample
-  double mean_util_pct = 0;   // mean of utilization.gpu over the samples that had it
-  double mean_mem_mib = 0;    // mean of memory.used over the samples that had it
+  int samples = 0;  // 0: the trial ended before the first sample
+  double mean_util_pct = 0;  // mean of utilization.gpu over the samples that had it
+  double mean_mem_mib = 0;  // mean of memory.used over the samples that had it
 };
 
 class UtilizationSampler {

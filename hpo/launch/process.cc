@@ -5,8 +5,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,9 +15,9 @@
 // a trainer with fork copies hpo's page tables and then takes a
 // copy-on-write fault per page touched; vfork costs neither.
 #define BOOST_POSIX_HAS_VFORK 1
+#include <algorithm>
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -90,7 +90,8 @@ void prepare_child(pid_t hpo) {
   for (int sig = 1; sig < NSIG; ++sig) {
     struct sigaction sa;
     if (::sigaction(sig, nullptr, &sa) != 0) continue;
-    const bool handled = (sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
+    const bool handled =
+        (sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
     if (!handled) continue;
     ::signal(sig, SIG_IGN);
     ::signal(sig, SIG_DFL);
@@ -149,7 +150,7 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
     impl_->child = bp::child(
         bp::exe = spec.argv[0], bp::args = args,
         bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
-        bp::std_in < bp::null, bp::std_out > spec.stdout_path, bp::std_err > spec.stderr_path,
+        bp::std_in<bp::null, bp::std_out> spec.stdout_path, bp::std_err > spec.stderr_path,
         bp::extend::on_exec_setup = [hpo](auto&) { prepare_child(hpo); }, bp::posix::use_vfork, ec);
   });
   if (ec) {

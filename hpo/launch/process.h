@@ -29,7 +29,7 @@ class LaunchError : public std::runtime_error {
 
 struct ExitStatus {
   bool signaled = false;
-  int code = 0;    // the exit code, when !signaled
+  int code = 0;  // the exit code, when !signaled
   int signal = 0;  // the signal that ended it, when signaled
 
   bool success() const { return !signaled && code == 0; }

@@ -43,12 +43,13 @@ bool wait_empty(int64_t pgid, Clock::duration limit) {
 std::vector<GroupMember> live_group_members(int64_t pgid) {
   std::vector<GroupMember> members;
   std::error_code ec;
-  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
+       it.increment(ec)) {
     const std::string name = it->path().filename().string();
     char* rest = nullptr;
     const long long pid = std::strtoll(name.c_str(), &rest, 10);
     if (name.empty() || *rest != '\0') continue;  // not a process
-    const auto stat = read_proc_stat(pid);       // nothing if it just ended
+    const auto stat = read_proc_stat(pid);  // nothing if it just ended
     if (stat && stat->pgid == pgid && stat->state != 'Z' && stat->state != 'X') {
       members.push_back({pid, stat->start_ticks});
     }
@@ -58,7 +59,9 @@ std::vector<GroupMember> live_group_members(int64_t pgid) {
 
 bool end_process_group(int64_t pgid, std::chrono::duration<double> grace) {
   if (pgid <= 1) return false;  // kill(-1) or kill(0) would reach far more than a group
-  const auto signal = [pgid](int sig) { return ::kill(static_cast<pid_t>(-pgid), sig) == 0 || errno == ESRCH; };
+  const auto signal = [pgid](int sig) {
+    return ::kill(static_cast<pid_t>(-pgid), sig) == 0 || errno == ESRCH;
+  };
   if (!signal(SIGTERM)) return false;  // another user's
   if (wait_empty(pgid, std::chrono::duration_cast<Clock::duration>(grace))) return true;
   signal(SIGKILL);

@@ -48,8 +48,10 @@ std::string quote_nonfinite_literals(const std::string& line) {
     const char c = line[i];
     if (in_string) {
       out.push_back(c);
-      if (c == '\\' && i + 1 < line.size()) out.push_back(line[++i]);
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i + 1 < line.size())
+        out.push_back(line[++i]);
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') in_string = true;
@@ -100,30 +102,33 @@ ReportEvent parse_series(const nlohmann::json& j, int line_number) {
   }
   for (const auto& d : *dates) {
     if (!d.is_string() || !iso_date(d.get_ref<const std::string&>())) {
-      return bad("dates[" + std::to_string(s.dates.size()) + "] = " + d.dump() + " is not an ISO date (YYYY-MM-DD)");
+      return bad("dates[" + std::to_string(s.dates.size()) + "] = " + d.dump() +
+                 " is not an ISO date (YYYY-MM-DD)");
     }
     if (!s.dates.empty() && !(s.dates.back() < d.get_ref<const std::string&>())) {
-      return bad("dates must be strictly increasing; dates[" + std::to_string(s.dates.size()) + "] = " +
-                 d.dump() + " follows \"" + s.dates.back() + "\"");
+      return bad("dates must be strictly increasing; dates[" + std::to_string(s.dates.size()) +
+                 "] = " + d.dump() + " follows \"" + s.dates.back() + "\"");
     }
     s.dates.push_back(d.get<std::string>());
   }
-  for (const auto& [key, out, nan_ok] : {std::tuple{"returns", &s.returns, false},
-                                         std::tuple{"rank_ic", &s.rank_ic, true}}) {
+  for (const auto& [key, out, nan_ok] :
+       {std::tuple{"returns", &s.returns, false}, std::tuple{"rank_ic", &s.rank_ic, true}}) {
     const auto array = j.find(key);
-    if (array == j.end() || !array->is_array()) return bad(std::string("\"") + key + "\" must be an array of numbers");
+    if (array == j.end() || !array->is_array())
+      return bad(std::string("\"") + key + "\" must be an array of numbers");
     for (const auto& v : *array) {
       const auto x = metric_number(v);
       const std::string at = std::string(key) + "[" + std::to_string(out->size()) + "]";
       if (!x) return bad(at + " = " + v.dump() + " is not a number");
       if (std::isinf(*x) || (std::isnan(*x) && !nan_ok)) {
-        return bad(at + " is " + v.dump() + "; expected a finite number" + (nan_ok ? " or NaN" : ""));
+        return bad(at + " is " + v.dump() + "; expected a finite number" +
+                   (nan_ok ? " or NaN" : ""));
       }
       out->push_back(*x);
     }
     if (out->size() != s.dates.size()) {
-      return bad(std::string("\"") + key + "\" has " + std::to_string(out->size()) + " values for " +
-                 std::to_string(s.dates.size()) + " dates; expected one per date");
+      return bad(std::string("\"") + key + "\" has " + std::to_string(out->size()) +
+                 " values for " + std::to_string(s.dates.size()) + " dates; expected one per date");
     }
   }
   return event;
@@ -157,7 +162,8 @@ ReportEvent parse_report_line(const std::string& line, int line_number) {
   } else if (t == "series") {
     return parse_series(j, line_number);
   } else {
-    return invalid(line_number, "unknown type \"" + t + "\" (expected \"epoch\", \"final\" or \"series\")");
+    return invalid(line_number,
+                   "unknown type \"" + t + "\" (expected \"epoch\", \"final\" or \"series\")");
   }
   const auto metrics = j.find("metrics");
   if (metrics == j.end() || !metrics->is_object()) {

@@ -31,11 +31,11 @@ struct DailySeries {
 struct ReportEvent {
   enum class Kind { kEpoch, kFinal, kSeries, kInvalid };
   Kind kind = Kind::kInvalid;
-  int step = 0;          // kEpoch
-  Metrics metrics;       // kEpoch, kFinal; non-finite values are kept
-  int line = 0;          // 1-based line in the report file
-  std::string problem;   // kInvalid: what was wrong with the line
-  DailySeries series;    // kSeries
+  int step = 0;  // kEpoch
+  Metrics metrics;  // kEpoch, kFinal; non-finite values are kept
+  int line = 0;  // 1-based line in the report file
+  std::string problem;  // kInvalid: what was wrong with the line
+  DailySeries series;  // kSeries
   // kInvalid: a broken series line, which fails the trial (other invalid
   // lines are counted and skipped).
   bool fails_trial = false;

@@ -12,13 +12,19 @@ namespace hpo {
 namespace {
 
 void emit_scalar(YAML::Emitter& out, const nlohmann::json& v) {
-  if (v.is_null()) out << YAML::Null;
-  else if (v.is_boolean()) out << v.get<bool>();
-  else if (v.is_number_integer()) out << v.get<int64_t>();
+  if (v.is_null())
+    out << YAML::Null;
+  else if (v.is_boolean())
+    out << v.get<bool>();
+  else if (v.is_number_integer())
+    out << v.get<int64_t>();
   // Shortest text that reads back to the same double.
-  else if (v.is_number()) out << to_string(ParamValue(v.get<double>()));
-  else if (v.is_string()) out << YAML::DoubleQuoted << v.get<std::string>();
-  else out << YAML::Flow << YAML::Load(v.dump());  // lists or maps, if a fixed value was one
+  else if (v.is_number())
+    out << to_string(ParamValue(v.get<double>()));
+  else if (v.is_string())
+    out << YAML::DoubleQuoted << v.get<std::string>();
+  else
+    out << YAML::Flow << YAML::Load(v.dump());  // lists or maps, if a fixed value was one
 }
 
 }  // namespace
@@ -41,8 +47,9 @@ std::string config_yaml(const StudyView& view, const TrialRecord& trial, const s
     emit_scalar(out, value);
   }
   out << YAML::EndMap;
-  std::string header = "# study " + view.study.name + ", trial " + std::to_string(trial.number) + ": " +
-                       view.metric + " = " + (trial.value ? short_number(*trial.value) : "-") +
+  std::string header = "# study " + view.study.name + ", trial " + std::to_string(trial.number) +
+                       ": " + view.metric + " = " +
+                       (trial.value ? short_number(*trial.value) : "-") +
                        "\n# run it with: hpo-trainer --config THIS_FILE --out DIR\n";
   size_t at = 0;
   while (at < notes.size()) {

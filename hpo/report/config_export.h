@@ -3,9 +3,8 @@
 #ifndef HPO_REPORT_CONFIG_EXPORT_H_
 #define HPO_REPORT_CONFIG_EXPORT_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "hpo/report/study_view.h"
 
@@ -17,7 +16,8 @@ nlohmann::json trial_run_config(const TrialRecord& trial);
 
 // YAML with a comment header naming the study, trial and objective, then
 // `notes` (lines, each made a comment).
-std::string config_yaml(const StudyView& view, const TrialRecord& trial, const std::string& notes = "");
+std::string config_yaml(const StudyView& view, const TrialRecord& trial,
+                        const std::string& notes = "");
 std::string config_json(const TrialRecord& trial);
 
 }  // namespace hpo

@@ -11,7 +11,9 @@ std::string trial_host(const TrialRecord& trial) {
 
 std::string trial_slot(const TrialRecord& trial) {
   const auto slot = trial.system_attrs.find(kSlotAttr);
-  return slot != trial.system_attrs.end() && slot->second.is_string() ? slot->second.get<std::string>() : "";
+  return slot != trial.system_attrs.end() && slot->second.is_string()
+             ? slot->second.get<std::string>()
+             : "";
 }
 
 std::vector<HostSummary> host_summaries(const StudyView& view) {

@@ -20,10 +20,10 @@ std::string trial_host(const TrialRecord& trial);
 std::string trial_slot(const TrialRecord& trial);
 
 struct HostSummary {
-  std::string host;                    // "" for trials without an hpo owner
-  std::map<TrialState, int> counts;    // trials per state
-  int timed = 0;                       // finished trials with a known duration
-  double mean_seconds = 0;             // their mean duration; 0 when none
+  std::string host;  // "" for trials without an hpo owner
+  std::map<TrialState, int> counts;  // trials per state
+  int timed = 0;  // finished trials with a known duration
+  double mean_seconds = 0;  // their mean duration; 0 when none
 };
 
 // One entry per host, ordered by host name.

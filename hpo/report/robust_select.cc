@@ -20,7 +20,8 @@ std::optional<double> robust_score(const StudyView& view, const TrialRecord& tri
   if (trial.state != TrialState::kComplete || !trial.value) return std::nullopt;
   std::vector<double> folds;
   while (true) {
-    const auto it = trial.user_attrs.find("fold_" + std::to_string(folds.size()) + "_" + view.metric);
+    const auto it =
+        trial.user_attrs.find("fold_" + std::to_string(folds.size()) + "_" + view.metric);
     if (it == trial.user_attrs.end() || !it->second.is_number()) break;
     folds.push_back(it->second.get<double>());
   }

@@ -38,7 +38,8 @@ double mean_skipping_nan(const std::vector<double>& x) {
 void fill_headline(Selection& s) {
   const TrialRecord& t = *s.selected;
   for (const auto& [split, rank_ic, sharpe] :
-       {std::tuple{"valid", &s.val_rank_ic, &s.val_sharpe_net}, std::tuple{"test", &s.test_rank_ic, &s.test_sharpe_net}}) {
+       {std::tuple{"valid", &s.val_rank_ic, &s.val_sharpe_net},
+        std::tuple{"test", &s.test_rank_ic, &s.test_sharpe_net}}) {
     const std::string prefix = std::string(split) == "valid" ? "val_" : "test_";
     *rank_ic = number_attr(t, prefix + "rank_ic");
     *sharpe = number_attr(t, prefix + "sharpe_net");
@@ -67,7 +68,8 @@ void fill_dsr(const StudyView& view, const AlignedSeries& a, Selection& s) {
   s.t = m.n;
   s.skew = m.skew;
   s.kurtosis = m.kurtosis;
-  const auto d = stats::deflated_sharpe_ratio(m.mean / m.std, s.t, s.skew, s.kurtosis, s.n_effective, s.sharpe_variance);
+  const auto d = stats::deflated_sharpe_ratio(m.mean / m.std, s.t, s.skew, s.kurtosis,
+                                              s.n_effective, s.sharpe_variance);
   s.sharpe = d.sharpe;
   s.benchmark = d.benchmark;
   s.dsr = d.dsr;
@@ -95,7 +97,9 @@ void fill_carry_over(const StudyView& view, Selection& s) {
   std::vector<double> val, test;
   for (const auto& t : view.trials) {
     const auto x = number_attr(t, s.test_metric);
-    if (t.state != TrialState::kComplete || !t.value || !x || !std::isfinite(*x) || !std::isfinite(*t.value)) continue;
+    if (t.state != TrialState::kComplete || !t.value || !x || !std::isfinite(*x) ||
+        !std::isfinite(*t.value))
+      continue;
     val.push_back(*t.value);
     test.push_back(*x);
   }

@@ -6,11 +6,10 @@
 #ifndef HPO_REPORT_SELECTION_H_
 #define HPO_REPORT_SELECTION_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "hpo/report/robust_select.h"
 #include "hpo/report/study_view.h"
@@ -34,26 +33,27 @@ struct Selection {
   bool dates_differ = false;
 
   // The selected trial: final metrics (or, lacking them, from its series).
-  std::optional<double> val_rank_ic, test_rank_ic, val_sharpe_net, test_sharpe_net;  // Sharpe annualized
+  std::optional<double> val_rank_ic, test_rank_ic, val_sharpe_net,
+      test_sharpe_net;  // Sharpe annualized
 
   // Deflated Sharpe Ratio of the selected trial's validation returns.
   bool has_dsr = false;
-  int n_trials = 0;          // every trial of the study, whatever its state
+  int n_trials = 0;  // every trial of the study, whatever its state
   double mean_correlation = 0;  // mean pairwise correlation of the trials' returns (NaN: unknown)
-  double n_effective = 0;    // N_eff = rho + (1 - rho) N, in [1, N]
+  double n_effective = 0;  // N_eff = rho + (1 - rho) N, in [1, N]
   double sharpe_variance = 0;  // V: variance of the per-day Sharpe ratio across trials
   double skew = 0, kurtosis = 0;
-  int t = 0;                 // days in the selected trial's series
-  double sharpe = 0;         // per day
-  double benchmark = 0;      // expected max Sharpe, per day
+  int t = 0;  // days in the selected trial's series
+  double sharpe = 0;  // per day
+  double benchmark = 0;  // expected max Sharpe, per day
   double dsr = 0;
 
   // Probability of Backtest Overfitting by CSCV over the common dates.
   std::optional<stats::Pbo> pbo;
-  std::string pbo_note;      // why there is none
+  std::string pbo_note;  // why there is none
 
   // Validation to test carry-over across COMPLETE trials.
-  std::string test_metric;   // test_X for objective val_X; "" if none
+  std::string test_metric;  // test_X for objective val_X; "" if none
   int carry_trials = 0;
   double carry_spearman = 0;  // NaN when unknown
   std::optional<double> selected_test, median_test;

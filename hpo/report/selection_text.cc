@@ -13,7 +13,8 @@ constexpr const char* kNoSeries =
     "overfitting statistics: no trial has daily series (the trainer's \"series\" report lines; "
     "see docs/overfitting.md)\n";
 
-constexpr const char* kNeffMethod = "mean pairwise correlation: N_eff = rho + (1 - rho) N, clamped to [1, N]";
+constexpr const char* kNeffMethod =
+    "mean pairwise correlation: N_eff = rho + (1 - rho) N, clamped to [1, N]";
 
 std::string num(double v, const char* format = "%.4g") {
   if (std::isnan(v)) return "n/a";
@@ -34,8 +35,8 @@ nlohmann::ordered_json json_number(const std::optional<double>& v) {
 
 std::string scope_line(const Selection& s) {
   std::string text = "selection (" + to_string(s.rule) + "): trial " +
-                     (s.selected ? std::to_string(s.selected->number) : std::string("none")) + "; " +
-                     std::to_string(s.series_trials) + " trial(s) with daily series on " +
+                     (s.selected ? std::to_string(s.selected->number) : std::string("none")) +
+                     "; " + std::to_string(s.series_trials) + " trial(s) with daily series on " +
                      std::to_string(s.common_dates) + " common date(s)";
   if (s.dates_differ) text += " (their dates differ: aligned on the dates all of them have)";
   return text + "\n";
@@ -44,10 +45,11 @@ std::string scope_line(const Selection& s) {
 std::string dsr_line(const Selection& s) {
   if (!s.has_dsr) return "  DSR: n/a (the selected trial has no validation series)\n";
   return "  DSR " + num(s.dsr, "%.3f") + ": Sharpe " + num(s.sharpe) + "/day (" +
-         num(s.sharpe * std::sqrt(kDaysPerYear), "%.2f") + " a year) over T = " + std::to_string(s.t) +
-         " days, skew " + num(s.skew, "%.2f") + ", kurtosis " + num(s.kurtosis, "%.2f") +
-         "; vs expected max " + num(s.benchmark) + "/day of N_eff = " + num(s.n_effective, "%.1f") + " of N = " +
-         std::to_string(s.n_trials) + " trials (mean correlation " + num(s.mean_correlation, "%.2f") +
+         num(s.sharpe * std::sqrt(kDaysPerYear), "%.2f") +
+         " a year) over T = " + std::to_string(s.t) + " days, skew " + num(s.skew, "%.2f") +
+         ", kurtosis " + num(s.kurtosis, "%.2f") + "; vs expected max " + num(s.benchmark) +
+         "/day of N_eff = " + num(s.n_effective, "%.1f") + " of N = " + std::to_string(s.n_trials) +
+         " trials (mean correlation " + num(s.mean_correlation, "%.2f") +
          "), V = " + num(s.sharpe_variance) + "\n";
 }
 
@@ -59,16 +61,19 @@ std::string histogram_text(const stats::Pbo& pbo) {
 
 std::string pbo_line(const Selection& s) {
   if (!s.pbo) return "  PBO: n/a (" + s.pbo_note + ")\n";
-  return "  PBO " + num(s.pbo->pbo, "%.3f") + " by CSCV over S = " + std::to_string(s.pbo->blocks) + " blocks, " +
-         std::to_string(s.pbo->logits.size()) + " combinations; logits per unit bin from " +
-         num(kLogitLo, "%g") + " to " + num(kLogitHi, "%g") + ": " + histogram_text(*s.pbo) + "\n";
+  return "  PBO " + num(s.pbo->pbo, "%.3f") + " by CSCV over S = " + std::to_string(s.pbo->blocks) +
+         " blocks, " + std::to_string(s.pbo->logits.size()) +
+         " combinations; logits per unit bin from " + num(kLogitLo, "%g") + " to " +
+         num(kLogitHi, "%g") + ": " + histogram_text(*s.pbo) + "\n";
 }
 
 std::string carry_line(const StudyView& view, const Selection& s) {
-  if (s.test_metric.empty()) return "  carry-over: n/a (the objective " + view.metric + " is not a val_ metric)\n";
-  return "  carry-over: Spearman(" + view.metric + ", " + s.test_metric + ") = " + num(s.carry_spearman, "%.3f") +
-         " over " + std::to_string(s.carry_trials) + " COMPLETE trials; selected " + s.test_metric + " " +
-         num(s.selected_test) + " vs median trial " + num(s.median_test) + "\n";
+  if (s.test_metric.empty())
+    return "  carry-over: n/a (the objective " + view.metric + " is not a val_ metric)\n";
+  return "  carry-over: Spearman(" + view.metric + ", " + s.test_metric +
+         ") = " + num(s.carry_spearman, "%.3f") + " over " + std::to_string(s.carry_trials) +
+         " COMPLETE trials; selected " + s.test_metric + " " + num(s.selected_test) +
+         " vs median trial " + num(s.median_test) + "\n";
 }
 
 }  // namespace
@@ -76,15 +81,17 @@ std::string carry_line(const StudyView& view, const Selection& s) {
 std::string selection_text(const StudyView& view, const Selection& s) {
   if (s.series_trials == 0) return kNoSeries;
   return scope_line(s) + "  validation: rank_ic " + num(s.val_rank_ic) + ", net Sharpe " +
-         num(s.val_sharpe_net) + " (a year)\n  test:       rank_ic " + num(s.test_rank_ic) + ", net Sharpe " +
-         num(s.test_sharpe_net) + " (a year)\n" + dsr_line(s) + pbo_line(s) + carry_line(view, s);
+         num(s.val_sharpe_net) + " (a year)\n  test:       rank_ic " + num(s.test_rank_ic) +
+         ", net Sharpe " + num(s.test_sharpe_net) + " (a year)\n" + dsr_line(s) + pbo_line(s) +
+         carry_line(view, s);
 }
 
 nlohmann::ordered_json selection_json(const StudyView& view, const Selection& s) {
   nlohmann::ordered_json j;
   j["available"] = s.series_trials > 0;
   j["rule"] = s.rule == SelectRule::kRobust ? "robust" : "best";
-  j["trial"] = s.selected ? nlohmann::ordered_json(s.selected->number) : nlohmann::ordered_json(nullptr);
+  j["trial"] =
+      s.selected ? nlohmann::ordered_json(s.selected->number) : nlohmann::ordered_json(nullptr);
   if (s.series_trials == 0) {
     j["note"] = "no trial has daily series";
     return j;
@@ -92,8 +99,10 @@ nlohmann::ordered_json selection_json(const StudyView& view, const Selection& s)
   j["series_trials"] = s.series_trials;
   j["common_dates"] = s.common_dates;
   j["dates_differ"] = s.dates_differ;
-  j["valid"] = {{"rank_ic", json_number(s.val_rank_ic)}, {"sharpe_net", json_number(s.val_sharpe_net)}};
-  j["test"] = {{"rank_ic", json_number(s.test_rank_ic)}, {"sharpe_net", json_number(s.test_sharpe_net)}};
+  j["valid"] = {{"rank_ic", json_number(s.val_rank_ic)},
+                {"sharpe_net", json_number(s.val_sharpe_net)}};
+  j["test"] = {{"rank_ic", json_number(s.test_rank_ic)},
+               {"sharpe_net", json_number(s.test_sharpe_net)}};
   nlohmann::ordered_json dsr(nullptr);
   if (s.has_dsr) {
     dsr = {{"dsr", json_number(s.dsr)},
@@ -114,7 +123,8 @@ nlohmann::ordered_json selection_json(const StudyView& view, const Selection& s)
     pbo = {{"pbo", s.pbo->pbo},
            {"blocks", s.pbo->blocks},
            {"combinations", s.pbo->logits.size()},
-           {"logit_histogram", {{"lo", kLogitLo}, {"hi", kLogitHi}, {"counts", logit_histogram(*s.pbo)}}}};
+           {"logit_histogram",
+            {{"lo", kLogitLo}, {"hi", kLogitHi}, {"counts", logit_histogram(*s.pbo)}}}};
   }
   j["pbo"] = pbo;
   j["carry_over"] = {{"metric", view.metric},

@@ -20,7 +20,6 @@ std::string cell_of(const nlohmann::json& j) {
   return j.dump();
 }
 
-
 using Row = std::vector<std::string>;
 
 std::string render(const std::vector<Row>& rows) {
@@ -49,7 +48,8 @@ std::string hosts_text(const StudyView& view) {
   std::vector<Row> rows = {{"host", "trials", "mean duration"}};
   for (const auto& h : summaries) {
     std::string states;
-    for (const auto& [state, n] : h.counts) states += (states.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(state);
+    for (const auto& [state, n] : h.counts)
+      states += (states.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(state);
     rows.push_back({h.host.empty() ? "(not hpo's)" : h.host, states,
                     h.timed > 0 ? Progress::format_duration(h.mean_seconds) : "-"});
   }
@@ -71,19 +71,21 @@ std::string status_table(const StudyView& view) {
   header.push_back(view.metric);
   header.insert(header.end(), view.record.begin(), view.record.end());
   // GPU use, when any trial ran on a GPU (stored by the run as "hpo:gpu").
-  const bool gpu_column = std::any_of(view.trials.begin(), view.trials.end(), [](const TrialRecord& t) {
-    return t.system_attrs.count("hpo:gpu") > 0;
-  });
+  const bool gpu_column =
+      std::any_of(view.trials.begin(), view.trials.end(),
+                  [](const TrialRecord& t) { return t.system_attrs.count("hpo:gpu") > 0; });
   if (gpu_column) header.push_back("gpu util/mem");
   header.push_back("duration");
   header.push_back("note");
   std::vector<Row> rows = {header};
   for (const auto& t : view.trials) {
     const std::string host = trial_host(t), slot = trial_slot(t);
-    Row row = {std::to_string(t.number), to_string(t.state), host.empty() ? "-" : host, slot.empty() ? "-" : slot};
+    Row row = {std::to_string(t.number), to_string(t.state), host.empty() ? "-" : host,
+               slot.empty() ? "-" : slot};
     const auto ran = params_as_run(t);
     for (const auto& name : params) {
-      const auto it = std::find_if(ran.begin(), ran.end(), [&](const auto& p) { return p.first == name; });
+      const auto it =
+          std::find_if(ran.begin(), ran.end(), [&](const auto& p) { return p.first == name; });
       row.push_back(it == ran.end() ? "" : to_short_string(it->second));
     }
     row.push_back(t.value ? short_number(*t.value) : "-");
@@ -102,19 +104,23 @@ std::string status_table(const StudyView& view) {
     const double seconds = trial_seconds(t);
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");
     std::string note = system_attr_text(t, "hpo:fail_reason");
-    if (t.state == TrialState::kPruned) note = "pruned at step " + system_attr_text(t, "hpo:pruned_at_step");
+    if (t.state == TrialState::kPruned)
+      note = "pruned at step " + system_attr_text(t, "hpo:pruned_at_step");
     if (t.system_attrs.count(kRanOutsideSpaceAttr)) {
-      note += (note.empty() ? "" : "; ") + std::string("the sampled point ran out of memory; ran outside the space");
+      note += (note.empty() ? "" : "; ") +
+              std::string("the sampled point ran out of memory; ran outside the space");
     }
     if (t.state == TrialState::kRunning && !t.intermediate.empty()) {
-      note = "epoch " + std::to_string(t.intermediate.rbegin()->first) + ": " + short_number(t.intermediate.rbegin()->second);
+      note = "epoch " + std::to_string(t.intermediate.rbegin()->first) + ": " +
+             short_number(t.intermediate.rbegin()->second);
     }
     row.push_back(note);
     rows.push_back(std::move(row));
   }
   std::string text = "study " + view.study.name + " (" +
-                     (view.study.direction == Direction::kMaximize ? "maximize " : "minimize ") + view.metric +
-                     "), " + std::to_string(view.trials.size()) + " trial(s)\n\n" + render(rows);
+                     (view.study.direction == Direction::kMaximize ? "maximize " : "minimize ") +
+                     view.metric + "), " + std::to_string(view.trials.size()) + " trial(s)\n\n" +
+                     render(rows);
   return text + "\n" + hosts_text(view) + best_summary(view);
 }
 
@@ -125,7 +131,8 @@ std::string best_summary(const StudyView& view) {
 }
 
 std::string trial_summary(const StudyView& view, const TrialRecord& t, const std::string& label) {
-  std::string text = label + ": trial " + std::to_string(t.number) + ", " + view.metric + " = " + short_number(*t.value);
+  std::string text = label + ": trial " + std::to_string(t.number) + ", " + view.metric + " = " +
+                     short_number(*t.value);
   for (const auto& m : view.record) {
     const auto it = t.user_attrs.find(m);
     if (it != t.user_attrs.end()) text += ", " + m + " = " + cell_of(it->second);

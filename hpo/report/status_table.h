@@ -16,7 +16,8 @@ std::string best_summary(const StudyView& view);
 
 // The same for a trial picked otherwise (hpo best --select robust), as
 // "<label>: trial N, ...".
-std::string trial_summary(const StudyView& view, const TrialRecord& trial, const std::string& label);
+std::string trial_summary(const StudyView& view, const TrialRecord& trial,
+                          const std::string& label);
 
 }  // namespace hpo
 

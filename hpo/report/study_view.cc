@@ -26,9 +26,11 @@ StudyView load_study_view(Storage& storage, const std::string& name) {
   const auto study = storage.find_study(name);
   if (!study) {
     std::string known;
-    for (const auto& s : storage.list_studies()) known += (known.empty() ? "" : ", ") + s.study.name;
-    throw StorageError(storage.url() + ": no study named '" + name + "'" +
-                       (known.empty() ? " (the database has no studies)" : " (studies: " + known + ")"));
+    for (const auto& s : storage.list_studies())
+      known += (known.empty() ? "" : ", ") + s.study.name;
+    throw StorageError(
+        storage.url() + ": no study named '" + name + "'" +
+        (known.empty() ? " (the database has no studies)" : " (studies: " + known + ")"));
   }
   StudyView view;
   view.study = *study;
@@ -53,16 +55,18 @@ std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k) {
     if (t.state == TrialState::kComplete && t.value) complete.push_back(&t);
   }
   const bool maximize = view.study.direction == Direction::kMaximize;
-  std::stable_sort(complete.begin(), complete.end(), [maximize](const TrialRecord* a, const TrialRecord* b) {
-    return maximize ? *a->value > *b->value : *a->value < *b->value;
-  });
+  std::stable_sort(complete.begin(), complete.end(),
+                   [maximize](const TrialRecord* a, const TrialRecord* b) {
+                     return maximize ? *a->value > *b->value : *a->value < *b->value;
+                   });
   if (complete.size() > k) complete.resize(k);
   return complete;
 }
 
 double trial_seconds(const TrialRecord& trial) {
   const auto stored = trial.system_attrs.find("hpo:duration_s");
-  if (stored != trial.system_attrs.end() && stored->second.is_number()) return stored->second.get<double>();
+  if (stored != trial.system_attrs.end() && stored->second.is_number())
+    return stored->second.get<double>();
   if (trial.datetime_complete.empty()) return -1;
   const double start = datetime_seconds(trial.datetime_start);
   const double end = datetime_seconds(trial.datetime_complete);

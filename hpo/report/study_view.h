@@ -12,9 +12,9 @@ namespace hpo {
 
 struct StudyView {
   StudyRecord study;
-  std::string metric = "value";      // the objective's name
-  std::vector<std::string> record;   // further metrics to show
-  std::vector<TrialRecord> trials;   // by number
+  std::string metric = "value";  // the objective's name
+  std::vector<std::string> record;  // further metrics to show
+  std::vector<TrialRecord> trials;  // by number
 };
 
 // Reads the study named `name`; throws StorageError if there is none.

@@ -12,9 +12,12 @@ namespace {
 bool numbers(const nlohmann::json& array, bool null_is_nan, std::vector<double>& out) {
   if (!array.is_array()) return false;
   for (const auto& v : array) {
-    if (v.is_number()) out.push_back(v.get<double>());
-    else if (v.is_null() && null_is_nan) out.push_back(std::numeric_limits<double>::quiet_NaN());
-    else return false;
+    if (v.is_number())
+      out.push_back(v.get<double>());
+    else if (v.is_null() && null_is_nan)
+      out.push_back(std::numeric_limits<double>::quiet_NaN());
+    else
+      return false;
   }
   return true;
 }
@@ -34,8 +37,9 @@ std::optional<DailySeries> trial_series(const TrialRecord& trial, const std::str
     s.dates.push_back(d.get<std::string>());
   }
   if (!numbers(j.value("returns", nlohmann::json()), false, s.returns) ||
-      !numbers(j.value("rank_ic", nlohmann::json()), true, s.rank_ic) || s.returns.size() != s.dates.size() ||
-      s.rank_ic.size() != s.dates.size() || !std::is_sorted(s.dates.begin(), s.dates.end())) {
+      !numbers(j.value("rank_ic", nlohmann::json()), true, s.rank_ic) ||
+      s.returns.size() != s.dates.size() || s.rank_ic.size() != s.dates.size() ||
+      !std::is_sorted(s.dates.begin(), s.dates.end())) {
     return std::nullopt;
   }
   return s;
@@ -52,7 +56,8 @@ AlignedSeries align_series(const StudyView& view, const std::string& split) {
       std::vector<std::string> common;
       std::set_intersection(a.dates.begin(), a.dates.end(), s->dates.begin(), s->dates.end(),
                             std::back_inserter(common));
-      if (common.size() != a.dates.size() || common.size() != s->dates.size()) a.dates_differ = true;
+      if (common.size() != a.dates.size() || common.size() != s->dates.size())
+        a.dates_differ = true;
       a.dates = std::move(common);
     }
     a.trials.push_back(&t);

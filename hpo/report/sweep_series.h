@@ -18,11 +18,11 @@ namespace hpo {
 std::optional<DailySeries> trial_series(const TrialRecord& trial, const std::string& split);
 
 struct AlignedSeries {
-  std::vector<const TrialRecord*> trials;      // those with a series, by number
-  std::vector<DailySeries> own;                // each trial's whole series
-  std::vector<std::string> dates;              // the dates all of them have
-  std::vector<std::vector<double>> returns;    // [trial][common date]
-  bool dates_differ = false;                   // some trial has dates others lack
+  std::vector<const TrialRecord*> trials;  // those with a series, by number
+  std::vector<DailySeries> own;  // each trial's whole series
+  std::vector<std::string> dates;  // the dates all of them have
+  std::vector<std::vector<double>> returns;  // [trial][common date]
+  bool dates_differ = false;  // some trial has dates others lack
 };
 
 // Every trial (any state) with a series for `split`, aligned on the

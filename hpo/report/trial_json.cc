@@ -47,20 +47,24 @@ nlohmann::ordered_json text_or_null(const std::string& s) {
 nlohmann::ordered_json hosts_json(const StudyView& view) {
   nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
   for (const auto& h : host_summaries(view)) {
-    hosts.push_back({{"host", text_or_null(h.host)},
-                     {"counts", counts_json(h.counts)},
-                     {"mean_duration_s", h.timed > 0 ? nlohmann::ordered_json(h.mean_seconds) : nullptr}});
+    hosts.push_back(
+        {{"host", text_or_null(h.host)},
+         {"counts", counts_json(h.counts)},
+         {"mean_duration_s", h.timed > 0 ? nlohmann::ordered_json(h.mean_seconds) : nullptr}});
   }
   return hosts;
 }
 
-std::string json_text(const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+std::string json_text(const nlohmann::json& j) {
+  return j.is_string() ? j.get<std::string>() : j.dump();
+}
 
 // A column name not yet in `taken`: `name`, else `prefix + name`, else that
 // with _2, _3, ... The objective's metric is also a trial metric (the final
 // report holds it), and a metric may be called "number" or "param_lr":
 // spreadsheets and csv.DictReader keep only one column of a name.
-std::string unique_column(const std::string& name, const std::string& prefix, std::set<std::string>& taken) {
+std::string unique_column(const std::string& name, const std::string& prefix,
+                          std::set<std::string>& taken) {
   std::string column = taken.count(name) ? prefix + name : name;
   for (int n = 2; taken.count(column); ++n) column = prefix + name + "_" + std::to_string(n);
   taken.insert(column);
@@ -88,10 +92,12 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
   for (const auto& [step, v] : t.intermediate) intermediate[std::to_string(step)] = value_json(v);
   j["intermediate"] = intermediate;
   const double seconds = trial_seconds(t);
-  j["duration_s"] = seconds >= 0 ? nlohmann::ordered_json(seconds) : nlohmann::ordered_json(nullptr);
+  j["duration_s"] =
+      seconds >= 0 ? nlohmann::ordered_json(seconds) : nlohmann::ordered_json(nullptr);
   j["datetime_start"] = t.datetime_start;
-  j["datetime_complete"] = t.datetime_complete.empty() ? nlohmann::ordered_json(nullptr)
-                                                       : nlohmann::ordered_json(t.datetime_complete);
+  j["datetime_complete"] = t.datetime_complete.empty()
+                               ? nlohmann::ordered_json(nullptr)
+                               : nlohmann::ordered_json(t.datetime_complete);
   const std::string reason = system_attr_text(t, "hpo:fail_reason");
   if (!reason.empty()) j["fail_reason"] = reason;
   const auto pruned_at = t.system_attrs.find("hpo:pruned_at_step");
@@ -136,7 +142,8 @@ std::string trials_csv(const StudyView& view) {
   // The fixed columns keep their names; the objective's, the params' and
   // the metrics' give way, in that order, when a name is taken.
   std::set<std::string> taken = {"number", "state", "duration_s", "fail_reason"};
-  std::vector<std::string> header = {"number", "state", unique_column(view.metric, "objective_", taken)};
+  std::vector<std::string> header = {"number", "state",
+                                     unique_column(view.metric, "objective_", taken)};
   for (const auto& p : params) header.push_back(unique_column("param_" + p, "", taken));
   for (const auto& m : metrics) header.push_back(unique_column(m, "metric_", taken));
   header.insert(header.end(), {"duration_s", "fail_reason"});
@@ -146,8 +153,10 @@ std::string trials_csv(const StudyView& view) {
   for (const auto& t : view.trials) {
     const auto j = trial_json(t);
     out << t.number << "," << to_string(t.state) << "," << (t.value ? json_text(j["value"]) : "");
-    for (const auto& p : params) out << "," << (j["params"].contains(p) ? csv_field(json_text(j["params"][p])) : "");
-    for (const auto& m : metrics) out << "," << (j["metrics"].contains(m) ? csv_field(json_text(j["metrics"][m])) : "");
+    for (const auto& p : params)
+      out << "," << (j["params"].contains(p) ? csv_field(json_text(j["params"][p])) : "");
+    for (const auto& m : metrics)
+      out << "," << (j["metrics"].contains(m) ? csv_field(json_text(j["metrics"][m])) : "");
     out << "," << (j["duration_s"].is_null() ? "" : json_text(j["duration_s"]));
     out << "," << csv_field(j.value("fail_reason", "")) << "\n";
   }

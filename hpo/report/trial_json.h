@@ -3,9 +3,8 @@
 #ifndef HPO_REPORT_TRIAL_JSON_H_
 #define HPO_REPORT_TRIAL_JSON_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "hpo/report/study_view.h"
 

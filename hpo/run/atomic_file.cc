@@ -20,7 +20,8 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     if (!out) throw std::runtime_error("cannot write " + tmp.string());
   }
   fs::rename(tmp, target, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + " to " + path + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot rename " + tmp.string() + " to " + path + ": " + ec.message());
 }
 
 }  // namespace hpo

@@ -26,7 +26,8 @@ class BeatWatch {
 
   // `grace`: how long other hosts wait for a beat (4 heartbeat intervals);
   // `kill_after`: the trainer's SIGTERM grace before SIGKILL.
-  BeatWatch(Clock::duration grace, Clock::duration kill_after) : grace_(grace), kill_after_(kill_after) {}
+  BeatWatch(Clock::duration grace, Clock::duration kill_after)
+      : grace_(grace), kill_after_(kill_after) {}
 
   // A heartbeat for the trial got in; the call that wrote it began at
   // `sent`, which is no later than the time the database stored.
@@ -50,7 +51,7 @@ class BeatWatch {
     Clock::time_point last_beat;
     Process* trainer = nullptr;
     std::optional<Clock::time_point> terminated;  // when SIGTERM went
-    std::optional<Clock::duration> silent;        // the beatless span then
+    std::optional<Clock::duration> silent;  // the beatless span then
   };
 
   const Clock::duration grace_;
@@ -62,7 +63,8 @@ class BeatWatch {
 // Attaches a trainer to the watch for the scope's life (none without a watch).
 class WatchedTrainer {
  public:
-  WatchedTrainer(BeatWatch* watch, int64_t trial_id, Process& process) : watch_(watch), trial_id_(trial_id) {
+  WatchedTrainer(BeatWatch* watch, int64_t trial_id, Process& process)
+      : watch_(watch), trial_id_(trial_id) {
     if (watch_) watch_->attach(trial_id_, process);
   }
   ~WatchedTrainer() {

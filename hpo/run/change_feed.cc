@@ -7,8 +7,10 @@ std::vector<TrialRecord> ChangeFeed::next(Storage& storage) {
   std::vector<TrialRecord> changed = storage.trials_changed(study_id_, last_id_, unfinished);
   for (const auto& t : changed) {
     if (t.id > last_id_) last_id_ = t.id;
-    if (is_finished(t.state)) unfinished_.erase(t.id);
-    else unfinished_.insert(t.id);
+    if (is_finished(t.state))
+      unfinished_.erase(t.id);
+    else
+      unfinished_.insert(t.id);
   }
   return changed;
 }

@@ -9,9 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace hpo {
 

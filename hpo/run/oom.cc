@@ -10,17 +10,18 @@ namespace {
 
 // What frameworks print when an allocation fails, lower-cased.
 const char* const kOomPatterns[] = {
-    "out of memory",                          // CUDA/HIP OutOfMemoryError, RuntimeError: CUDA error: out of memory
-    "outofmemoryerror",                       // c10::OutOfMemoryError, torch.cuda.OutOfMemoryError
-    "defaultcpuallocator: can't allocate",    // LibTorch on the CPU
+    "out of memory",  // CUDA/HIP OutOfMemoryError, RuntimeError: CUDA error: out of memory
+    "outofmemoryerror",  // c10::OutOfMemoryError, torch.cuda.OutOfMemoryError
+    "defaultcpuallocator: can't allocate",  // LibTorch on the CPU
     "std::bad_alloc",
     "cublas_status_alloc_failed",
     "cudaerrormemoryallocation",
-    "resource_exhausted",                     // XLA / TensorFlow
+    "resource_exhausted",  // XLA / TensorFlow
 };
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -52,7 +53,8 @@ std::string find_oom_line(const std::string& log) {
 
 std::optional<nlohmann::ordered_json> halve_batch(const nlohmann::ordered_json& config) {
   const auto batch = config.find("batch_size");
-  if (batch == config.end() || !batch->is_number_integer() || batch->get<int64_t>() < 2) return std::nullopt;
+  if (batch == config.end() || !batch->is_number_integer() || batch->get<int64_t>() < 2)
+    return std::nullopt;
   const int64_t b = batch->get<int64_t>();
   const auto accum = config.find("grad_accum");
   const int64_t k = accum != config.end() && accum->is_number_integer() ? accum->get<int64_t>() : 1;

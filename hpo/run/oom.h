@@ -4,10 +4,9 @@
 #ifndef HPO_RUN_OOM_H_
 #define HPO_RUN_OOM_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace hpo {
 

@@ -15,7 +15,8 @@ Owner Owner::from_json(const nlohmann::json& j) {
   if (!j.is_object()) return o;
   if (j.contains("host") && j["host"].is_string()) o.host = j["host"];
   if (j.contains("pid") && j["pid"].is_number_integer()) o.pid = j["pid"];
-  if (j.contains("start_ticks") && j["start_ticks"].is_number_integer()) o.start_ticks = j["start_ticks"];
+  if (j.contains("start_ticks") && j["start_ticks"].is_number_integer())
+    o.start_ticks = j["start_ticks"];
   return o;
 }
 

@@ -5,9 +5,8 @@
 #define HPO_RUN_OWNER_H_
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace hpo {
 

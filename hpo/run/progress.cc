@@ -8,15 +8,22 @@
 namespace hpo {
 
 Progress::Progress(std::ostream& out, bool tty, int total, std::string metric, Direction direction)
-    : out_(out), tty_(tty), total_(total), metric_(std::move(metric)), direction_(direction),
+    : out_(out),
+      tty_(tty),
+      total_(total),
+      metric_(std::move(metric)),
+      direction_(direction),
       start_(std::chrono::steady_clock::now()) {}
 
 std::string Progress::format_duration(double seconds) {
   const auto s = static_cast<long>(std::llround(std::max(0.0, seconds)));
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
-  else if (s >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%lds", s);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else if (s >= 60)
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lds", s);
   return buf;
 }
 
@@ -37,15 +44,16 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
   std::lock_guard<std::mutex> lock(mu_);
   --running_;
   if (state == TrialState::kRunning) {  // stopped by the user: neither done nor failed
-    print_line("trial " + std::to_string(number) + " interrupted after " + format_duration(seconds) +
-               "; left RUNNING for the next run to resume");
+    print_line("trial " + std::to_string(number) + " interrupted after " +
+               format_duration(seconds) + "; left RUNNING for the next run to resume");
     return;
   }
   ++done_;
   std::string line = "trial " + std::to_string(number) + " " + to_string(state);
   if (state == TrialState::kComplete && value) {
     line += " " + metric_ + "=" + short_number(*value);
-    const bool better = !best_ || (direction_ == Direction::kMaximize ? *value > *best_ : *value < *best_);
+    const bool better =
+        !best_ || (direction_ == Direction::kMaximize ? *value > *best_ : *value < *best_);
     if (better) {
       best_ = value;
       best_number_ = number;
@@ -90,7 +98,8 @@ std::string Progress::status_line() const {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string s = std::to_string(done_) + "/" + std::to_string(total_) + " done, " +
                   std::to_string(running_) + " running, " +
-                  (pruned_ ? std::to_string(pruned_) + " pruned, " : "") + std::to_string(failed_) + " failed";
+                  (pruned_ ? std::to_string(pruned_) + " pruned, " : "") + std::to_string(failed_) +
+                  " failed";
   s += " | best " + metric_ + " ";
   s += best_ ? short_number(*best_) + " (trial " + std::to_string(best_number_) + ")" : "-";
   s += " | " + format_duration(elapsed) + " elapsed";

@@ -17,7 +17,8 @@ namespace {
 // rest can be reported as unknown.
 class Options {
  public:
-  Options(const nlohmann::json& options, std::string file) : options_(options), file_(std::move(file)) {}
+  Options(const nlohmann::json& options, std::string file)
+      : options_(options), file_(std::move(file)) {}
 
   int integer(const std::string& key, int fallback, int min) {
     known_.push_back(key);
@@ -48,7 +49,8 @@ class Options {
     const auto it = options_.find(key);
     if (it == options_.end()) return fallback;
     if (!it->is_number() || it->get<double>() < min || it->get<double>() > max) {
-      fail(key, "expected a number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + it->dump());
+      fail(key, "expected a number in [" + std::to_string(min) + ", " + std::to_string(max) +
+                    "], got " + it->dump());
     }
     return it->get<double>();
   }
@@ -56,8 +58,9 @@ class Options {
   void reject_unknown() const {
     for (const auto& [key, value] : options_.items()) {
       if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
-        fail(key, "unknown option" + did_you_mean(key, known_) +
-                      (known_.empty() ? "; this pruner takes none" : "; known: " + join_names(known_)));
+        fail(key,
+             "unknown option" + did_you_mean(key, known_) +
+                 (known_.empty() ? "; this pruner takes none" : "; known: " + join_names(known_)));
       }
     }
   }
@@ -101,7 +104,8 @@ std::unique_ptr<Pruner> make_pruner(const PrunerConfig& config, const std::strin
     s.min_early_stopping_rate = o.integer("min_early_stopping_rate", 0, 0);
     s.bootstrap_count = o.integer("bootstrap_count", 0, 0);
     if (s.bootstrap_count > 0 && !s.min_resource) {
-      throw ConfigError(study_file + ": pruner.bootstrap_count: needs an integer min_resource, not auto");
+      throw ConfigError(study_file +
+                        ": pruner.bootstrap_count: needs an integer min_resource, not auto");
     }
     pruner = std::make_unique<SuccessiveHalvingPruner>(s);
   } else if (config.name == "hyperband") {
@@ -111,12 +115,13 @@ std::unique_ptr<Pruner> make_pruner(const PrunerConfig& config, const std::strin
     h.reduction_factor = o.integer("reduction_factor", 3, 2);
     h.bootstrap_count = o.integer("bootstrap_count", 0, 0);
     if (h.bootstrap_count > 0 && !h.max_resource) {
-      throw ConfigError(study_file + ": pruner.bootstrap_count: needs an integer max_resource, not auto");
+      throw ConfigError(study_file +
+                        ": pruner.bootstrap_count: needs an integer max_resource, not auto");
     }
     pruner = std::make_unique<HyperbandPruner>(h);
   } else {
-    throw ConfigError(study_file + ": pruner.name: unknown pruner '" + config.name + "' (known: " +
-                      join_names(pruner_names()) + ")");
+    throw ConfigError(study_file + ": pruner.name: unknown pruner '" + config.name +
+                      "' (known: " + join_names(pruner_names()) + ")");
   }
   o.reject_unknown();
   return pruner;

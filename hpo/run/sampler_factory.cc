@@ -15,10 +15,14 @@ namespace {
 // A study file's value as the option table reads it.
 TpeOptionValue option_value(const nlohmann::json& v) {
   TpeOptionValue out;
-  if (v.is_boolean()) out.value = v.get<bool>();
-  else if (v.is_number_integer()) out.value = v.get<int64_t>();
-  else if (v.is_number()) out.value = v.get<double>();
-  else if (v.is_string()) out.value = v.get<std::string>();
+  if (v.is_boolean())
+    out.value = v.get<bool>();
+  else if (v.is_number_integer())
+    out.value = v.get<int64_t>();
+  else if (v.is_number())
+    out.value = v.get<double>();
+  else if (v.is_string())
+    out.value = v.get<std::string>();
   out.written = v.dump();
   return out;
 }
@@ -34,8 +38,8 @@ TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_f
     throw ConfigError(study_file + ": sampler: unknown tpe option '" + error->key + "'" +
                       did_you_mean(error->key, known) + " (known: " + join_names(known) + ")");
   }
-  throw ConfigError(study_file + ": sampler." + error->key + ": expected " + error->expected + ", got " +
-                    values[error->key].written);
+  throw ConfigError(study_file + ": sampler." + error->key + ": expected " + error->expected +
+                    ", got " + values[error->key].written);
 }
 
 }  // namespace
@@ -44,7 +48,8 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
                                       Direction direction, const std::string& study_file) {
   if (config.name == "random") {
     if (!config.options.empty()) {
-      throw ConfigError(study_file + ": sampler: the random sampler takes no options besides 'seed', got '" +
+      throw ConfigError(study_file +
+                        ": sampler: the random sampler takes no options besides 'seed', got '" +
                         config.options.begin().key() + "'");
     }
     return std::make_unique<RandomSampler>(seed, direction);
@@ -52,8 +57,8 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
   if (config.name == "tpe") {
     return std::make_unique<TpeSampler>(seed, direction, tpe_options(config.options, study_file));
   }
-  throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name + "' (known: " +
-                    join_names(sampler_names()) + ")");
+  throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name +
+                    "' (known: " + join_names(sampler_names()) + ")");
 }
 
 }  // namespace hpo

@@ -10,7 +10,8 @@ namespace hpo {
 SamplingSpace::SamplingSpace(SearchSpace declared, SearchSpace bounded)
     : declared_(std::move(declared)), bounded_(std::move(bounded)) {
   const auto same_name = [](const ParamSpec& a, const ParamSpec& b) { return a.name == b.name; };
-  if (!std::equal(declared_.begin(), declared_.end(), bounded_.begin(), bounded_.end(), same_name)) {
+  if (!std::equal(declared_.begin(), declared_.end(), bounded_.begin(), bounded_.end(),
+                  same_name)) {
     throw std::invalid_argument("bounded space has other parameters");
   }
 }
@@ -39,7 +40,8 @@ TrialView SamplingSpace::view(const TrialRecord& trial) const {
   v.value = trial.value;
   v.intermediate = trial.intermediate;
   const auto kind = trial.system_attrs.find("hpo:fail_kind");
-  v.infeasible = trial.state == TrialState::kFail && kind != trial.system_attrs.end() && kind->second == "oom";
+  v.infeasible =
+      trial.state == TrialState::kFail && kind != trial.system_attrs.end() && kind->second == "oom";
   if (trial.system_attrs.count(kRanOutsideSpaceAttr)) {
     // The sampled point did not fit, and what ran instead is not in the
     // space: for the sampler, the point failed for lack of memory.
@@ -50,12 +52,14 @@ TrialView SamplingSpace::view(const TrialRecord& trial) const {
   return v;
 }
 
-std::vector<StoredParam> SamplingSpace::to_stored(const std::map<std::string, double>& suggestion) const {
+std::vector<StoredParam> SamplingSpace::to_stored(
+    const std::map<std::string, double>& suggestion) const {
   std::vector<StoredParam> params;
   for (size_t i = 0; i < declared_.size(); ++i) {
     const double internal = suggestion.at(declared_[i].name);
     const ParamValue value = to_external(bounded_[i].distribution, internal);
-    params.push_back({declared_[i].name, declared_[i].distribution, to_internal(declared_[i].distribution, value)});
+    params.push_back({declared_[i].name, declared_[i].distribution,
+                      to_internal(declared_[i].distribution, value)});
   }
   return params;
 }

@@ -10,7 +10,7 @@ namespace hpo {
 enum StopLevel : int {
   kKeepRunning = 0,
   kStopGracefully = 1,  // launch nothing new; SIGTERM trainers, wait the grace period
-  kStopNow = 2,         // SIGKILL trainers at once
+  kStopNow = 2,  // SIGKILL trainers at once
 };
 
 using StopFlag = std::atomic<int>;

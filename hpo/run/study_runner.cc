@@ -81,13 +81,23 @@ class TrialEnd {
 }  // namespace
 
 StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
-                         const SamplingSpace& space, Sampler& sampler, Pruner& pruner, Progress& progress,
-                         const StopFlag& stop, std::string program)
-    : storage_(storage), config_(config), study_(study), space_(space), sampler_(sampler), pruner_(pruner),
+                         const SamplingSpace& space, Sampler& sampler, Pruner& pruner,
+                         Progress& progress, const StopFlag& stop, std::string program)
+    : storage_(storage),
+      config_(config),
+      study_(study),
+      space_(space),
+      sampler_(sampler),
+      pruner_(pruner),
       progress_(progress),
-      stop_(stop), program_(std::move(program)), owner_(current_owner().to_json()), guard_{kOwnerAttr, owner_},
-      watch_(steady(heartbeat_grace(config)), steady(std::chrono::duration<double>(config.trainer.grace_period_s))),
-      sampler_feed_(study.id), pruner_feed_(study.id),
+      stop_(stop),
+      program_(std::move(program)),
+      owner_(current_owner().to_json()),
+      guard_{kOwnerAttr, owner_},
+      watch_(steady(heartbeat_grace(config)),
+             steady(std::chrono::duration<double>(config.trainer.grace_period_s))),
+      sampler_feed_(study.id),
+      pruner_feed_(study.id),
       pruner_study_{config.name, study.direction, {}} {}
 
 TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
@@ -103,7 +113,9 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
                     ? nlohmann::ordered_json(stored->second)
                     : trial_config(trial.params, config_.space.fixed);
   plan.summary = describe_params(trial.params);
-  plan.trial_dir = fs::absolute(fs::path(config_.runs_dir) / config_.name / trial_dir_name(trial.number)).string();
+  plan.trial_dir =
+      fs::absolute(fs::path(config_.runs_dir) / config_.name / trial_dir_name(trial.number))
+          .string();
   const std::string config_path = (fs::path(plan.trial_dir) / kConfigFile).string();
   const std::map<std::string, std::string> vars = {
       {"config", config_path},
@@ -115,15 +127,16 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   plan.argv = expand_command(config_.trainer.command, vars);
   plan.argv[0] = program_;
   plan.env = config_.env;
-  plan.env.insert(plan.env.end(), {
-      {"HPO_STUDY_NAME", config_.name},
-      {"HPO_TRIAL_NUMBER", std::to_string(trial.number)},
-      {"HPO_TRIAL_ID", std::to_string(trial.id)},
-      {"HPO_TRIAL_DIR", plan.trial_dir},
-      {"HPO_CONFIG", config_path},
-      {"HPO_REPORT_FILE", (fs::path(plan.trial_dir) / kReportFile).string()},
-      {"HPO_OBJECTIVE", config_.objective.metric},
-  });
+  plan.env.insert(plan.env.end(),
+                  {
+                      {"HPO_STUDY_NAME", config_.name},
+                      {"HPO_TRIAL_NUMBER", std::to_string(trial.number)},
+                      {"HPO_TRIAL_ID", std::to_string(trial.id)},
+                      {"HPO_TRIAL_DIR", plan.trial_dir},
+                      {"HPO_CONFIG", config_path},
+                      {"HPO_REPORT_FILE", (fs::path(plan.trial_dir) / kReportFile).string()},
+                      {"HPO_OBJECTIVE", config_.objective.metric},
+                  });
   // The slot's GPU and thread count win over the study's env settings.
   plan.env.insert(plan.env.end(), slot.env.begin(), slot.env.end());
   return plan;
@@ -142,7 +155,8 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
       // Run again after its owner died: a trainer that checkpoints resumes.
       plan.env.emplace_back("HPO_RESUME", "1");
       const auto earlier = orphan.system_attrs.find(kTrainerAttr);
-      if (earlier != orphan.system_attrs.end()) plan.earlier_trainer = TrainerRecord::from_json(earlier->second);
+      if (earlier != orphan.system_attrs.end())
+        plan.earlier_trainer = TrainerRecord::from_json(earlier->second);
       return plan;
     }
   }
@@ -164,7 +178,9 @@ TrialPlan StudyRunner::new_trial(const Slot& slot) {
   NewTrial fresh;
   // Seeded by the trial's own number, which the database hands out once:
   // processes that share a study and its seed still draw distinct values.
-  fresh.derived_params = [&](int number) { return space_.to_stored(sampler_.ask(space_.bounded(), number)); };
+  fresh.derived_params = [&](int number) {
+    return space_.to_stored(sampler_.ask(space_.bounded(), number));
+  };
   fresh.system_attrs[kOwnerAttr] = owner_;
   fresh.heartbeat = true;
   // The plan needs the trial's number; it is stored with the trial, in the
@@ -191,11 +207,13 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed)
   // A worker elsewhere may have died since the last look: its trials go
   // before new ones, once their heartbeats are stale.
   const auto now = std::chrono::steady_clock::now();
-  if (orphans_.empty() && now - last_orphan_scan_ >= std::chrono::duration<double>(config_.heartbeat_interval_s)) {
+  if (orphans_.empty() &&
+      now - last_orphan_scan_ >= std::chrono::duration<double>(config_.heartbeat_interval_s)) {
     find_orphans();
     if (!orphans_.empty()) {
-      progress_.note("found " + std::to_string(orphans_.size()) +
-                     " trial(s) whose run died or stopped beating since this run started; running them again");
+      progress_.note(
+          "found " + std::to_string(orphans_.size()) +
+          " trial(s) whose run died or stopped beating since this run started; running them again");
     }
   }
   auto plan = take_orphan(slot);
@@ -219,12 +237,15 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
     // New trials come after the ones seen (ids grow with creation); a
     // trial seen before is updated where it stands.
     const auto [at, added] = pruner_index_.emplace(t.id, pruner_study_.trials.size());
-    if (added) pruner_study_.trials.push_back(std::move(p));
-    else pruner_study_.trials[at->second] = std::move(p);
+    if (added)
+      pruner_study_.trials.push_back(std::move(p));
+    else
+      pruner_study_.trials[at->second] = std::move(p);
   }
   const auto current = pruner_index_.find(plan.trial_id);
   if (current == pruner_index_.end()) return false;
-  const PruneDecision decision = pruner_.decide(pruner_study_, pruner_study_.trials[current->second]);
+  const PruneDecision decision =
+      pruner_.decide(pruner_study_, pruner_study_.trials[current->second]);
   for (const auto& [rung, value] : decision.completed_rungs) {
     storage_.set_trial_system_attr(plan.trial_id, completed_rung_key(rung), value, guard_);
   }
@@ -278,12 +299,12 @@ void StudyRunner::end_earlier_trainer(const TrialPlan& plan) {
     // Its pid means nothing here, and may belong to one of this host's
     // processes: what it left on its own host is that host's to end.
     progress_.note("trial " + std::to_string(plan.number) + ": its earlier trainer ran on host " +
-                   (earlier.host.empty() ? "(unknown)" : earlier.host) + " (pid " + std::to_string(earlier.pid) +
-                   "), not on " + here + ": nothing signalled here");
+                   (earlier.host.empty() ? "(unknown)" : earlier.host) + " (pid " +
+                   std::to_string(earlier.pid) + "), not on " + here + ": nothing signalled here");
     return;
   }
-  const size_t ended = end_leftover_trainer(*plan.earlier_trainer,
-                                            std::chrono::duration<double>(config_.trainer.grace_period_s));
+  const size_t ended = end_leftover_trainer(
+      *plan.earlier_trainer, std::chrono::duration<double>(config_.trainer.grace_period_s));
   if (ended > 0) {
     progress_.note("trial " + std::to_string(plan.number) + ": ended " + std::to_string(ended) +
                    " process(es) its trainer left running when its run died");
@@ -297,13 +318,18 @@ void StudyRunner::give_up(std::exception_ptr error) {
 
 void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSummary& summary) {
   if (resumed) ++summary.resumed;
-  if (result.interrupted) ++summary.interrupted;
-  else if (result.state == TrialState::kComplete) ++summary.completed;
-  else if (result.state == TrialState::kPruned) ++summary.pruned;
-  else ++summary.failed;
+  if (result.interrupted)
+    ++summary.interrupted;
+  else if (result.state == TrialState::kComplete)
+    ++summary.completed;
+  else if (result.state == TrialState::kPruned)
+    ++summary.pruned;
+  else
+    ++summary.failed;
   const int finished = summary.completed + summary.pruned + summary.failed;
-  const bool too_many = (limit_.count > 0 && summary.failed >= limit_.count) ||
-                        (limit_.fraction > 0 && finished >= 4 && summary.failed >= limit_.fraction * finished);
+  const bool too_many =
+      (limit_.count > 0 && summary.failed >= limit_.count) ||
+      (limit_.fraction > 0 && finished >= 4 && summary.failed >= limit_.fraction * finished);
   if (too_many && summary.gave_up.empty() && budget_ > 0) {
     budget_ = 0;  // running trials finish; nothing new starts
     summary.gave_up = std::to_string(summary.failed) + " of " + std::to_string(finished) +
@@ -317,15 +343,16 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
 void StudyRunner::note_taken_over(const TrialPlan& plan, const nlohmann::json& holder) {
   const Owner owner = Owner::from_json(holder);
   progress_.trial_taken_over("trial " + std::to_string(plan.number) + ": taken over by " +
-                                              (owner.host.empty() ? "(unknown)" : owner.host) + " (owner " +
-                                              holder.dump() + "); stopped its trainer here");
+                             (owner.host.empty() ? "(unknown)" : owner.host) + " (owner " +
+                             holder.dump() + "); stopped its trainer here");
 }
 
 // A trial whose trainer was stopped while this worker was cut off from the
 // database runs again here, first of all, if it is still ours once the
 // database answers (nobody took it over meanwhile): no trial is failed for
 // an outage. Returns its new owner otherwise.
-std::optional<nlohmann::json> StudyRunner::queue_again(const TrialPlan& plan, const std::string& why) {
+std::optional<nlohmann::json> StudyRunner::queue_again(const TrialPlan& plan,
+                                                       const std::string& why) {
   progress_.note("trial " + std::to_string(plan.number) + ": " + why +
                  "; it runs again once the database answers, unless another host took it over");
   std::optional<TrialRecord> trial = storage_.trial(plan.trial_id);
@@ -375,8 +402,11 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
         const UtilizationStats u = utilization->stop(measurement);
         if (u.samples > 0) {
           storage_.set_trial_system_attr(plan->trial_id, "hpo:gpu",
-                                         {{"gpu", u.gpu}, {"slot", slot.name}, {"samples", u.samples},
-                                          {"mean_util_pct", u.mean_util_pct}, {"mean_mem_mib", u.mean_mem_mib}},
+                                         {{"gpu", u.gpu},
+                                          {"slot", slot.name},
+                                          {"samples", u.samples},
+                                          {"mean_util_pct", u.mean_util_pct},
+                                          {"mean_mem_mib", u.mean_mem_mib}},
                                          guard_);
         }
       }
@@ -404,7 +434,8 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       running_.erase(plan->trial_id);
       count_result(result, resumed, summary);
     }
-    progress_.trial_finished(plan->number, result.state, result.value, result.reason, result.seconds);
+    progress_.trial_finished(plan->number, result.state, result.value, result.reason,
+                             result.seconds);
   }
 }
 
@@ -420,8 +451,9 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
   }
 
   RunSummary summary;
-  TrialRunner runner(storage_, config_.trainer, config_.objective.metric, stop_,
-                     [this](const TrialPlan& plan) { return should_prune(plan); }, &lost_, &watch_);
+  TrialRunner runner(
+      storage_, config_.trainer, config_.objective.metric, stop_,
+      [this](const TrialPlan& plan) { return should_prune(plan); }, &lost_, &watch_);
   // Workers mostly wait on trainers, so there may be more of them than
   // cores: raise TBB's limit to one thread per job plus this one.
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
@@ -430,8 +462,9 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
 
   {
     Periodic ticker(std::chrono::seconds(1), [this] { progress_.tick(); });
-    Periodic heartbeat(std::chrono::milliseconds(static_cast<int64_t>(config_.heartbeat_interval_s * 1000)),
-                       [this] { beat(); });
+    Periodic heartbeat(
+        std::chrono::milliseconds(static_cast<int64_t>(config_.heartbeat_interval_s * 1000)),
+        [this] { beat(); });
     // Its own thread: a cut-off worker's heartbeat thread may hang in storage.
     Periodic watchdog(std::chrono::milliseconds(std::clamp<int64_t>(
                           static_cast<int64_t>(config_.heartbeat_interval_s * 1000 / 8), 10, 1000)),

@@ -17,8 +17,8 @@
 #include "hpo/config/study_config.h"
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/utilization_sampler.h"
-#include "hpo/run/change_feed.h"
 #include "hpo/run/beat_watch.h"
+#include "hpo/run/change_feed.h"
 #include "hpo/run/lost_trials.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/sampling_space.h"
@@ -34,8 +34,8 @@ struct RunSummary {
   int completed = 0;
   int pruned = 0;
   int failed = 0;
-  int resumed = 0;      // orphans taken over and run again
-  int taken_over = 0;   // this run's trials that other workers took over
+  int resumed = 0;  // orphans taken over and run again
+  int taken_over = 0;  // this run's trials that other workers took over
   int interrupted = 0;  // left RUNNING by a Ctrl-C
   std::string gave_up;  // why launching stopped early (too many failures); empty otherwise
 };
@@ -54,8 +54,8 @@ class StudyRunner {
   // The sampler is asked in `space`'s bounded space; trials are stored in
   // its declared one (config.space.params).
   StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
-              const SamplingSpace& space, Sampler& sampler, Pruner& pruner, Progress& progress, const StopFlag& stop,
-              std::string program);
+              const SamplingSpace& space, Sampler& sampler, Pruner& pruner, Progress& progress,
+              const StopFlag& stop, std::string program);
 
   // Blocks until `n_trials` trials have ended or a stop was requested. One
   // worker per slot: worker j runs its trials with slots[j]'s env (GPU,
@@ -70,7 +70,8 @@ class StudyRunner {
   std::optional<TrialPlan> take_orphan(const Slot& slot);
   TrialPlan new_trial(const Slot& slot);
   TrialPlan plan_for(const TrialRecord& trial, const Slot& slot);
-  void worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization, RunSummary& summary);
+  void worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
+              RunSummary& summary);
   bool should_prune(const TrialPlan& plan);
   void end_earlier_trainer(const TrialPlan& plan);
   void find_orphans();
@@ -104,7 +105,7 @@ class StudyRunner {
   std::chrono::steady_clock::time_point last_orphan_scan_;
   std::set<int64_t> running_;  // trials this process runs now: they get heartbeats
   ChangeFeed sampler_feed_;  // what the sampler has been told
-  ChangeFeed pruner_feed_;   // what pruner_study_ holds
+  ChangeFeed pruner_feed_;  // what pruner_study_ holds
   PrunerStudy pruner_study_;  // the trials seen, in creation order
   std::map<int64_t, size_t> pruner_index_;  // trial id -> its place in pruner_study_.trials
   std::exception_ptr error_;  // the first error a worker hit

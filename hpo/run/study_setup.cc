@@ -10,12 +10,14 @@ PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
   PreparedStudy prepared;
   const auto existing = storage.find_study(config.name);
   prepared.created = !existing;
-  prepared.record = existing ? *existing : storage.get_or_create_study(config.name, config.objective.direction);
+  prepared.record =
+      existing ? *existing : storage.get_or_create_study(config.name, config.objective.direction);
   if (prepared.record.direction != config.objective.direction) {
-    throw StorageError(storage.url() + ": study '" + config.name + "' was created to " +
-                       (prepared.record.direction == Direction::kMaximize ? "maximize" : "minimize") +
-                       ", but " + config.path + " says to " +
-                       (config.objective.direction == Direction::kMaximize ? "maximize" : "minimize"));
+    throw StorageError(
+        storage.url() + ": study '" + config.name + "' was created to " +
+        (prepared.record.direction == Direction::kMaximize ? "maximize" : "minimize") + ", but " +
+        config.path + " says to " +
+        (config.objective.direction == Direction::kMaximize ? "maximize" : "minimize"));
   }
   const Attrs attrs = storage.study_user_attrs(prepared.record.id);
   const auto stored_seed = attrs.find(kSeedAttr);
@@ -28,10 +30,12 @@ PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
   } else {
     prepared.seed = (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   }
-  if (stored_seed == attrs.end()) storage.set_study_user_attr(prepared.record.id, kSeedAttr, prepared.seed);
+  if (stored_seed == attrs.end())
+    storage.set_study_user_attr(prepared.record.id, kSeedAttr, prepared.seed);
   if (!attrs.count(kObjectiveAttr)) {
-    storage.set_study_user_attr(prepared.record.id, kObjectiveAttr,
-                                {{"metric", config.objective.metric}, {"record", config.objective.record}});
+    storage.set_study_user_attr(
+        prepared.record.id, kObjectiveAttr,
+        {{"metric", config.objective.metric}, {"record", config.objective.record}});
   }
   if (!attrs.count(kStudyFileAttr) && !config.path.empty()) {
     storage.set_study_user_attr(prepared.record.id, kStudyFileAttr,

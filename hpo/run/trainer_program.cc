@@ -9,9 +9,10 @@ TrainerProgram find_trainer(const StudyConfig& study) {
   TrainerProgram found;
   found.path = resolve_program(program);
   if (found.path.empty()) {
-    found.problem = "program '" + program + "' was not found " +
-                    (program.find('/') == std::string::npos ? "beside hpo (" + executable_dir() + ") or in PATH"
-                                                             : "or is not executable");
+    found.problem =
+        "program '" + program + "' was not found " +
+        (program.find('/') == std::string::npos ? "beside hpo (" + executable_dir() + ") or in PATH"
+                                                : "or is not executable");
   }
   return found;
 }

@@ -11,7 +11,7 @@
 namespace hpo {
 
 struct TrainerProgram {
-  std::string path;     // empty when not found
+  std::string path;  // empty when not found
   std::string problem;  // when not found: "program 'x' was not found beside hpo (DIR) or in PATH"
 };
 

@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
 
 #include "hpo/launch/process.h"

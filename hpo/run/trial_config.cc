@@ -4,9 +4,11 @@
 
 namespace hpo {
 
-nlohmann::ordered_json trial_config(const std::vector<StoredParam>& params, const FixedValues& fixed) {
+nlohmann::ordered_json trial_config(const std::vector<StoredParam>& params,
+                                    const FixedValues& fixed) {
   nlohmann::ordered_json config = nlohmann::ordered_json::object();
-  for (const auto& p : params) config[p.name] = param_value_to_json(to_external(p.distribution, p.internal));
+  for (const auto& p : params)
+    config[p.name] = param_value_to_json(to_external(p.distribution, p.internal));
   for (const auto& [name, value] : fixed) {
     if (!config.contains(name)) config[name] = param_value_to_json(value);
   }
@@ -22,7 +24,8 @@ std::string describe_params(const std::vector<StoredParam>& params) {
   return text;
 }
 
-RanParams params_that_ran(const std::vector<StoredParam>& stored, const nlohmann::ordered_json& config) {
+RanParams params_that_ran(const std::vector<StoredParam>& stored,
+                          const nlohmann::ordered_json& config) {
   RanParams ran;
   for (const auto& p : stored) {
     const auto it = config.find(p.name);

@@ -4,10 +4,9 @@
 #ifndef HPO_RUN_TRIAL_CONFIG_H_
 #define HPO_RUN_TRIAL_CONFIG_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "hpo/config/study_config.h"
 #include "hpo/storage/storage.h"
@@ -16,7 +15,8 @@ namespace hpo {
 
 // Sampled values (in the order stored) then fixed ones. A fixed value never
 // overrides a sampled one of the same name.
-nlohmann::ordered_json trial_config(const std::vector<StoredParam>& params, const FixedValues& fixed);
+nlohmann::ordered_json trial_config(const std::vector<StoredParam>& params,
+                                    const FixedValues& fixed);
 
 // "batch_size=512 lr=0.0003123": for progress lines (4 significant digits).
 std::string describe_params(const std::vector<StoredParam>& params);
@@ -39,7 +39,8 @@ struct RanParams {
 // what ran: `inside` are the new values to store. When some value cannot
 // be stored (`outside`), none is, and the sampled point is the one that
 // did not fit.
-RanParams params_that_ran(const std::vector<StoredParam>& stored, const nlohmann::ordered_json& config);
+RanParams params_that_ran(const std::vector<StoredParam>& stored,
+                          const nlohmann::ordered_json& config);
 
 }  // namespace hpo
 

@@ -34,7 +34,8 @@ nlohmann::json metric_json(double v) {
 // {"dates", "returns", "rank_ic"}, NaN RankICs as null (JSON has no NaN).
 nlohmann::json series_json(const DailySeries& s) {
   nlohmann::json rank_ic = nlohmann::json::array();
-  for (double v : s.rank_ic) rank_ic.push_back(std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v));
+  for (double v : s.rank_ic)
+    rank_ic.push_back(std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v));
   return {{"dates", s.dates}, {"returns", s.returns}, {"rank_ic", rank_ic}};
 }
 
@@ -126,7 +127,8 @@ struct TrialRunner::Attempt {
   std::string bad_series;  // "<report file> line N: ..." when a series line was broken
 };
 
-TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann::ordered_json& config) {
+TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
+                                          const nlohmann::ordered_json& config) {
   const auto started = Clock::now();
   const fs::path dir(plan.trial_dir);
   const bool new_dir = fs::create_directories(dir);
@@ -157,7 +159,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
     Process process(spec);
     const WatchedTrainer watched(watch_, plan.trial_id, process);
     // Overwrites the previous attempt's: a resumed run ends this one's group.
-    storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json(), plan.guard);
+    storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json(),
+                                   plan.guard);
     Watch watch(reader, storage_, plan, metric_);
     const auto deadline = trainer_.timeout_s > 0
                               ? started + std::chrono::duration_cast<Clock::duration>(
@@ -199,7 +202,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
     }
     watch.drain(true, run);
     a.curve = watch.curve();
-    if (!watch.bad_series().empty()) a.bad_series = (dir / kReportFile).string() + " " + watch.bad_series();
+    if (!watch.bad_series().empty())
+      a.bad_series = (dir / kReportFile).string() + " " + watch.bad_series();
     if (const auto silent = watch_ ? watch_->stopped(plan.trial_id) : std::nullopt) {
       run.cut_off_s = std::chrono::duration<double>(*silent).count();
     }
@@ -208,7 +212,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan, const nlohmann:
   }
   if (run.exit && !run.exit->success()) {
     run.oom_line = find_oom_line(file_tail(spec.stderr_path, kStderrTailBytes));
-    if (run.oom_line.empty()) run.oom_line = find_oom_line(file_tail(spec.stdout_path, kStderrTailBytes));
+    if (run.oom_line.empty())
+      run.oom_line = find_oom_line(file_tail(spec.stdout_path, kStderrTailBytes));
   }
   return a;
 }
@@ -232,7 +237,8 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   Attempt a = attempt(plan, config);
   Verdict verdict = judge(a.run, metric_);
   // Out of memory: the same trial again at half the batch, while it halves.
-  while (verdict.oom && trainer_.retry_halved_on_oom && !a.interrupted && stop_.load() == kKeepRunning) {
+  while (verdict.oom && trainer_.retry_halved_on_oom && !a.interrupted &&
+         stop_.load() == kKeepRunning) {
     const auto retry = halve_batch(config);
     if (!retry) break;
     oom_retries.push_back({{"batch_size", config["batch_size"]}, {"reason", verdict.reason}});
@@ -274,7 +280,8 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   outcome.state = verdict.state;
   outcome.value = verdict.value;
   if (run.final_metrics) {
-    for (const auto& [name, value] : *run.final_metrics) outcome.user_attrs[name] = metric_json(value);
+    for (const auto& [name, value] : *run.final_metrics)
+      outcome.user_attrs[name] = metric_json(value);
   }
   outcome.system_attrs["hpo:curve"] = a.curve;
   outcome.system_attrs["hpo:duration_s"] = result.seconds;
@@ -300,8 +307,8 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   result.reason = verdict.reason;
   if (!oom_retries.empty()) {
     result.reason += (result.reason.empty() ? "" : "; ") + std::to_string(oom_retries.size()) +
-                     " OOM retr" + (oom_retries.size() == 1 ? "y" : "ies") + ", ran at batch_size " +
-                     config["batch_size"].dump();
+                     " OOM retr" + (oom_retries.size() == 1 ? "y" : "ies") +
+                     ", ran at batch_size " + config["batch_size"].dump();
   }
   return result;
 }

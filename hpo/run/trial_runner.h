@@ -6,12 +6,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "hpo/config/study_config.h"
 #include "hpo/run/beat_watch.h"
@@ -28,10 +27,10 @@ struct TrialPlan {
   int number = 0;
   std::vector<StoredParam> params;  // the trial's params as stored (sampled)
   nlohmann::ordered_json config;  // sampled and fixed values: the trainer's config file
-  std::string trial_dir;          // absolute
+  std::string trial_dir;  // absolute
   std::vector<std::string> argv;  // placeholders expanded; argv[0] resolved
   std::vector<std::pair<std::string, std::string>> env;  // on top of hpo's own environment
-  std::string summary;            // "batch_size=512 lr=0.0003", for progress lines
+  std::string summary;  // "batch_size=512 lr=0.0003", for progress lines
   // A trial run again after its hpo died: the trainer that run started, whose
   // leftovers must be gone before the trial's new trainer starts.
   std::optional<TrainerRecord> earlier_trainer;
@@ -71,8 +70,13 @@ class TrialRunner {
   TrialRunner(Storage& storage, TrainerConfig trainer, std::string objective_metric,
               const StopFlag& stop, PruneCheck should_prune = {}, const LostTrials* lost = nullptr,
               BeatWatch* watch = nullptr)
-      : storage_(storage), trainer_(std::move(trainer)), metric_(std::move(objective_metric)),
-        stop_(stop), should_prune_(std::move(should_prune)), lost_(lost), watch_(watch) {}
+      : storage_(storage),
+        trainer_(std::move(trainer)),
+        metric_(std::move(objective_metric)),
+        stop_(stop),
+        should_prune_(std::move(should_prune)),
+        lost_(lost),
+        watch_(watch) {}
 
   // Blocks until the trainer has ended (or was stopped) and the outcome is
   // stored. A trial taken over by another worker (a guarded write refused,

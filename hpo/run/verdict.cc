@@ -9,7 +9,9 @@ namespace hpo {
 
 namespace {
 
-Verdict fail(std::string reason) { return Verdict{TrialState::kFail, std::nullopt, std::move(reason)}; }
+Verdict fail(std::string reason) {
+  return Verdict{TrialState::kFail, std::nullopt, std::move(reason)};
+}
 
 std::string seconds(double s) {
   std::ostringstream out;
@@ -21,8 +23,10 @@ std::string seconds(double s) {
 Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
   if (!run.exit) return fail("could not start: " + run.launch_error);
   if (run.pruned_at) {
-    Verdict v{TrialState::kPruned, std::nullopt, "pruned at step " + std::to_string(*run.pruned_at)};
-    if (run.last_intermediate && !std::isnan(*run.last_intermediate)) v.value = run.last_intermediate;
+    Verdict v{TrialState::kPruned, std::nullopt,
+              "pruned at step " + std::to_string(*run.pruned_at)};
+    if (run.last_intermediate && !std::isnan(*run.last_intermediate))
+      v.value = run.last_intermediate;
     return v;
   }
   if (run.timed_out) return fail("timeout: still running after " + seconds(run.timeout_s));
@@ -32,7 +36,9 @@ Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
       v.reason = "oom: " + run.oom_line + " (" + run.exit->describe() + ")";
       v.oom = true;
     } else if (run.exit->signaled && run.exit->signal == SIGKILL) {
-      v.reason = "oom: killed by SIGKILL, which hpo did not send (likely the kernel's out-of-memory killer)";
+      v.reason =
+          "oom: killed by SIGKILL, which hpo did not send (likely the kernel's out-of-memory "
+          "killer)";
       v.oom = true;
     }
     return v;
@@ -40,8 +46,8 @@ Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
   if (!run.final_metrics) {
     std::string reason = "no final metrics reported";
     if (run.invalid_lines > 0) {
-      reason += " (" + std::to_string(run.invalid_lines) + " invalid report line(s); first: " +
-                run.first_invalid + ")";
+      reason += " (" + std::to_string(run.invalid_lines) +
+                " invalid report line(s); first: " + run.first_invalid + ")";
     }
     return fail(reason);
   }
@@ -59,8 +65,9 @@ Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
   Verdict v = judge_run(run, objective_metric);
   // hpo stopped it (its SIGKILL is no OOM), unless it completed all the same.
   if (run.cut_off_s && v.state != TrialState::kComplete) {
-    return fail("cut off from the database: no heartbeat got in for " + seconds(*run.cut_off_s) +
-                ", past the grace after which other hosts take a trial over; its trainer was stopped");
+    return fail(
+        "cut off from the database: no heartbeat got in for " + seconds(*run.cut_off_s) +
+        ", past the grace after which other hosts take a trial over; its trainer was stopped");
   }
   return v;
 }

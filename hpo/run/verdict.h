@@ -15,15 +15,15 @@ namespace hpo {
 // What was observed of one trainer run.
 struct TrainerRun {
   std::optional<ExitStatus> exit;  // empty if it never started
-  std::string launch_error;        // why it never started
-  bool timed_out = false;          // hit the per-trial timeout
+  std::string launch_error;  // why it never started
+  bool timed_out = false;  // hit the per-trial timeout
   double timeout_s = 0;
   std::optional<Metrics> final_metrics;
-  int invalid_lines = 0;           // garbage on the report channel
-  std::string first_invalid;       // the first such line's problem
-  std::optional<int> pruned_at;    // the step at which the pruner stopped it
+  int invalid_lines = 0;  // garbage on the report channel
+  std::string first_invalid;  // the first such line's problem
+  std::optional<int> pruned_at;  // the step at which the pruner stopped it
   std::optional<double> last_intermediate;  // the objective at the last reported step
-  std::string oom_line;            // the log line that reported running out of memory
+  std::string oom_line;  // the log line that reported running out of memory
   // Stopped by hpo after this many seconds without a heartbeat (beat_watch.h).
   std::optional<double> cut_off_s;
 };
@@ -31,8 +31,8 @@ struct TrainerRun {
 struct Verdict {
   TrialState state = TrialState::kFail;
   std::optional<double> value;  // the objective, for COMPLETE
-  std::string reason;           // why it failed; empty when COMPLETE
-  bool oom = false;             // failed for lack of memory: reason starts "oom: "
+  std::string reason;  // why it failed; empty when COMPLETE
+  bool oom = false;  // failed for lack of memory: reason starts "oom: "
 };
 
 // The rules: a trainer that could not start, timed out, exited non-zero or

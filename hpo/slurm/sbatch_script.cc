@@ -44,7 +44,8 @@ std::vector<std::pair<std::string, std::string>> sbatch_options(const SbatchRequ
 
 std::string line_problem(const std::string& what, const std::string& value) {
   if (value.find_first_of("\n\r") != std::string::npos) return what + ": holds a line break";
-  if (value.find('"') != std::string::npos) return what + ": holds a double quote, which a #SBATCH line cannot carry";
+  if (value.find('"') != std::string::npos)
+    return what + ": holds a double quote, which a #SBATCH line cannot carry";
   return "";
 }
 
@@ -60,7 +61,8 @@ std::string sbatch_request_problem(const SbatchRequest& request) {
   for (const auto& line : request.extra) {
     std::string problem = line_problem("--extra '" + line + "'", line);
     if (!problem.empty()) return problem;
-    if (line.rfind("--", 0) != 0) return "--extra '" + line + "': expected an sbatch option such as --qos=long";
+    if (line.rfind("--", 0) != 0)
+      return "--extra '" + line + "': expected an sbatch option such as --qos=long";
   }
   return "";
 }
@@ -73,9 +75,11 @@ std::string sqlite_array_problem(const SbatchRequest& request) {
   if (request.storage.rfind("sqlite:", 0) != 0) return "";
   if (request.workers == 1 || names_one_node(request.nodelist)) return "";
   return "--storage " + request.storage + ": " + std::to_string(request.workers) +
-         " workers may run on different nodes, and SQLite works only among processes of one machine "
+         " workers may run on different nodes, and SQLite works only among processes of one "
+         "machine "
          "(its locks and WAL do not reach over a network file system); use PostgreSQL "
-         "(--storage postgresql://user:pass@host:5432/db), or pin the array to one node with --nodelist NODE";
+         "(--storage postgresql://user:pass@host:5432/db), or pin the array to one node with "
+         "--nodelist NODE";
 }
 
 std::string sbatch_script(const SbatchRequest& r) {
@@ -83,14 +87,17 @@ std::string sbatch_script(const SbatchRequest& r) {
   text += "# Written by hpo slurm" + (r.written_at.empty() ? "" : " at " + r.written_at) + ": " +
           std::to_string(r.workers) + " worker(s) of study " + r.study_name + ", " +
           std::to_string(r.trials_per_worker) + " trial(s) each.\n";
-  for (const auto& [flag, value] : sbatch_options(r)) text += "#SBATCH " + flag + "=" + sbatch_value(value) + "\n";
+  for (const auto& [flag, value] : sbatch_options(r))
+    text += "#SBATCH " + flag + "=" + sbatch_value(value) + "\n";
   for (const auto& line : r.extra) text += "#SBATCH " + line + "\n";
   text += "\n";
-  text += "echo \"hpo worker: task ${SLURM_ARRAY_TASK_ID} of job ${SLURM_ARRAY_JOB_ID} on $(hostname)\"\n";
+  text +=
+      "echo \"hpo worker: task ${SLURM_ARRAY_TASK_ID} of job ${SLURM_ARRAY_JOB_ID} on "
+      "$(hostname)\"\n";
   text += "cd " + shell_quote(r.project_dir) + " || exit 1\n";
   text += "exec " + shell_quote(r.hpo) + " run --study " + shell_quote(r.study) + " -n " +
-          std::to_string(r.trials_per_worker) + " --storage " + shell_quote(r.storage) + " --runs-dir " +
-          shell_quote(r.runs_dir) + "\n";
+          std::to_string(r.trials_per_worker) + " --storage " + shell_quote(r.storage) +
+          " --runs-dir " + shell_quote(r.runs_dir) + "\n";
   return text;
 }
 

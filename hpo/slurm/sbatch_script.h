@@ -11,20 +11,20 @@
 namespace hpo {
 
 struct SbatchRequest {
-  std::string study;       // passed to `hpo run --study` (a name or a path)
+  std::string study;  // passed to `hpo run --study` (a name or a path)
   std::string study_name;  // the study's name: the job is named hpo-NAME
-  int workers = 1;         // array tasks
+  int workers = 1;  // array tasks
   int trials_per_worker = 1;
-  std::string storage;      // the URL every worker uses
+  std::string storage;  // the URL every worker uses
   std::string project_dir;  // absolute; workers start here, as `hpo slurm` did
-  std::string runs_dir;     // absolute; the workers' --runs-dir
-  std::string hpo;          // absolute path of the hpo binary the workers run
-  std::string output_dir;   // absolute; per-task output goes to JOB_TASK.out here
+  std::string runs_dir;  // absolute; the workers' --runs-dir
+  std::string hpo;  // absolute path of the hpo binary the workers run
+  std::string output_dir;  // absolute; per-task output goes to JOB_TASK.out here
   // sbatch options, each left out when empty (cpus_per_task when 0).
   std::string partition, gres, time, nodelist, mem, account;
   int cpus_per_task = 0;
   std::vector<std::string> extra;  // further #SBATCH lines, e.g. "--qos=long"
-  std::string written_at;          // a timestamp for the script's header comment
+  std::string written_at;  // a timestamp for the script's header comment
 };
 
 // The first value that cannot go into the script, as "--partition: ..."; ""

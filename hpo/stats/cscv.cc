@@ -41,7 +41,8 @@ BlockSums block_sums(const Series& returns, int blocks) {
 }
 
 // Each trial's Sharpe ratio over the blocks where `in` is `side`.
-std::vector<double> sharpe_over(const BlockSums& s, const std::vector<bool>& in, bool side, size_t trials) {
+std::vector<double> sharpe_over(const BlockSums& s, const std::vector<bool>& in, bool side,
+                                size_t trials) {
   const size_t blocks = in.size();
   std::vector<double> sharpe(trials);
   for (size_t i = 0; i < trials; ++i) {
@@ -61,10 +62,12 @@ std::vector<double> sharpe_over(const BlockSums& s, const std::vector<bool>& in,
 
 void check_shape(const Series& returns, int blocks) {
   if (blocks < 2 || blocks % 2 != 0) {
-    throw std::invalid_argument("CSCV needs an even number of blocks >= 2, got " + std::to_string(blocks));
+    throw std::invalid_argument("CSCV needs an even number of blocks >= 2, got " +
+                                std::to_string(blocks));
   }
   if (returns.size() < 2) {
-    throw std::invalid_argument("CSCV needs at least 2 trials with series, got " + std::to_string(returns.size()));
+    throw std::invalid_argument("CSCV needs at least 2 trials with series, got " +
+                                std::to_string(returns.size()));
   }
   const size_t t = returns.front().size();
   for (const auto& row : returns) {
@@ -72,7 +75,8 @@ void check_shape(const Series& returns, int blocks) {
   }
   if (t < 2 * static_cast<size_t>(blocks)) {
     throw std::invalid_argument("CSCV with " + std::to_string(blocks) + " blocks needs at least " +
-                                std::to_string(2 * blocks) + " common dates, got " + std::to_string(t));
+                                std::to_string(2 * blocks) + " common dates, got " +
+                                std::to_string(t));
   }
 }
 
@@ -107,7 +111,8 @@ std::vector<int> histogram(const std::vector<double>& values, int bins, double l
   std::vector<int> counts(std::max(bins, 1), 0);
   for (double v : values) {
     const double at = (v - lo) / (hi - lo) * bins;
-    const int bin = std::isnan(at) ? 0 : static_cast<int>(std::clamp(std::floor(at), 0.0, bins - 1.0));
+    const int bin =
+        std::isnan(at) ? 0 : static_cast<int>(std::clamp(std::floor(at), 0.0, bins - 1.0));
     ++counts[bin];
   }
   return counts;

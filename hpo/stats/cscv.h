@@ -13,10 +13,10 @@
 namespace hpo::stats {
 
 struct Pbo {
-  int blocks = 0;               // S
-  int trials = 0;               // N, the rows
-  double pbo = 0;               // share of logits <= 0
-  std::vector<double> logits;   // lambda per combination, in enumeration order
+  int blocks = 0;  // S
+  int trials = 0;  // N, the rows
+  double pbo = 0;  // share of logits <= 0
+  std::vector<double> logits;  // lambda per combination, in enumeration order
 };
 
 // The dates (columns of `returns`, one row per trial) are cut into S equal

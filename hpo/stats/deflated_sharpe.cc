@@ -12,7 +12,8 @@ constexpr double kEulerGamma = 0.57721566490153286061;
 constexpr double kE = 2.71828182845904523536;
 }  // namespace
 
-double probabilistic_sharpe_ratio(double sharpe, double benchmark, int t, double skew, double kurtosis) {
+double probabilistic_sharpe_ratio(double sharpe, double benchmark, int t, double skew,
+                                  double kurtosis) {
   const double var = 1 - skew * sharpe + (kurtosis - 1) / 4 * sharpe * sharpe;
   if (t < 2 || !(var > 0)) return std::numeric_limits<double>::quiet_NaN();
   return normal_cdf((sharpe - benchmark) * std::sqrt(t - 1.0) / std::sqrt(var));

@@ -12,7 +12,8 @@ namespace hpo::stats {
 // the probability that the true Sharpe ratio exceeds `benchmark`, given the
 // observed `sharpe` over `t` periods with that skewness and (non-excess)
 // kurtosis. NaN when t < 2 or the denominator is not positive.
-double probabilistic_sharpe_ratio(double sharpe, double benchmark, int t, double skew, double kurtosis);
+double probabilistic_sharpe_ratio(double sharpe, double benchmark, int t, double skew,
+                                  double kurtosis);
 
 // E[max SR] over n independent trials whose Sharpe ratios have variance
 // `variance` and true mean 0 (the paper's eq. for SR_0):
@@ -21,9 +22,9 @@ double probabilistic_sharpe_ratio(double sharpe, double benchmark, int t, double
 double expected_max_sharpe(double n, double variance);
 
 struct DeflatedSharpe {
-  double sharpe = 0;     // the selected trial's, per period
+  double sharpe = 0;  // the selected trial's, per period
   double benchmark = 0;  // SR_0 = expected_max_sharpe(n, variance)
-  double dsr = 0;        // PSR(SR_0)
+  double dsr = 0;  // PSR(SR_0)
 };
 
 DeflatedSharpe deflated_sharpe_ratio(double sharpe, int t, double skew, double kurtosis, double n,

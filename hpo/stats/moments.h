@@ -10,8 +10,8 @@ namespace hpo::stats {
 struct Moments {
   int n = 0;
   double mean = 0;
-  double std = 0;       // sample standard deviation (divides by n - 1)
-  double skew = 0;      // m3 / m2^1.5, the population-moment estimator
+  double std = 0;  // sample standard deviation (divides by n - 1)
+  double skew = 0;  // m3 / m2^1.5, the population-moment estimator
   double kurtosis = 3;  // m4 / m2^2, non-excess (3 for a normal)
 };
 

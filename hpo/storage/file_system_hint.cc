@@ -18,10 +18,10 @@ struct NetworkFs {
   const char* name;
 };
 constexpr NetworkFs kNetworkFs[] = {
-    {0x6969, "nfs"},          {0x517B, "smb"},         {0xFF534D42, "cifs"},   {0xFE534D42, "smb2"},
-    {0x00C36400, "ceph"},     {0x5346414F, "afs"},     {0x6B414653, "afs"},    {0x73757245, "coda"},
-    {0x01021997, "9p"},       {0x0BD00BD0, "lustre"},  {0x47504653, "gpfs"},   {0x19830326, "beegfs"},
-    {0x7461636F, "ocfs2"},    {0x01161970, "gfs2"},    {0x20030528, "orangefs"}, {0xAAD7AAEA, "panfs"},
+    {0x6969, "nfs"},       {0x517B, "smb"},        {0xFF534D42, "cifs"},     {0xFE534D42, "smb2"},
+    {0x00C36400, "ceph"},  {0x5346414F, "afs"},    {0x6B414653, "afs"},      {0x73757245, "coda"},
+    {0x01021997, "9p"},    {0x0BD00BD0, "lustre"}, {0x47504653, "gpfs"},     {0x19830326, "beegfs"},
+    {0x7461636F, "ocfs2"}, {0x01161970, "gfs2"},   {0x20030528, "orangefs"}, {0xAAD7AAEA, "panfs"},
 };
 
 }  // namespace
@@ -39,7 +39,8 @@ std::string network_file_system(const std::string& path) {
   std::error_code ec;
   std::filesystem::path p = std::filesystem::absolute(path, ec);
   if (ec) return "";
-  while (!std::filesystem::exists(p, ec) && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
+  while (!std::filesystem::exists(p, ec) && p.has_parent_path() && p != p.parent_path())
+    p = p.parent_path();
   struct statfs fs;
   if (::statfs(p.c_str(), &fs) != 0) return "";
   return network_file_system_name(static_cast<int64_t>(fs.f_type));

@@ -22,7 +22,8 @@ enum class OpenMode { kCreateIfMissing, kMustExist };
 // Throws StorageError for other URLs, for a missing database with
 // kMustExist, and for databases that cannot be opened; PostgreSQL passwords
 // are masked as *** in every message.
-std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode = OpenMode::kCreateIfMissing);
+std::unique_ptr<Storage> open_storage(const std::string& url,
+                                      OpenMode mode = OpenMode::kCreateIfMissing);
 
 // The database file a "sqlite:///PATH" URL names (relative "x.db" or
 // absolute "/x.db", as SQLAlchemy reads it); nullopt for any other URL.

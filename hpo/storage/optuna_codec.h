@@ -4,10 +4,9 @@
 #define HPO_STORAGE_OPTUNA_CODEC_H_
 
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "samplers/distribution.h"
 #include "samplers/param_value.h"

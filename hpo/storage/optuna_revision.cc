@@ -9,8 +9,8 @@ namespace {
 
 // Every revision Optuna has released, oldest first (Optuna 5.0's list).
 const char* const kKnownRevisions[] = {
-    "v0.9.0.a", "v1.2.0.a", "v1.3.0.a", "v2.4.0.a", "v2.6.0.a", "v3.0.0.a",
-    "v3.0.0.b", "v3.0.0.c", kRevisionOptuna30, kRevisionOptuna32,
+    "v0.9.0.a", "v1.2.0.a", "v1.3.0.a", "v2.4.0.a",        "v2.6.0.a",
+    "v3.0.0.a", "v3.0.0.b", "v3.0.0.c", kRevisionOptuna30, kRevisionOptuna32,
 };
 
 bool is_known_revision(const std::string& revision) {
@@ -48,8 +48,9 @@ std::vector<std::string> upgrade_statements(const std::string& revision) {
 
 std::string revision_readers(const std::string& revision) {
   if (revision == kRevisionOptuna30) {
-    return std::string("Optuna 3.0-3.1 open it; Optuna 3.2 and later (and optuna-dashboard) "
-                       "refuse it until it is upgraded: hpo db upgrade brings it to ") +
+    return std::string(
+               "Optuna 3.0-3.1 open it; Optuna 3.2 and later (and optuna-dashboard) "
+               "refuse it until it is upgraded: hpo db upgrade brings it to ") +
            kNewestRevision;
   }
   return "Optuna 3.2-5.0 and optuna-dashboard open it; Optuna 3.1 and older refuse it";

@@ -154,7 +154,8 @@ void ensure_optuna_schema(SqliteDb& db) {
                        kRevisionOptuna30 + " or " + kRevisionOptuna32);
   }
   if (!is_supported_revision(revision)) {
-    throw StorageError("found " + found_versions(db) + ": " + unsupported_revision_message(revision));
+    throw StorageError("found " + found_versions(db) + ": " +
+                       unsupported_revision_message(revision));
   }
 }
 

@@ -10,7 +10,7 @@ namespace hpo {
 namespace {
 
 struct Word {
-  std::string raw;   // as written, escapes and all
+  std::string raw;  // as written, escapes and all
   std::string text;  // as the server reads it
 };
 
@@ -68,8 +68,10 @@ void ignore_client_time_zone() {
   if (!options) return;
   const std::string kept = options_without_time_zone(options);
   if (kept == options) return;
-  if (kept.empty()) unsetenv("PGOPTIONS");
-  else setenv("PGOPTIONS", kept.c_str(), 1);
+  if (kept.empty())
+    unsetenv("PGOPTIONS");
+  else
+    setenv("PGOPTIONS", kept.c_str(), 1);
 }
 
 }  // namespace hpo

@@ -71,7 +71,8 @@ void PgConnection::on_failure(const char* what, const std::exception& e, PgAttem
   }
   if (!retry) fail(what, e.what());
   if (attempt.number >= kMaxAttempts) {
-    fail(what, trimmed(e.what()) + " (gave up after " + std::to_string(attempt.number) + " attempts)");
+    fail(what,
+         trimmed(e.what()) + " (gave up after " + std::to_string(attempt.number) + " attempts)");
   }
   backoff(attempt.number, kBackoffCapMs);
 }

@@ -10,10 +10,9 @@
 #define HPO_STORAGE_PG_CONNECTION_H_
 
 #include <memory>
+#include <pqxx/pqxx>
 #include <string>
 #include <type_traits>
-
-#include <pqxx/pqxx>
 
 #include "hpo/storage/pg_url.h"
 

@@ -6,10 +6,9 @@
 #ifndef HPO_STORAGE_PG_SCHEMA_H_
 #define HPO_STORAGE_PG_SCHEMA_H_
 
+#include <pqxx/pqxx>
 #include <string>
 #include <vector>
-
-#include <pqxx/pqxx>
 
 namespace hpo {
 
@@ -17,9 +16,9 @@ namespace hpo {
 std::vector<std::string> pg_schema_ddl();
 
 // Within the caller's transaction: creates the schema in a database without
-// tables (if `create`; else that is an error), or checks that an existing one is Optuna's at a revision hpo
-// reads and writes. Concurrent callers on a new database create it once.
-// Throws StorageError (without the URL; the caller adds it), changing nothing.
+// tables (if `create`; else that is an error), or checks that an existing one is Optuna's at a
+// revision hpo reads and writes. Concurrent callers on a new database create it once. Throws
+// StorageError (without the URL; the caller adds it), changing nothing.
 void ensure_pg_schema(pqxx::work& tx, bool create);
 
 // alembic_version.version_num.

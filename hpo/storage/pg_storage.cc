@@ -33,7 +33,7 @@ std::string real(double v) {
 
 // A nullable float parameter: the text, or a null pointer for SQL NULL.
 struct OptionalReal {
-  explicit OptionalReal(const std::optional<double>& v) : text(v ? real(*v) : "") , null(!v) {}
+  explicit OptionalReal(const std::optional<double>& v) : text(v ? real(*v) : ""), null(!v) {}
   const char* param() const { return null ? nullptr : text.c_str(); }
   std::string text;
   bool null;
@@ -46,7 +46,8 @@ std::string random_token() {
   return buf;
 }
 
-void put_attr(pqxx::work& tx, AttrTable t, int64_t owner, const std::string& key, const json& value) {
+void put_attr(pqxx::work& tx, AttrTable t, int64_t owner, const std::string& key,
+              const json& value) {
   tx.exec_params0(std::string("INSERT INTO ") + t.table + " (" + t.owner +
                       ", key, value_json) VALUES ($1, $2, $3) ON CONFLICT (" + t.owner +
                       ", key) DO UPDATE SET value_json = excluded.value_json",
@@ -71,8 +72,9 @@ std::string attr_texts(const Attrs& attrs, const char* table) {
 
 // Upserts into `t`, for the owner $1, the rows of `param` (as attr_texts).
 std::string upsert_attrs(AttrTable t, const char* param) {
-  return std::string("INSERT INTO ") + t.table + " (" + t.owner + ", key, value_json) SELECT $1, key, value " +
-         "FROM json_each_text(" + param + "::json) ON CONFLICT (" + t.owner +
+  return std::string("INSERT INTO ") + t.table + " (" + t.owner +
+         ", key, value_json) SELECT $1, key, value " + "FROM json_each_text(" + param +
+         "::json) ON CONFLICT (" + t.owner +
          ", key) DO UPDATE SET value_json = excluded.value_json";
 }
 
@@ -88,12 +90,14 @@ std::optional<StudyRecord> select_study(pqxx::work& tx, const std::string& name)
       "ON d.study_id = s.study_id WHERE s.study_name = $1 ORDER BY d.objective",
       name);
   if (r.empty()) return std::nullopt;
-  if (r.size() > 1) throw StorageError("study '" + name + "' has several objectives; hpo handles one");
+  if (r.size() > 1)
+    throw StorageError("study '" + name + "' has several objectives; hpo handles one");
   return StudyRecord{r[0][0].as<int64_t>(), name, direction_from_string(r[0][1].c_str())};
 }
 
 void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
-  if (tx.exec_params(std::string("SELECT 1 FROM studies WHERE study_id = $1") + lock, study_id).empty()) {
+  if (tx.exec_params(std::string("SELECT 1 FROM studies WHERE study_id = $1") + lock, study_id)
+          .empty()) {
     throw StorageError("no study with id " + std::to_string(study_id));
   }
 }
@@ -105,12 +109,15 @@ void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
 // transaction's write is in. The owner is read by a second statement, whose
 // snapshot is taken after the lock was granted: a join in the first would
 // read the owner as it was before the wait.
-TrialState guarded_state(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard, const char* lock) {
-  const auto r = tx.exec_params(std::string("SELECT state FROM trials WHERE trial_id = $1 FOR ") + lock, trial_id);
+TrialState guarded_state(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard,
+                         const char* lock) {
+  const auto r = tx.exec_params(
+      std::string("SELECT state FROM trials WHERE trial_id = $1 FOR ") + lock, trial_id);
   if (r.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
   if (!guard.key.empty()) {
     const auto a = tx.exec_params(
-        "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, guard.key);
+        "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id,
+        guard.key);
     const json holder = a.empty() ? json(nullptr) : from_python_json(a[0][0].c_str());
     if (holder != guard.value) throw OwnershipLost(trial_id, holder);
   }
@@ -168,19 +175,28 @@ void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
   const auto r = tx.exec_params1(
       "WITH done AS (UPDATE trials SET state = $2, datetime_complete = $3 WHERE trial_id = $1), "
       "value AS (INSERT INTO trial_values (trial_id, objective, value, value_type) "
-      "SELECT $1, 0, (v->>0)::double precision, (v->>1)::trialvaluetype FROM json_array_elements($4::json) v "
-      "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = excluded.value_type), "
-      "user_attrs AS (" + upsert_attrs(kTrialUserAttrs, "$5") + "), "
-      "system_attrs AS (" + upsert_attrs(kTrialSystemAttrs, "$6") + "), "
-      "params AS (UPDATE trial_params t SET param_value = (p->>1)::double precision "
-      "FROM json_array_elements($7::json) p WHERE t.trial_id = $1 AND t.param_name = p->>0 "
-      "AND t.distribution_json = p->>2 RETURNING 1) "
-      "SELECT COUNT(*) FROM params",
-      trial_id, to_string(outcome.state), now(), value.dump(), attr_texts(outcome.user_attrs, kTrialUserAttrs.table),
+      "SELECT $1, 0, (v->>0)::double precision, (v->>1)::trialvaluetype FROM "
+      "json_array_elements($4::json) v "
+      "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = "
+      "excluded.value_type), "
+      "user_attrs AS (" +
+          upsert_attrs(kTrialUserAttrs, "$5") +
+          "), "
+          "system_attrs AS (" +
+          upsert_attrs(kTrialSystemAttrs, "$6") +
+          "), "
+          "params AS (UPDATE trial_params t SET param_value = (p->>1)::double precision "
+          "FROM json_array_elements($7::json) p WHERE t.trial_id = $1 AND t.param_name = p->>0 "
+          "AND t.distribution_json = p->>2 RETURNING 1) "
+          "SELECT COUNT(*) FROM params",
+      trial_id, to_string(outcome.state), now(), value.dump(),
+      attr_texts(outcome.user_attrs, kTrialUserAttrs.table),
       attr_texts(outcome.system_attrs, kTrialSystemAttrs.table), utf8_dump(params, "trial_params"));
   if (r[0].as<size_t>() != outcome.params.size()) {
-    for (const auto& p : outcome.params) update_param(tx, trial_id, p);  // names the one that differs
-    throw StorageError("trial " + std::to_string(trial_id) + ": its params do not match those stored");
+    for (const auto& p : outcome.params)
+      update_param(tx, trial_id, p);  // names the one that differs
+    throw StorageError("trial " + std::to_string(trial_id) +
+                       ": its params do not match those stored");
   }
 }
 
@@ -192,7 +208,8 @@ void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
 constexpr const char kServerNow[] = "LOCALTIMESTAMP";
 
 void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
-  tx.exec_params0(std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") + kServerNow +
+  tx.exec_params0(std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") +
+                      kServerNow +
                       ") ON CONFLICT (trial_id) DO UPDATE SET heartbeat = excluded.heartbeat",
                   trial_id);
 }
@@ -200,8 +217,8 @@ void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
 // The trial an earlier try of this create_trial call committed, if any.
 std::optional<TrialRecord> created_by(pqxx::work& tx, const std::string& token) {
   const auto r = tx.exec_params(
-      "SELECT trial_id FROM trial_system_attributes WHERE key = $1 AND value_json = $2", kCreateToken,
-      to_python_json(json(token)));
+      "SELECT trial_id FROM trial_system_attributes WHERE key = $1 AND value_json = $2",
+      kCreateToken, to_python_json(json(token)));
   if (r.empty()) return std::nullopt;
   auto trials = select_trials(tx, "trial_id = $1", r[0][0].as<int64_t>());
   return std::move(trials.front());
@@ -231,7 +248,8 @@ auto PgStorage::transact(const char* what, Body&& body) {
 
 PgStorage::PgStorage(const std::string& url, bool create_schema)
     : conn_(std::make_unique<PgConnection>(parse_pg_url(url))) {
-  transact("cannot open", [&](pqxx::work& tx, const PgAttempt&) { ensure_pg_schema(tx, create_schema); });
+  transact("cannot open",
+           [&](pqxx::work& tx, const PgAttempt&) { ensure_pg_schema(tx, create_schema); });
 }
 
 PgStorage::~PgStorage() = default;
@@ -239,15 +257,18 @@ PgStorage::~PgStorage() = default;
 std::string PgStorage::url() const { return conn_->url().masked; }
 
 std::string PgStorage::schema_revision() {
-  return transact("schema_revision", [](pqxx::work& tx, const PgAttempt&) { return pg_schema_revision(tx); });
+  return transact("schema_revision",
+                  [](pqxx::work& tx, const PgAttempt&) { return pg_schema_revision(tx); });
 }
 
 bool PgStorage::upgrade_schema() {
-  return transact("upgrade_schema", [](pqxx::work& tx, const PgAttempt&) { return upgrade_pg_schema(tx); });
+  return transact("upgrade_schema",
+                  [](pqxx::work& tx, const PgAttempt&) { return upgrade_pg_schema(tx); });
 }
 
 std::optional<StudyRecord> PgStorage::find_study(const std::string& name) {
-  return transact("find_study", [&](pqxx::work& tx, const PgAttempt&) { return select_study(tx, name); });
+  return transact("find_study",
+                  [&](pqxx::work& tx, const PgAttempt&) { return select_study(tx, name); });
 }
 
 StudyRecord PgStorage::get_or_create_study(const std::string& name, Direction direction) {
@@ -257,21 +278,23 @@ StudyRecord PgStorage::get_or_create_study(const std::string& name, Direction di
     auto study = select_study(tx, name);
     if (!study) {
       const auto r = tx.exec_params(
-          "INSERT INTO studies (study_name) VALUES ($1) ON CONFLICT (study_name) DO NOTHING RETURNING study_id",
+          "INSERT INTO studies (study_name) VALUES ($1) ON CONFLICT (study_name) DO NOTHING "
+          "RETURNING study_id",
           name);
       if (r.empty()) {
         study = select_study(tx, name);
         if (!study) throw StorageError("study '" + name + "' has no direction");
       } else {
         const int64_t id = r[0][0].as<int64_t>();
-        tx.exec_params0("INSERT INTO study_directions (direction, study_id, objective) VALUES ($1, $2, 0)",
-                        to_string(direction), id);
+        tx.exec_params0(
+            "INSERT INTO study_directions (direction, study_id, objective) VALUES ($1, $2, 0)",
+            to_string(direction), id);
         return StudyRecord{id, name, direction};
       }
     }
     if (study->direction != direction) {
-      throw StorageError("study '" + name + "' exists with direction " + to_string(study->direction) +
-                         ", not " + to_string(direction));
+      throw StorageError("study '" + name + "' exists with direction " +
+                         to_string(study->direction) + ", not " + to_string(direction));
     }
     return *study;
   });
@@ -280,24 +303,29 @@ StudyRecord PgStorage::get_or_create_study(const std::string& name, Direction di
 std::vector<StudySummary> PgStorage::list_studies() {
   return transact("list_studies", [&](pqxx::work& tx, const PgAttempt&) {
     std::vector<StudySummary> out;
-    for (const auto& r : tx.exec(
-             "SELECT s.study_id, s.study_name, d.direction FROM studies s "
-             "JOIN study_directions d ON d.study_id = s.study_id AND d.objective = 0 ORDER BY s.study_id")) {
-      out.push_back({{r[0].as<int64_t>(), r[1].c_str(), direction_from_string(r[2].c_str())}, {}, {}});
+    for (const auto& r : tx.exec("SELECT s.study_id, s.study_name, d.direction FROM studies s "
+                                 "JOIN study_directions d ON d.study_id = s.study_id AND "
+                                 "d.objective = 0 ORDER BY s.study_id")) {
+      out.push_back(
+          {{r[0].as<int64_t>(), r[1].c_str(), direction_from_string(r[2].c_str())}, {}, {}});
     }
     std::map<int64_t, StudySummary*> by_id;
     for (auto& s : out) by_id[s.study.id] = &s;
-    for (const auto& r : tx.exec("SELECT study_id, state, COUNT(*) FROM trials GROUP BY study_id, state")) {
+    for (const auto& r :
+         tx.exec("SELECT study_id, state, COUNT(*) FROM trials GROUP BY study_id, state")) {
       const auto it = by_id.find(r[0].as<int64_t>());
-      if (it != by_id.end()) it->second->counts[trial_state_from_string(r[1].c_str())] = r[2].as<int>();
+      if (it != by_id.end())
+        it->second->counts[trial_state_from_string(r[1].c_str())] = r[2].as<int>();
     }
-    for (const auto& r : tx.exec(
-             "SELECT t.study_id, v.value_type, MIN(v.value), MAX(v.value) FROM trials t "
-             "JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
-             "WHERE t.state = 'COMPLETE' GROUP BY t.study_id, v.value_type")) {
+    for (const auto& r :
+         tx.exec("SELECT t.study_id, v.value_type, MIN(v.value), MAX(v.value) FROM trials t "
+                 "JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
+                 "WHERE t.state = 'COMPLETE' GROUP BY t.study_id, v.value_type")) {
       const auto it = by_id.find(r[0].as<int64_t>());
       if (it == by_id.end()) continue;
-      auto opt = [](const pqxx::field& f) { return f.is_null() ? std::nullopt : std::optional(f.as<double>()); };
+      auto opt = [](const pqxx::field& f) {
+        return f.is_null() ? std::nullopt : std::optional(f.as<double>());
+      };
       fold_best(*it->second, r[1].c_str(), opt(r[2]), opt(r[3]));
     }
     return out;
@@ -315,8 +343,8 @@ Attrs PgStorage::study_user_attrs(int64_t study_id) {
   return transact("study_user_attrs", [&](pqxx::work& tx, const PgAttempt&) {
     require_study(tx, study_id);
     Attrs attrs;
-    for (const auto& r :
-         tx.exec_params("SELECT key, value_json FROM study_user_attributes WHERE study_id = $1", study_id)) {
+    for (const auto& r : tx.exec_params(
+             "SELECT key, value_json FROM study_user_attributes WHERE study_id = $1", study_id)) {
       attrs[r[0].c_str()] = from_python_json(r[1].c_str());
     }
     return attrs;
@@ -338,7 +366,8 @@ TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
     t.datetime_start = now();
     const auto row = tx.exec_params1(
         "INSERT INTO trials (number, study_id, state, datetime_start) "
-        "SELECT COUNT(*), $1, 'RUNNING', $2 FROM trials WHERE study_id = $1 RETURNING trial_id, number",
+        "SELECT COUNT(*), $1, 'RUNNING', $2 FROM trials WHERE study_id = $1 RETURNING trial_id, "
+        "number",
         study_id, t.datetime_start);
     t.id = row[0].as<int64_t>();
     t.number = row[1].as<int>();
@@ -348,7 +377,8 @@ TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
     t.system_attrs = trial.system_attrs;
     t.system_attrs[kCreateToken] = token;
     if (trial.derived_system_attrs) {
-      for (auto& [key, value] : trial.derived_system_attrs(t)) t.system_attrs[key] = std::move(value);
+      for (auto& [key, value] : trial.derived_system_attrs(t))
+        t.system_attrs[key] = std::move(value);
     }
     put_attrs(tx, kTrialUserAttrs, t.id, t.user_attrs);
     put_attrs(tx, kTrialSystemAttrs, t.id, t.system_attrs);
@@ -357,24 +387,28 @@ TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
   });
 }
 
-void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) {
+void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value,
+                                       const OwnerGuard& guard) {
   transact("set_intermediate_value", [&](pqxx::work& tx, const PgAttempt&) {
     const TrialState state = guarded_state(tx, trial_id, guard, "SHARE");
     if (state != TrialState::kRunning) {
-      throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) + ", not RUNNING");
+      throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) +
+                         ", not RUNNING");
     }
     const EncodedValue v = encode_value(value);
     const OptionalReal number(v.value);
     tx.exec_params0(
         "INSERT INTO trial_intermediate_values "
         "(trial_id, step, intermediate_value, intermediate_value_type) VALUES ($1, $2, $3, $4) "
-        "ON CONFLICT (trial_id, step) DO UPDATE SET intermediate_value = excluded.intermediate_value, "
+        "ON CONFLICT (trial_id, step) DO UPDATE SET intermediate_value = "
+        "excluded.intermediate_value, "
         "intermediate_value_type = excluded.intermediate_value_type",
         trial_id, step, number.param(), v.type);
   });
 }
 
-void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) {
+void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs,
+                                       const OwnerGuard& guard) {
   transact("set_trial_system_attrs", [&](pqxx::work& tx, const PgAttempt&) {
     guarded_state(tx, trial_id, guard, "SHARE");  // the trial must exist
     put_attrs(tx, kTrialSystemAttrs, trial_id, attrs);
@@ -383,20 +417,23 @@ void PgStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, con
 
 bool PgStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
                                                   const json& expected, const json& desired) {
-  return transact("compare_and_set_trial_system_attr", [&](pqxx::work& tx, const PgAttempt& attempt) {
-    // The trial's row lock makes the compare and the set one step.
-    const auto state = tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
-    if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
-    if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) return false;
-    const auto r = tx.exec_params(
-        "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id, key);
-    const json current = r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
-    // An earlier try that committed before its answer was lost set it.
-    if (attempt.maybe_committed && current == desired && current != expected) return true;
-    if (current != expected) return false;
-    put_attr(tx, kTrialSystemAttrs, trial_id, key, desired);
-    return true;
-  });
+  return transact(
+      "compare_and_set_trial_system_attr", [&](pqxx::work& tx, const PgAttempt& attempt) {
+        // The trial's row lock makes the compare and the set one step.
+        const auto state =
+            tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
+        if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+        if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) return false;
+        const auto r = tx.exec_params(
+            "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2",
+            trial_id, key);
+        const json current = r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
+        // An earlier try that committed before its answer was lost set it.
+        if (attempt.maybe_committed && current == desired && current != expected) return true;
+        if (current != expected) return false;
+        put_attr(tx, kTrialSystemAttrs, trial_id, key, desired);
+        return true;
+      });
 }
 
 void PgStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
@@ -410,7 +447,8 @@ std::vector<int64_t> PgStorage::stale_trials(int64_t study_id, double grace_s) {
   return transact("stale_trials", [&](pqxx::work& tx, const PgAttempt&) {
     std::vector<int64_t> ids;
     for (const auto& r : tx.exec_params(
-             std::string("SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = t.trial_id "
+             std::string("SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = "
+                         "t.trial_id "
                          "WHERE t.study_id = $1 AND t.state = 'RUNNING' AND EXTRACT(EPOCH FROM ") +
                  kServerNow + " - h.heartbeat) > $2 ORDER BY t.trial_id",
              study_id, real(grace_s))) {
@@ -454,10 +492,12 @@ std::vector<TrialRecord> PgStorage::trials_changed(int64_t study_id, int64_t aft
   return transact("trials_changed", [&](pqxx::work& tx, const PgAttempt&) {
     require_study(tx, study_id);
     return read_pg_trials(
-        tx, tx.exec_params(std::string("SELECT ") + kPgTrialColumns +
-                               " FROM trials WHERE study_id = $1 AND (trial_id > $2 OR trial_id = ANY($3::int[])) "
-                               "ORDER BY number, trial_id",
-                           study_id, after_trial_id, ids));
+        tx,
+        tx.exec_params(
+            std::string("SELECT ") + kPgTrialColumns +
+                " FROM trials WHERE study_id = $1 AND (trial_id > $2 OR trial_id = ANY($3::int[])) "
+                "ORDER BY number, trial_id",
+            study_id, after_trial_id, ids));
   });
 }
 

@@ -46,9 +46,11 @@ class PgStorage : public Storage {
   // Numbers are the count of the study's trials, taken under a row lock on
   // the study, so hosts creating trials at once get distinct numbers.
   TrialRecord create_trial(int64_t study_id, const NewTrial& trial) override;
-  void set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) override;
+  void set_intermediate_value(int64_t trial_id, int step, double value,
+                              const OwnerGuard& guard) override;
   using Storage::set_intermediate_value;
-  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) override;
+  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs,
+                              const OwnerGuard& guard) override;
   using Storage::set_trial_system_attrs;
   bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
                                          const nlohmann::json& expected,

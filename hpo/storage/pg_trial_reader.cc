@@ -29,8 +29,8 @@ std::optional<double> optional_real(const pqxx::field& f) {
 // Runs `sql` (with $1 = the trial ids as an int[]) and hands each row with
 // its trial to `add`.
 template <typename Add>
-void for_each_child(pqxx::work& tx, const std::string& sql, const std::string& ids, const TrialIndex& index,
-                    Add&& add) {
+void for_each_child(pqxx::work& tx, const std::string& sql, const std::string& ids,
+                    const TrialIndex& index, Add&& add) {
   for (const auto& row : tx.exec_params(sql, ids)) {
     const auto it = index.find(row[0].as<int64_t>());
     if (it != index.end()) add(*it->second, row);
@@ -68,7 +68,8 @@ std::vector<TrialRecord> read_pg_trials(pqxx::work& tx, const pqxx::result& rows
                  ids, index, [&](TrialRecord& t, const pqxx::row& r) {
                    const std::string json = r[3].c_str();
                    auto dist = decoded.find(json);
-                   if (dist == decoded.end()) dist = decoded.emplace(json, decode_distribution(json)).first;
+                   if (dist == decoded.end())
+                     dist = decoded.emplace(json, decode_distribution(json)).first;
                    t.params.push_back(StoredParam{r[1].c_str(), dist->second, r[2].as<double>()});
                  });
   for_each_child(tx,
@@ -83,8 +84,9 @@ std::vector<TrialRecord> read_pg_trials(pqxx::work& tx, const pqxx::result& rows
                  ids, index, [](TrialRecord& t, const pqxx::row& r) {
                    t.intermediate[r[1].as<int>()] = decode_value(optional_real(r[2]), r[3].c_str());
                  });
-  for (const auto& [table, attrs] : {std::pair{"trial_user_attributes", &TrialRecord::user_attrs},
-                                     std::pair{"trial_system_attributes", &TrialRecord::system_attrs}}) {
+  for (const auto& [table, attrs] :
+       {std::pair{"trial_user_attributes", &TrialRecord::user_attrs},
+        std::pair{"trial_system_attributes", &TrialRecord::system_attrs}}) {
     for_each_child(tx,
                    std::string("SELECT trial_id, key, value_json FROM ") + table +
                        " WHERE trial_id = ANY($1::int[])",

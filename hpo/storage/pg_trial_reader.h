@@ -4,9 +4,8 @@
 #ifndef HPO_STORAGE_PG_TRIAL_READER_H_
 #define HPO_STORAGE_PG_TRIAL_READER_H_
 
-#include <vector>
-
 #include <pqxx/pqxx>
+#include <vector>
 
 #include "hpo/storage/storage.h"
 

@@ -31,7 +31,8 @@ std::string masked_url(const std::string& url, size_t authority, std::string* pa
 }  // namespace
 
 bool is_pg_url(const std::string& url) {
-  return starts_with(url, std::string(kScheme) + "://") || starts_with(url, std::string(kScheme) + "+");
+  return starts_with(url, std::string(kScheme) + "://") ||
+         starts_with(url, std::string(kScheme) + "+");
 }
 
 PgUrl parse_pg_url(const std::string& url) {
@@ -39,8 +40,8 @@ PgUrl parse_pg_url(const std::string& url) {
   PgUrl out;
   out.masked = sep == std::string::npos ? url : masked_url(url, sep + 3, &out.password);
   const std::string scheme = url.substr(0, sep);
-  const bool driver_ok = scheme == kScheme ||
-                         (starts_with(scheme, std::string(kScheme) + "+") && scheme.size() > sizeof kScheme);
+  const bool driver_ok = scheme == kScheme || (starts_with(scheme, std::string(kScheme) + "+") &&
+                                               scheme.size() > sizeof kScheme);
   if (sep == std::string::npos || !driver_ok) {
     throw StorageError(out.masked + ": not a PostgreSQL URL; " + kExpected);
   }
@@ -48,7 +49,8 @@ PgUrl parse_pg_url(const std::string& url) {
   const size_t slash = rest.find('/');
   const size_t query = rest.find('?');
   if (slash == std::string::npos || (query != std::string::npos && query < slash) ||
-      rest.substr(slash + 1, query == std::string::npos ? std::string::npos : query - slash - 1).empty()) {
+      rest.substr(slash + 1, query == std::string::npos ? std::string::npos : query - slash - 1)
+          .empty()) {
     throw StorageError(out.masked + ": no database named; " + kExpected +
                        " (or postgresql://USER@/DATABASE?host=/socket/dir)");
   }

@@ -11,7 +11,7 @@ namespace hpo {
 
 struct PgUrl {
   std::string conninfo;  // a libpq URI: postgresql://USER:PASSWORD@HOST:PORT/DB?PARAMS
-  std::string masked;    // the URL as given, its password replaced by ***
+  std::string masked;  // the URL as given, its password replaced by ***
   std::string password;  // as written in the URL (maybe percent-encoded); "" if none
 };
 

@@ -72,8 +72,10 @@ Statement::Statement(SqliteDb& db, const std::string& sql) : db_(db) {
 }
 
 Statement::~Statement() {
-  if (slot_) SqliteDb::release(slot_);
-  else sqlite3_finalize(stmt_);
+  if (slot_)
+    SqliteDb::release(slot_);
+  else
+    sqlite3_finalize(stmt_);
 }
 
 void Statement::check_bind(int rc) {

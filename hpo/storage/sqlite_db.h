@@ -92,7 +92,7 @@ class Statement {
   int64_t int64(int column) const;
   double real(int column) const;
   std::optional<double> optional_real(int column) const;  // nullopt for NULL
-  std::string text(int column) const;                     // "" for NULL
+  std::string text(int column) const;  // "" for NULL
 
  private:
   void check_bind(int rc);

@@ -107,10 +107,14 @@ void update_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
   Statement st(db,
                "UPDATE trial_params SET param_value = ?1 "
                "WHERE trial_id = ?2 AND param_name = ?3 AND distribution_json = ?4");
-  st.bind(1, p.internal).bind(2, trial_id).bind(3, p.name).bind(4, encode_distribution(p.distribution)).run();
+  st.bind(1, p.internal)
+      .bind(2, trial_id)
+      .bind(3, p.name)
+      .bind(4, encode_distribution(p.distribution))
+      .run();
   if (db.changes() != 1) {
-    throw StorageError("trial " + std::to_string(trial_id) + " has no param '" + p.name + "' with distribution " +
-                       encode_distribution(p.distribution));
+    throw StorageError("trial " + std::to_string(trial_id) + " has no param '" + p.name +
+                       "' with distribution " + encode_distribution(p.distribution));
   }
 }
 
@@ -312,7 +316,8 @@ TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial)
     t.user_attrs = trial.user_attrs;
     t.system_attrs = trial.system_attrs;
     if (trial.derived_system_attrs) {
-      for (auto& [key, value] : trial.derived_system_attrs(t)) t.system_attrs[key] = std::move(value);
+      for (auto& [key, value] : trial.derived_system_attrs(t))
+        t.system_attrs[key] = std::move(value);
     }
     put_attrs(*db_, kTrialUserAttrs, t.id, t.user_attrs);
     put_attrs(*db_, kTrialSystemAttrs, t.id, t.system_attrs);
@@ -321,7 +326,8 @@ TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial)
   });
 }
 
-void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) {
+void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double value,
+                                           const OwnerGuard& guard) {
   write("set_intermediate_value", [&] {
     const TrialState state = trial_state(*db_, trial_id);
     check_guard(*db_, trial_id, guard);
@@ -344,7 +350,8 @@ void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double va
   });
 }
 
-void SqliteStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) {
+void SqliteStorage::set_trial_system_attrs(int64_t trial_id, const Attrs& attrs,
+                                           const OwnerGuard& guard) {
   write("set_trial_system_attrs", [&] {
     trial_state(*db_, trial_id);  // the trial must exist
     check_guard(*db_, trial_id, guard);
@@ -372,10 +379,11 @@ void SqliteStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) 
 
 std::vector<int64_t> SqliteStorage::stale_trials(int64_t study_id, double grace_s) {
   return read("stale_trials", [&] {
-    Statement st(*db_,
-                 "SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = t.trial_id "
-                 "WHERE t.study_id = ? AND t.state = 'RUNNING' "
-                 "AND (julianday(CURRENT_TIMESTAMP) - julianday(h.heartbeat)) * 86400.0 > ?");
+    Statement st(
+        *db_,
+        "SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = t.trial_id "
+        "WHERE t.study_id = ? AND t.state = 'RUNNING' "
+        "AND (julianday(CURRENT_TIMESTAMP) - julianday(h.heartbeat)) * 86400.0 > ?");
     st.bind(1, study_id).bind(2, grace_s);
     std::vector<int64_t> ids;
     while (st.step()) ids.push_back(st.int64(0));

@@ -46,10 +46,12 @@ class SqliteStorage : public Storage {
 
   TrialRecord create_trial(int64_t study_id, const NewTrial& trial) override;
   // Throws StorageError if the trial is not RUNNING, as Optuna does.
-  void set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) override;
+  void set_intermediate_value(int64_t trial_id, int step, double value,
+                              const OwnerGuard& guard) override;
   using Storage::set_intermediate_value;
   // Allowed in any state, so that finished trials can still be annotated.
-  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) override;
+  void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs,
+                              const OwnerGuard& guard) override;
   using Storage::set_trial_system_attrs;
   // An absent attribute compares equal to `expected` null.
   bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,

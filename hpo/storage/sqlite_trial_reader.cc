@@ -24,13 +24,16 @@ bool no_ids(const TrialScope& scope) {
 // the tables keyed by trial_id. bind_scope() binds their parameters.
 std::string trials_where(const TrialScope& scope) {
   switch (scope.kind) {
-    case TrialScope::Kind::kStudy: return "study_id = ?1";
-    case TrialScope::Kind::kTrial: return "trial_id = ?1";
+    case TrialScope::Kind::kStudy:
+      return "study_id = ?1";
+    case TrialScope::Kind::kTrial:
+      return "trial_id = ?1";
     case TrialScope::Kind::kStudyChanged:
       // Without ids to add, no list: SQLite builds a temporary table for each.
       if (no_ids(scope)) return "study_id = ?1 AND trial_id > ?2";
       return "study_id = ?1 AND (trial_id > ?2 OR trial_id IN (SELECT value FROM json_each(?3)))";
-    case TrialScope::Kind::kTrialIds: return "trial_id IN (SELECT value FROM json_each(?1))";
+    case TrialScope::Kind::kTrialIds:
+      return "trial_id IN (SELECT value FROM json_each(?1))";
   }
   return "0";
 }
@@ -38,8 +41,10 @@ std::string trials_where(const TrialScope& scope) {
 std::string children_where(const TrialScope& scope) {
   switch (scope.kind) {
     case TrialScope::Kind::kTrial:
-    case TrialScope::Kind::kTrialIds: return trials_where(scope);
-    default: return "trial_id IN (SELECT trial_id FROM trials WHERE " + trials_where(scope) + ")";
+    case TrialScope::Kind::kTrialIds:
+      return trials_where(scope);
+    default:
+      return "trial_id IN (SELECT trial_id FROM trials WHERE " + trials_where(scope) + ")";
   }
 }
 
@@ -127,8 +132,8 @@ void read_intermediate(SqliteDb& db, const TrialScope& scope, const TrialIndex& 
   }
 }
 
-void read_attrs(SqliteDb& db, const char* table, const TrialScope& scope,
-                const TrialIndex& index, Attrs TrialRecord::*attrs) {
+void read_attrs(SqliteDb& db, const char* table, const TrialScope& scope, const TrialIndex& index,
+                Attrs TrialRecord::*attrs) {
   Statement st(db, std::string("SELECT trial_id, \"key\", value_json FROM ") + table + " WHERE " +
                        children_where(scope));
   bind_scope(st, scope);

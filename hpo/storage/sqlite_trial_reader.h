@@ -17,9 +17,9 @@ class SqliteDb;
 struct TrialScope {
   enum class Kind { kStudy, kTrial, kStudyChanged, kTrialIds };
   Kind kind = Kind::kStudy;
-  int64_t id = 0;            // the study (kStudy, kStudyChanged) or the trial (kTrial)
-  int64_t after_id = 0;      // kStudyChanged: trials created after this trial_id...
-  std::string also_ids_json; // ...and these trial_ids, as a JSON array (kTrialIds: all of them)
+  int64_t id = 0;  // the study (kStudy, kStudyChanged) or the trial (kTrial)
+  int64_t after_id = 0;  // kStudyChanged: trials created after this trial_id...
+  std::string also_ids_json;  // ...and these trial_ids, as a JSON array (kTrialIds: all of them)
 
   static TrialScope study(int64_t id) { return {Kind::kStudy, id, 0, ""}; }
   static TrialScope trial(int64_t id) { return {Kind::kTrial, id, 0, ""}; }

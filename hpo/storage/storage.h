@@ -8,12 +8,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "samplers/distribution.h"
 #include "samplers/trial_view.h"
@@ -44,8 +43,10 @@ struct OwnerGuard {
 class OwnershipLost : public StorageError {
  public:
   OwnershipLost(int64_t trial_id, nlohmann::json holder)
-      : StorageError("trial " + std::to_string(trial_id) + " is owned by " + holder.dump() + " now"),
-        trial_id(trial_id), holder(std::move(holder)) {}
+      : StorageError("trial " + std::to_string(trial_id) + " is owned by " + holder.dump() +
+                     " now"),
+        trial_id(trial_id),
+        holder(std::move(holder)) {}
   int64_t trial_id;
   nlohmann::json holder;  // null when the attribute is gone
 };
@@ -73,11 +74,11 @@ struct TrialRecord {
   int number = 0;  // 0, 1, 2, ... within the study
   TrialState state = TrialState::kRunning;
   std::vector<StoredParam> params;  // in the order they were stored
-  std::optional<double> value;      // objective 0; +-inf allowed, never NaN
+  std::optional<double> value;  // objective 0; +-inf allowed, never NaN
   std::map<int, double> intermediate;
   Attrs user_attrs;
   Attrs system_attrs;
-  std::string datetime_start;     // "YYYY-MM-DD HH:MM:SS.ffffff", local time, as Optuna
+  std::string datetime_start;  // "YYYY-MM-DD HH:MM:SS.ffffff", local time, as Optuna
   std::string datetime_complete;  // empty while RUNNING
 };
 
@@ -101,8 +102,8 @@ struct NewTrial {
 
 struct TrialOutcome {
   TrialState state = TrialState::kComplete;  // COMPLETE, PRUNED or FAIL
-  std::optional<double> value;               // required for COMPLETE
-  Attrs user_attrs;                          // merged into the trial's attributes
+  std::optional<double> value;  // required for COMPLETE
+  Attrs user_attrs;  // merged into the trial's attributes
   Attrs system_attrs;
   // New values for some of the trial's params, each inside its stored
   // distribution: the values that ran, when they differ from the sampled
@@ -122,7 +123,8 @@ class Storage {
   // database opens at any revision hpo supports and stays there until
   // upgrade_schema: Optuna 3.1 refuses the newer one.
   virtual std::string schema_revision() = 0;  // the alembic revision, e.g. "v3.2.0.a"
-  virtual bool upgrade_schema() = 0;  // upgrades to the newest revision hpo writes, in one transaction; false if it was already current
+  virtual bool upgrade_schema() = 0;  // upgrades to the newest revision hpo writes, in one
+                                      // transaction; false if it was already current
 
   virtual std::optional<StudyRecord> find_study(const std::string& name) = 0;
   // Returns the study, creating it if absent. Throws StorageError if it exists
@@ -141,14 +143,16 @@ class Storage {
 
   // Records the objective at `step`; a second report for the same step
   // replaces it. Throws OwnershipLost if `guard` does not hold.
-  virtual void set_intermediate_value(int64_t trial_id, int step, double value, const OwnerGuard& guard) = 0;
+  virtual void set_intermediate_value(int64_t trial_id, int step, double value,
+                                      const OwnerGuard& guard) = 0;
   void set_intermediate_value(int64_t trial_id, int step, double value) {
     set_intermediate_value(trial_id, step, value, OwnerGuard{});
   }
 
   // Sets several system attributes in one transaction. Throws OwnershipLost
   // if `guard` does not hold.
-  virtual void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs, const OwnerGuard& guard) = 0;
+  virtual void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs,
+                                      const OwnerGuard& guard) = 0;
   void set_trial_system_attrs(int64_t trial_id, const Attrs& attrs) {
     set_trial_system_attrs(trial_id, attrs, OwnerGuard{});
   }

@@ -64,8 +64,10 @@ int main(int argc, char** argv) {
   auto pruner = make(spec);
   hpo::PrunerStudy study;
   study.name = spec["study"];
-  study.direction = spec["direction"] == "maximize" ? hpo::Direction::kMaximize : hpo::Direction::kMinimize;
-  const int n_trials = spec["n_trials"], n_steps = spec["n_steps"], concurrency = spec["concurrency"];
+  study.direction =
+      spec["direction"] == "maximize" ? hpo::Direction::kMaximize : hpo::Direction::kMinimize;
+  const int n_trials = spec["n_trials"], n_steps = spec["n_steps"],
+            concurrency = spec["concurrency"];
 
   nlohmann::json log = nlohmann::json::array();
   std::vector<int> active;  // trial numbers; their step is the size of their curve so far

@@ -28,7 +28,8 @@ int main() {
   const double rho = mean_pairwise_correlation(returns);
   const double n_eff = effective_trials(in.at("n_trials").get<double>(), rho);
   const double sr = sharpe_ratio(chosen);
-  const auto dsr = deflated_sharpe_ratio(sr, m.n, m.skew, m.kurtosis, n_eff, across.std * across.std);
+  const auto dsr =
+      deflated_sharpe_ratio(sr, m.n, m.skew, m.kurtosis, n_eff, across.std * across.std);
   const Pbo pbo = probability_of_backtest_overfitting(returns, in.at("blocks").get<int>());
   nlohmann::json out = {
       {"sharpe", sr},
@@ -40,7 +41,8 @@ int main() {
       {"n_effective", n_eff},
       {"benchmark", dsr.benchmark},
       {"dsr", dsr.dsr},
-      {"spearman", spearman(in.at("x").get<std::vector<double>>(), in.at("y").get<std::vector<double>>())},
+      {"spearman",
+       spearman(in.at("x").get<std::vector<double>>(), in.at("y").get<std::vector<double>>())},
       {"pbo", pbo.pbo},
       {"logits", pbo.logits},
   };

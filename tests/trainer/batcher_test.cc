@@ -1,4 +1,5 @@
 #include "trainer/batcher.h"
+
 #include "trainer/dataset.h"
 #include "trainer/synthetic.h"
 

@@ -1,6 +1,5 @@
 // Runs the hpo-trainer binary as hpo does: exit codes and SIGTERM.
 #include <doctest/doctest.h>
-
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -19,7 +18,8 @@ namespace {
 using testing::TempDir;
 
 std::string tiny_config(int epochs) {
-  return "{\"synthetic_tickers\": 30, \"synthetic_days\": 220, \"lookback\": 5, \"hidden_size\": 8, \"layers\": 2,"
+  return "{\"synthetic_tickers\": 30, \"synthetic_days\": 220, \"lookback\": 5, \"hidden_size\": "
+         "8, \"layers\": 2,"
          " \"batch_size\": 64, \"max_train_samples\": 512, \"patience\": 100, \"epochs\": " +
          std::to_string(epochs) + "}";
 }
@@ -52,30 +52,35 @@ int wait_exit(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int run(const std::vector<std::string>& args, const std::string& log) { return wait_exit(spawn(args, log)); }
+int run(const std::vector<std::string>& args, const std::string& log) {
+  return wait_exit(spawn(args, log));
+}
 
 TEST_CASE("cli: a bad config exits 2 naming the file and key") {
   TempDir dir;
   std::string config = dir.write("config.json", "{\"hiden_size\": 8}");
   CHECK(run({"--config", config, "--out", dir.file("trial")}, dir.file("log")) == 2);
   std::string log = testing::read_file(dir.file("log"));
-  CHECK(log.find(config + ": unknown key 'hiden_size' (did you mean 'hidden_size'?)") != std::string::npos);
+  CHECK(log.find(config + ": unknown key 'hiden_size' (did you mean 'hidden_size'?)") !=
+        std::string::npos);
 }
 
 TEST_CASE("cli: a bad data file exits 2 naming the line") {
   TempDir dir;
-  std::string data = dir.write("p.csv", "date,ticker,open,high,low,close,volume\n2020-01-02,A,1,1,1,x,1\n");
+  std::string data =
+      dir.write("p.csv", "date,ticker,open,high,low,close,volume\n2020-01-02,A,1,1,1,x,1\n");
   std::string config = dir.write("config.json", "{\"data\": \"" + data + "\"}");
   CHECK(run({"--config", config}, dir.file("log")) == 2);
-  CHECK(testing::read_file(dir.file("log")).find(data + ":2: unparsable number 'x' in column 'close'") !=
-        std::string::npos);
+  CHECK(testing::read_file(dir.file("log"))
+            .find(data + ":2: unparsable number 'x' in column 'close'") != std::string::npos);
 }
 
 TEST_CASE("cli: SIGTERM exits 75 with a usable checkpoint; --resume finishes") {
   TempDir dir;
   std::string config = dir.write("config.json", tiny_config(40));
   std::string report = dir.file("report.jsonl");
-  std::vector<std::string> args = {"--config", config, "--out", dir.file("trial"), "--report", report};
+  std::vector<std::string> args = {"--config",        config,     "--out",
+                                   dir.file("trial"), "--report", report};
   pid_t pid = spawn(args, dir.file("log"));
   // Wait for the first epoch line, then stop it.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
@@ -91,18 +96,21 @@ TEST_CASE("cli: SIGTERM exits 75 with a usable checkpoint; --resume finishes") {
   CHECK(run(args, dir.file("log2")) == 0);
   CHECK(testing::read_file(dir.file("log2")).find("resumed from") != std::string::npos);
   std::string text = testing::read_file(report);
-  CHECK(text.rfind("{\"metrics\"") == text.rfind('\n', text.size() - 2) + 1);  // the final line is last
+  CHECK(text.rfind("{\"metrics\"") ==
+        text.rfind('\n', text.size() - 2) + 1);  // the final line is last
   CHECK(text.find("\"type\":\"final\"") != std::string::npos);
 }
 
 TEST_CASE("cli: HPO_RESUME=1, as hpo sets it for a trial run again, resumes without --resume") {
   TempDir dir;
   std::string config = dir.write("config.json", tiny_config(2));
-  std::vector<std::string> args = {"--config", config, "--out", dir.file("trial"), "--report", dir.file("r.jsonl")};
+  std::vector<std::string> args = {"--config",        config,     "--out",
+                                   dir.file("trial"), "--report", dir.file("r.jsonl")};
   REQUIRE(run(args, dir.file("log")) == 0);
   CHECK(wait_exit(spawn(args, dir.file("log2"), {{"HPO_RESUME", "1"}})) == 0);
   CHECK(testing::read_file(dir.file("log2")).find("resumed from") != std::string::npos);
-  CHECK(testing::read_file(dir.file("log2")).find("epoch 0:") == std::string::npos);  // nothing retrained
+  CHECK(testing::read_file(dir.file("log2")).find("epoch 0:") ==
+        std::string::npos);  // nothing retrained
   // Without HPO_RESUME (or with 0) a run starts over.
   CHECK(wait_exit(spawn(args, dir.file("log3"), {{"HPO_RESUME", "0"}})) == 0);
   CHECK(testing::read_file(dir.file("log3")).find("resumed from") == std::string::npos);
@@ -111,9 +119,10 @@ TEST_CASE("cli: HPO_RESUME=1, as hpo sets it for a trial run again, resumes with
 TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
   TempDir dir;
   std::string config = dir.write("config.json", tiny_config(1));
-  std::vector<std::pair<std::string, std::string>> env = {{"HPO_CONFIG", config},
-                                                          {"HPO_REPORT_FILE", dir.file("hpo.jsonl")},
-                                                          {"HPO_TRIAL_DIR", dir.file("trial")}};
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"HPO_CONFIG", config},
+      {"HPO_REPORT_FILE", dir.file("hpo.jsonl")},
+      {"HPO_TRIAL_DIR", dir.file("trial")}};
   CHECK(wait_exit(spawn({"--report", dir.file("ignored.jsonl")}, dir.file("log"), env)) == 0);
   CHECK(testing::read_file(dir.file("hpo.jsonl")).find("\"type\":\"final\"") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.file("ignored.jsonl")));
@@ -122,9 +131,13 @@ TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
 
 TEST_CASE("cli: --make-data writes the panel and prints the oracle") {
   TempDir dir;
-  CHECK(run({"--make-data", dir.file("p.csv"), "--tickers", "20", "--days", "200"}, dir.file("log")) == 0);
-  CHECK(testing::read_file(dir.file("log")).find("oracle (true expected return") != std::string::npos);
-  CHECK(testing::read_file(dir.file("p.csv")).rfind("date,ticker,open,high,low,close,volume\n", 0) == 0);
+  CHECK(run({"--make-data", dir.file("p.csv"), "--tickers", "20", "--days", "200"},
+            dir.file("log")) == 0);
+  CHECK(testing::read_file(dir.file("log")).find("oracle (true expected return") !=
+        std::string::npos);
+  CHECK(
+      testing::read_file(dir.file("p.csv")).rfind("date,ticker,open,high,low,close,volume\n", 0) ==
+      0);
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
+#include "trainer/config.h"
+
 #include <doctest/doctest.h>
 
 #include <map>
 
 #include "tests/trainer/test_util.h"
-#include "trainer/config.h"
 #include "trainer/error.h"
 #include "trainer/runtime_settings.h"
 
@@ -13,7 +14,8 @@ namespace {
 using testing::TempDir;
 
 std::string error_of(const std::string& text) {
-  return testing::usage_error("config.json", text, [](const std::string& path) { load_config(path); });
+  return testing::usage_error("config.json", text,
+                              [](const std::string& path) { load_config(path); });
 }
 
 TEST_CASE("config: JSON written by hpo") {
@@ -36,7 +38,8 @@ TEST_CASE("config: JSON written by hpo") {
 
 TEST_CASE("config: YAML exported configs") {
   TempDir dir;
-  TrainerConfig c = load_config(dir.write("c.yaml", "lr: 1e-3\nlookback: 10\nseed: 5\ndata: /tmp/panel.csv\n"));
+  TrainerConfig c =
+      load_config(dir.write("c.yaml", "lr: 1e-3\nlookback: 10\nseed: 5\ndata: /tmp/panel.csv\n"));
   CHECK(c.lr == doctest::Approx(1e-3));
   CHECK(c.lookback == 10);
   CHECK(c.seed == 5);
@@ -44,9 +47,11 @@ TEST_CASE("config: YAML exported configs") {
 }
 
 TEST_CASE("config: unknown keys, wrong types and bad values name the file and key") {
-  CHECK(error_of(R"({"batchsize": 512})") == ": unknown key 'batchsize' (did you mean 'batch_size'?)");
+  CHECK(error_of(R"({"batchsize": 512})") ==
+        ": unknown key 'batchsize' (did you mean 'batch_size'?)");
   CHECK(error_of(R"({"colour": 1})") == ": unknown key 'colour'");
-  CHECK(error_of(R"({"batch_size": "big"})") == ": key 'batch_size': expected an integer, got 'big'");
+  CHECK(error_of(R"({"batch_size": "big"})") ==
+        ": key 'batch_size': expected an integer, got 'big'");
   CHECK(error_of(R"({"batch_size": 1.5})") == ": key 'batch_size': expected an integer, got '1.5'");
   CHECK(error_of(R"({"lr": [1, 2]})") == ": key 'lr': expected a number");
   CHECK(error_of(R"({"model": "rnn"})") == ": key 'model': must be \"tcn\" or \"mlp\"");
@@ -58,8 +63,10 @@ TEST_CASE("config: unknown keys, wrong types and bad values name the file and ke
 }
 
 TEST_CASE("runtime settings from the environment") {
-  std::map<std::string, std::string> env = {{"NUM_WORKERS", "3"}, {"PIN_MEMORY", "false"},
-                                            {"AMP_DTYPE", "bfloat16"}, {"OMP_NUM_THREADS", "2"}};
+  std::map<std::string, std::string> env = {{"NUM_WORKERS", "3"},
+                                            {"PIN_MEMORY", "false"},
+                                            {"AMP_DTYPE", "bfloat16"},
+                                            {"OMP_NUM_THREADS", "2"}};
   auto lookup = [&](const char* name) -> const char* {
     auto it = env.find(name);
     return it == env.end() ? nullptr : it->second.c_str();
@@ -74,7 +81,8 @@ TEST_CASE("runtime settings from the environment") {
   env["FUSED_OPTIMIZER"] = "0";
   CHECK_FALSE(read_runtime_settings(lookup).fused_optimizer);
   env["TF32"] = "maybe";
-  CHECK_THROWS_WITH_AS(read_runtime_settings(lookup), "environment: TF32='maybe' is not a boolean (use 1/0, true/false)",
+  CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
+                       "environment: TF32='maybe' is not a boolean (use 1/0, true/false)",
                        UsageError);
 }
 

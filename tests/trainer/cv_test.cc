@@ -1,8 +1,9 @@
+#include "trainer/cv.h"
+
 #include <doctest/doctest.h>
 
 #include "tests/trainer/test_util.h"
 #include "trainer/config.h"
-#include "trainer/cv.h"
 #include "trainer/error.h"
 
 namespace hpo::trainer {
@@ -39,7 +40,8 @@ void check_layout(const std::string& scheme, size_t reach, int embargo) {
   CHECK(folds.back().valid.end == splits.valid.end);
 }
 
-TEST_CASE("cv: folds respect time, purge the label reach and embargo, and never touch the test window") {
+TEST_CASE(
+    "cv: folds respect time, purge the label reach and embargo, and never touch the test window") {
   for (const char* scheme : {"walk_forward", "purged_kfold"})
     for (size_t reach : {1, 2, 6})
       for (int embargo : {0, 5}) {
@@ -78,12 +80,14 @@ TEST_CASE("cv: too many folds for the days is a clear error") {
 }
 
 std::string error_of(const std::string& text) {
-  return testing::usage_error("config.yaml", text, [](const std::string& path) { load_config(path); });
+  return testing::usage_error("config.yaml", text,
+                              [](const std::string& path) { load_config(path); });
 }
 
 TEST_CASE("cv config: the map form, the flat keys, and clear errors") {
   testing::TempDir dir;
-  TrainerConfig c = load_config(dir.write("a.yaml", "cv: {scheme: purged_kfold, folds: 5, embargo_days: 2}\n"));
+  TrainerConfig c =
+      load_config(dir.write("a.yaml", "cv: {scheme: purged_kfold, folds: 5, embargo_days: 2}\n"));
   CHECK(c.cv_scheme == "purged_kfold");
   CHECK(c.cv_folds == 5);
   CHECK(c.cv_embargo_days == 2);

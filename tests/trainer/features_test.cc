@@ -1,9 +1,10 @@
+#include "trainer/features.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "trainer/features.h"
 #include "trainer/splits.h"
 
 namespace hpo::trainer {
@@ -51,7 +52,9 @@ float feature(const FeatureSet& fs, size_t ticker, size_t day, const std::string
   return fs.row(ticker, day)[feature_index(fs, name)];
 }
 
-LabelSpec held(int horizon, LabelEntry entry = LabelEntry::kNextOpen) { return LabelSpec{horizon, entry}; }
+LabelSpec held(int horizon, LabelEntry entry = LabelEntry::kNextOpen) {
+  return LabelSpec{horizon, entry};
+}
 
 TEST_CASE("features: one-day return is aligned to its date") {
   FeatureSet fs = compute_features(hand_made_panel(), held(2));
@@ -71,7 +74,8 @@ TEST_CASE("features: label is the forward return over the horizon, from its entr
     LabelEntry entry;
     size_t first;  // the first day whose return the label of day t holds, minus t
   };
-  for (Case c : {Case{LabelEntry::kNextOpen, 2}, Case{LabelEntry::kNextClose, 2}, Case{LabelEntry::kClose, 1}}) {
+  for (Case c : {Case{LabelEntry::kNextOpen, 2}, Case{LabelEntry::kNextClose, 2},
+                 Case{LabelEntry::kClose, 1}}) {
     CAPTURE(int(c.entry));
     FeatureSet fs = compute_features(hand_made_panel(), held(2, c.entry));
     for (size_t t = 60; t < 66; ++t) {
@@ -84,7 +88,8 @@ TEST_CASE("features: label is the forward return over the horizon, from its entr
     // With horizon 1 the label alternates with the day, so alignment shows.
     FeatureSet one = compute_features(hand_made_panel(), held(1, c.entry));
     for (size_t t = 60; t < 66; ++t)
-      CHECK(one.label[one.cell(0, t)] == doctest::Approx(daily_return(0, t + c.first)).epsilon(1e-5));
+      CHECK(one.label[one.cell(0, t)] ==
+            doctest::Approx(daily_return(0, t + c.first)).epsilon(1e-5));
     // The last days, whose label would read past the end, have none.
     const size_t reach = label_reach(held(2, c.entry));
     CHECK(reach == c.first + 1);
@@ -104,7 +109,8 @@ TEST_CASE("features: a missing day blanks its features and the labels that need 
   CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 68)]));
   // Days 77 on read past day 79: 17 labelled days each, 3 missing for C.
   std::vector<Sample> samples = samples_in(fs, DayRange{60, 78});
-  for (const Sample& s : samples) CHECK_FALSE((s.ticker == 2 && (s.day == 67 || s.day == 69 || s.day == 70)));
+  for (const Sample& s : samples)
+    CHECK_FALSE((s.ticker == 2 && (s.day == 67 || s.day == 69 || s.day == 70)));
   CHECK(samples.size() == 3 * 17 - 3);
 }
 

@@ -39,7 +39,8 @@ Panel bumped(Panel p, std::vector<double> Panel::*field, size_t ticker, size_t d
   return p;
 }
 
-TEST_CASE("label: by default a position enters at the next day's open, not at the feature day's close") {
+TEST_CASE(
+    "label: by default a position enters at the next day's open, not at the feature day's close") {
   const Panel panel = full_panel();
   const size_t ticker = 3, t = 120;
   for (int horizon : {1, 4}) {
@@ -62,7 +63,8 @@ TEST_CASE("label: label_entry close keeps the old label, from the feature day's 
   TrainerConfig config = config_with_horizon(2);
   config.label_entry = "close";
   const float base = label_of(panel, config, ticker, t);
-  const double entry = panel.close[panel.index(ticker, t)], exit = panel.close[panel.index(ticker, t + 2)];
+  const double entry = panel.close[panel.index(ticker, t)],
+               exit = panel.close[panel.index(ticker, t + 2)];
   CHECK(base == doctest::Approx(std::log(exit / entry)).epsilon(1e-6));
   CHECK(label_of(bumped(panel, &Panel::close, ticker, t), config, ticker, t) != base);
 }

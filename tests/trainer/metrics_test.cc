@@ -1,9 +1,10 @@
+#include "trainer/metrics.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "trainer/dataset.h"
-#include "trainer/metrics.h"
 #include "trainer/synthetic.h"
 
 namespace hpo::trainer {
@@ -43,7 +44,8 @@ TEST_CASE("metrics: top and bottom 20% of ten names are two each") {
 }
 
 TEST_CASE("metrics: Spearman uses average ranks for ties; constants score 0") {
-  CHECK(spearman({1, 2, 2, 3}, {1, 2, 3, 4}) == doctest::Approx(pearson({1, 2.5, 2.5, 4}, {1, 2, 3, 4})));
+  CHECK(spearman({1, 2, 2, 3}, {1, 2, 3, 4}) ==
+        doctest::Approx(pearson({1, 2.5, 2.5, 4}, {1, 2, 3, 4})));
   CHECK(spearman({1, 1, 1}, {1, 2, 3}) == 0.0);
   CHECK(pearson({1, 2, 3}, {3, 2, 1}) == doctest::Approx(-1.0));
 }
@@ -64,7 +66,8 @@ double sample_std(const std::vector<double>& x) {
 // consecutive days' returns share h - 1 days: annualizing all of them by
 // sqrt(252) overstates the Sharpe. The Sharpe is that of the returns h days
 // apart, annualized by sqrt(252 / h).
-TEST_CASE("metrics: the Sharpe of an h-day horizon is the annualized Sharpe of non-overlapping returns") {
+TEST_CASE(
+    "metrics: the Sharpe of an h-day horizon is the annualized Sharpe of non-overlapping returns") {
   SyntheticSpec spec;
   spec.tickers = 5;  // the top and bottom 20% are one name each
   spec.days = 700;
@@ -86,7 +89,8 @@ TEST_CASE("metrics: the Sharpe of an h-day horizon is the annualized Sharpe of n
       returns.push_back(double(fs.label[fs.cell(4, t)]) - double(fs.label[fs.cell(0, t)]));
     REQUIRE(returns.size() > 20);
     const Scores s = score_samples(fs, d.valid, pred);
-    CHECK(s.sharpe == doctest::Approx(mean(returns) / sample_std(returns) * std::sqrt(252.0 / horizon)));
+    CHECK(s.sharpe ==
+          doctest::Approx(mean(returns) / sample_std(returns) * std::sqrt(252.0 / horizon)));
   }
 }
 

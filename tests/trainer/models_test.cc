@@ -10,7 +10,8 @@ namespace F = torch::nn::functional;
 
 // The textbook TCN over the full sequence, from the model's own parameters:
 // each block pads left by (k-1)*d and runs dilated convolutions at every step.
-torch::Tensor full_sequence_tcn(const torch::nn::Module& model, const torch::Tensor& x, int layers, int kernel) {
+torch::Tensor full_sequence_tcn(const torch::nn::Module& model, const torch::Tensor& x, int layers,
+                                int kernel) {
   auto p = model.named_parameters();
   auto conv = [&](const torch::Tensor& in, const std::string& name, int64_t d) {
     torch::Tensor v = p[name + ".v"], g = p[name + ".g"];
@@ -22,7 +23,8 @@ torch::Tensor full_sequence_tcn(const torch::nn::Module& model, const torch::Ten
   for (int b = 0; b < layers; ++b) {
     const std::string block = "block" + std::to_string(b);
     const int64_t d = int64_t(1) << b;
-    torch::Tensor y = torch::relu(conv(torch::relu(conv(h, block + ".conv1", d)), block + ".conv2", d));
+    torch::Tensor y =
+        torch::relu(conv(torch::relu(conv(h, block + ".conv1", d)), block + ".conv2", d));
     torch::Tensor skip = p.contains(block + ".downsample.weight")
                              ? F::conv1d(h, p[block + ".downsample.weight"],
                                          F::Conv1dFuncOptions().bias(p[block + ".downsample.bias"]))

@@ -1,10 +1,11 @@
+#include "trainer/panel.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "tests/trainer/test_util.h"
 #include "trainer/error.h"
-#include "trainer/panel.h"
 
 namespace hpo::trainer {
 namespace {
@@ -37,7 +38,8 @@ TEST_CASE("panel: rows in any order, columns in any order, missing days") {
 
 TEST_CASE("panel: write then read round-trips") {
   TempDir dir;
-  std::string path = dir.write("p.csv", "date,ticker,open,high,low,close,volume\n2020-01-02,A,1,2,0.5,1.5,100\n");
+  std::string path =
+      dir.write("p.csv", "date,ticker,open,high,low,close,volume\n2020-01-02,A,1,2,0.5,1.5,100\n");
   Panel p = read_panel_csv(path);
   write_panel_csv(p, dir.file("q.csv"));
   Panel q = read_panel_csv(dir.file("q.csv"));
@@ -51,11 +53,15 @@ TEST_CASE("panel: bad files get clear errors") {
         ":1: missing column 'close' (need date,ticker,open,high,low,close,volume)");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,1,1\n2020-01-03,A,1,abc,1,1,1\n") ==
         ":3: unparsable number 'abc' in column 'high'");
-  CHECK(error_of(header + "2020-01-02,A,1,1,1,,1\n") == ":2: unparsable number '' in column 'close'");
-  CHECK(error_of(header + "2020-01-02,A,1,1,0,1,1\n") == ":2: non-positive price 0 in column 'low'");
-  CHECK(error_of(header + "2020-01-02,A,1,1,1,-3,1\n") == ":2: non-positive price -3 in column 'close'");
+  CHECK(error_of(header + "2020-01-02,A,1,1,1,,1\n") ==
+        ":2: unparsable number '' in column 'close'");
+  CHECK(error_of(header + "2020-01-02,A,1,1,0,1,1\n") ==
+        ":2: non-positive price 0 in column 'low'");
+  CHECK(error_of(header + "2020-01-02,A,1,1,1,-3,1\n") ==
+        ":2: non-positive price -3 in column 'close'");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,1,-1\n") == ":2: negative volume -1");
-  CHECK(error_of(header + "2020-01-02,A,1,1,1,1,1\n2020-01-03,A,1,1,1,1,1\n2020-01-02,A,2,2,2,2,2\n") ==
+  CHECK(error_of(header +
+                 "2020-01-02,A,1,1,1,1,1\n2020-01-03,A,1,1,1,1,1\n2020-01-02,A,2,2,2,2,2\n") ==
         ":4: duplicate (date, ticker) (2020-01-02, A), first at line 2");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,1\n") == ":2: expected 7 fields, found 6");
   CHECK(error_of(header) == ": no data rows");

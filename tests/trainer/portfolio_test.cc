@@ -1,9 +1,10 @@
+#include "trainer/portfolio.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "trainer/dataset.h"
-#include "trainer/portfolio.h"
 #include "trainer/synthetic.h"
 
 namespace hpo::trainer {
@@ -21,7 +22,8 @@ TEST_CASE("portfolio: daily turnover and net returns against hand-computed value
   std::vector<uint32_t> day, ticker;
   std::vector<float> pred, ret;
   auto add = [&](uint32_t d, std::vector<float> p, std::vector<float> r) {
-    for (uint32_t i = 0; i < p.size(); ++i) day.push_back(d), ticker.push_back(i), pred.push_back(p[i]), ret.push_back(r[i]);
+    for (uint32_t i = 0; i < p.size(); ++i)
+      day.push_back(d), ticker.push_back(i), pred.push_back(p[i]), ret.push_back(r[i]);
   };
   add(3, {5, 4, 3, 2, 1}, {.01f, 0, 0, 0, -.02f});
   add(4, {1, 5, 3, 2, 4}, {.01f, .02f, 0, 0, 0});
@@ -38,7 +40,8 @@ TEST_CASE("portfolio: daily turnover and net returns against hand-computed value
   CHECK(p.net[2] == doctest::Approx(.02));
   CHECK(p.mean_turnover() == doctest::Approx(2));
   const double mean = (.028 + .006 + .02) / 3;
-  const double sd = std::sqrt((std::pow(.028 - mean, 2) + std::pow(.006 - mean, 2) + std::pow(.02 - mean, 2)) / 2);
+  const double sd = std::sqrt(
+      (std::pow(.028 - mean, 2) + std::pow(.006 - mean, 2) + std::pow(.02 - mean, 2)) / 2);
   CHECK(p.net_sharpe() == doctest::Approx(mean / sd * std::sqrt(252.0)));
   // Without costs, net is gross.
   const DailyPortfolio free = daily_long_short(day, ticker, pred, ret, 0.0);
@@ -56,8 +59,8 @@ TEST_CASE("portfolio: weights are 1/k, partial changes count per name, NaN retur
     pred[i] = pred[10 + i] = float(i);
   }
   pred[10 + 9] = 6.5f;  // day 1: T9 falls below T7, which joins T8 in the top two
-  ret[10 + 8] = .04f;                     // long, at 1/2: +.02
-  ret[10 + 7] = std::nanf("");            // long but unknown: 0
+  ret[10 + 8] = .04f;  // long, at 1/2: +.02
+  ret[10 + 7] = std::nanf("");  // long but unknown: 0
   const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 0.0);
   REQUIRE(p.days.size() == 2);
   CHECK(p.turnover[0] == doctest::Approx(2));

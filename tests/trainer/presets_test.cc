@@ -30,8 +30,9 @@ double standard_error(const std::vector<double>& x) {
 
 TEST_CASE("presets: the realistic panel's oracle looks like a good equity signal") {
   const Scores s = oracle_everywhere("realistic");
-  MESSAGE("realistic oracle: rank_ic " << s.rank_ic << " sharpe " << s.sharpe << " sharpe_net " << s.sharpe_net
-                                       << " turnover " << s.turnover << " days " << s.days);
+  MESSAGE("realistic oracle: rank_ic " << s.rank_ic << " sharpe " << s.sharpe << " sharpe_net "
+                                       << s.sharpe_net << " turnover " << s.turnover << " days "
+                                       << s.days);
   CHECK(s.rank_ic >= 0.03);
   CHECK(s.rank_ic <= 0.06);
   CHECK(s.sharpe_net >= 1.0);
@@ -42,8 +43,8 @@ TEST_CASE("presets: the realistic panel's oracle looks like a good equity signal
 TEST_CASE("presets: the noise panel's oracle has no skill beyond its standard error") {
   const Scores s = oracle_everywhere("noise");
   const double se = standard_error(s.daily_rank_ic);
-  MESSAGE("noise oracle: rank_ic " << s.rank_ic << " (se " << se << ") sharpe " << s.sharpe << " sharpe_net "
-                                   << s.sharpe_net << " turnover " << s.turnover);
+  MESSAGE("noise oracle: rank_ic " << s.rank_ic << " (se " << se << ") sharpe " << s.sharpe
+                                   << " sharpe_net " << s.sharpe_net << " turnover " << s.turnover);
   CHECK(std::abs(s.rank_ic) < 3 * se);
   CHECK(s.sharpe_net < 0);  // paying for turnover with nothing to earn
 }

@@ -1,15 +1,15 @@
+#include "trainer/splits.h"
+
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/trainer/test_util.h"
 #include "trainer/config.h"
 #include "trainer/dataset.h"
 #include "trainer/error.h"
-#include "trainer/splits.h"
 #include "trainer/synthetic.h"
 #include "trainer/trainer.h"
 
@@ -52,7 +52,8 @@ bool same(float a, float b) { return (std::isnan(a) && std::isnan(b)) || a == b;
 
 // Every feature in the lookback window and the label of every sample in
 // `samples` are identical in the two datasets.
-void check_unchanged(const Dataset& a, const Dataset& b, const std::vector<Sample>& samples, int lookback) {
+void check_unchanged(const Dataset& a, const Dataset& b, const std::vector<Sample>& samples,
+                     int lookback) {
   size_t mismatches = 0;
   for (const Sample& s : samples) {
     for (size_t day = s.day + 1 - size_t(lookback); day <= s.day; ++day)
@@ -91,10 +92,10 @@ void check_no_look_ahead(int horizon, const char* entry) {
   for (const Sample& s : base.test) CHECK(s.day + reach < panel.num_days());
   // Changing every price from the first validation date on changes nothing
   // the training split sees; likewise test vs validation.
-  check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.valid.begin), config), base.train,
-                  config.lookback);
-  check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.test.begin), config), base.valid,
-                  config.lookback);
+  check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.valid.begin), config),
+                  base.train, config.lookback);
+  check_unchanged(base, make_dataset(perturbed_from(panel, base.splits.test.begin), config),
+                  base.valid, config.lookback);
   // The check has teeth: perturbing one day earlier does change a training label.
   Dataset leaky = make_dataset(perturbed_from(panel, base.splits.valid.begin - 1), config);
   size_t changed = 0;
@@ -142,7 +143,9 @@ TrainerConfig cv_config(const char* scheme) {
   return c;
 }
 
-size_t reach_of(const TrainerConfig& c) { return label_reach({c.horizon, label_entry_named(c.label_entry).value()}); }
+size_t reach_of(const TrainerConfig& c) {
+  return label_reach({c.horizon, label_entry_named(c.label_entry).value()});
+}
 
 // Fold k of `a` and `b` has the same samples, features and labels.
 void check_fold_unchanged(const Dataset& a, const Dataset& b, size_t k, int lookback) {
@@ -153,7 +156,9 @@ void check_fold_unchanged(const Dataset& a, const Dataset& b, size_t k, int look
   check_unchanged(a, b, a.folds[k].valid, lookback);
 }
 
-TEST_CASE("splits: cross-validation: no fold's features or labels see a price after its end or in the test window") {
+TEST_CASE(
+    "splits: cross-validation: no fold's features or labels see a price after its end or in the "
+    "test window") {
   for (const char* scheme : {"walk_forward", "purged_kfold"}) {
     CAPTURE(scheme);
     const TrainerConfig config = cv_config(scheme);
@@ -162,16 +167,19 @@ TEST_CASE("splits: cross-validation: no fold's features or labels see a price af
     REQUIRE(base.folds.size() == 3);
     // The test window: no fold moves.
     const Dataset test_moved = make_dataset(perturbed_from(panel, base.splits.test.begin), config);
-    for (size_t k = 0; k < base.folds.size(); ++k) check_fold_unchanged(base, test_moved, k, config.lookback);
+    for (size_t k = 0; k < base.folds.size(); ++k)
+      check_fold_unchanged(base, test_moved, k, config.lookback);
     for (size_t k = 0; k < base.folds.size(); ++k) {
       CAPTURE(k);
       const Fold& f = base.folds[k].days;
       const size_t end = f.last_day_read(reach_of(config));
-      check_fold_unchanged(base, make_dataset(perturbed_from(panel, end + 1), config), k, config.lookback);
+      check_fold_unchanged(base, make_dataset(perturbed_from(panel, end + 1), config), k,
+                           config.lookback);
       // The check has teeth: from the fold's last day on, one of its labels moves.
       const Dataset leaky = make_dataset(perturbed_from(panel, end), config);
       std::vector<Sample> fold_samples = base.folds[k].train;
-      fold_samples.insert(fold_samples.end(), base.folds[k].valid.begin(), base.folds[k].valid.end());
+      fold_samples.insert(fold_samples.end(), base.folds[k].valid.begin(),
+                          base.folds[k].valid.end());
       size_t changed = 0;
       for (const Sample& s : fold_samples) {
         size_t c = base.features.cell(s.ticker, s.day);
@@ -198,7 +206,8 @@ std::map<std::string, std::pair<double, double>> valid_series(const std::string&
     const nlohmann::json j = nlohmann::json::parse(line);
     if (j["type"] != "series" || j["split"] != "valid") continue;
     for (size_t i = 0; i < j["dates"].size(); ++i)
-      out[j["dates"][i].get<std::string>()] = {j["returns"][i].get<double>(), j["rank_ic"][i].get<double>()};
+      out[j["dates"][i].get<std::string>()] = {j["returns"][i].get<double>(),
+                                               j["rank_ic"][i].get<double>()};
   }
   return out;
 }
@@ -219,7 +228,8 @@ CvRun train_cv(const TrainerConfig& config, const Dataset& data) {
   return {r.final_metrics, valid_series(testing::read_file(options.report_path))};
 }
 
-TEST_CASE("splits: walk-forward: a fold's predictions and metrics do not move when later prices do") {
+TEST_CASE(
+    "splits: walk-forward: a fold's predictions and metrics do not move when later prices do") {
   TrainerConfig config = cv_config("walk_forward");
   config.device = "cpu";  // bitwise equality holds on CPU
   config.model = "mlp";
@@ -235,7 +245,8 @@ TEST_CASE("splits: walk-forward: a fold's predictions and metrics do not move wh
   for (size_t k = 0; k + 1 < folds; ++k) {
     CAPTURE(k);
     const Fold& f = base_data.folds[k].days;
-    const CvRun moved = train_cv(config, make_dataset(perturbed_from(panel, f.last_day_read(reach_of(config)) + 1), config));
+    const CvRun moved = train_cv(
+        config, make_dataset(perturbed_from(panel, f.last_day_read(reach_of(config)) + 1), config));
     for (size_t j = 0; j <= k; ++j)
       for (const std::string name : {"val_rank_ic", "val_sharpe_net"}) {
         const std::string key = "fold_" + std::to_string(j) + "_" + name;

@@ -1,5 +1,6 @@
 #include "tests/trainer/test_util.h"
 
+#include <doctest/doctest.h>
 #include <ftw.h>
 #include <stdio.h>
 
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <doctest/doctest.h>
 
 #include "trainer/error.h"
 

@@ -1,5 +1,6 @@
 // Helpers shared by the trainer tests: temporary directories and files.
-#pragma once
+#ifndef HPO_TESTS_TRAINER_TEST_UTIL_H_
+#define HPO_TESTS_TRAINER_TEST_UTIL_H_
 
 #include <functional>
 #include <string>
@@ -37,3 +38,5 @@ std::string usage_error(const std::string& name, const std::string& text,
                         const std::function<void(const std::string&)>& load);
 
 }  // namespace hpo::trainer::testing
+
+#endif  // HPO_TESTS_TRAINER_TEST_UTIL_H_

@@ -63,8 +63,8 @@ Run run(const TrainerConfig& config, const Dataset& data, const std::string& out
 }
 
 void check_same_final(const Metrics& a, const Metrics& b) {
-  for (const char* key : {"val_rank_ic", "val_sharpe", "val_loss", "test_rank_ic", "test_ic", "test_sharpe",
-                          "test_loss", "best_epoch"}) {
+  for (const char* key : {"val_rank_ic", "val_sharpe", "val_loss", "test_rank_ic", "test_ic",
+                          "test_sharpe", "test_loss", "best_epoch"}) {
     CAPTURE(key);
     REQUIRE(a.count(key));
     CHECK(a.at(key) == b.at(key));  // bitwise: training on CPU is deterministic
@@ -87,8 +87,9 @@ TEST_CASE("train: reports every epoch and a final line with finite objective val
   }
   CHECK(epochs == 3);
   CHECK(last.find("\"type\":\"final\"") != std::string::npos);
-  for (const char* key : {"val_rank_ic", "val_sharpe", "test_rank_ic", "test_ic", "test_sharpe", "test_rank_icir",
-                          "test_loss", "best_epoch", "samples_per_s", "oracle_val_rank_ic"}) {
+  for (const char* key :
+       {"val_rank_ic", "val_sharpe", "test_rank_ic", "test_ic", "test_sharpe", "test_rank_icir",
+        "test_loss", "best_epoch", "samples_per_s", "oracle_val_rank_ic"}) {
     CAPTURE(key);
     REQUIRE(r.result.final_metrics.count(key));
     CHECK(std::isfinite(r.result.final_metrics.at(key)));
@@ -97,7 +98,8 @@ TEST_CASE("train: reports every epoch and a final line with finite objective val
   CHECK(r.report.find("\"peak_mem_mb\"") != std::string::npos);
 }
 
-TEST_CASE("train: SIGTERM mid-epoch leaves a checkpoint, and resuming gives the uninterrupted result") {
+TEST_CASE(
+    "train: SIGTERM mid-epoch leaves a checkpoint, and resuming gives the uninterrupted result") {
   TrainerConfig config = tiny_config();
   config.device = "cpu";  // bitwise equality holds on CPU; cuDNN's kernels are not deterministic
   Dataset data = load_dataset(config);
@@ -105,7 +107,8 @@ TEST_CASE("train: SIGTERM mid-epoch leaves a checkpoint, and resuming gives the 
   Run straight = run(config, data, straight_dir.path(), false);
   REQUIRE(straight.result.exit_code == kExitOk);
 
-  for (int64_t stop_at : {int64_t(5), int64_t(4)}) {  // step 5: mid-epoch 1; step 4: the end of epoch 0
+  for (int64_t stop_at :
+       {int64_t(5), int64_t(4)}) {  // step 5: mid-epoch 1; step 4: the end of epoch 0
     CAPTURE(stop_at);
     testing::remove_tree(stopped_dir.path());
     std::filesystem::create_directories(stopped_dir.path());
@@ -139,7 +142,8 @@ TEST_CASE("train: resuming a finished run only re-reports the final line") {
   check_same_final(first.result.final_metrics, again.result.final_metrics);
 }
 
-TEST_CASE("train: a checkpoint of another config is not resumed; the run starts fresh and says why") {
+TEST_CASE(
+    "train: a checkpoint of another config is not resumed; the run starts fresh and says why") {
   // What an OOM retry does: half the batch, twice the accumulation.
   TrainerConfig first = tiny_config();
   first.device = "cpu";
@@ -154,7 +158,8 @@ TEST_CASE("train: a checkpoint of another config is not resumed; the run starts 
   Run retried = run(halved, data, out.path(), true);
   CHECK(retried.result.exit_code == kExitOk);
   CHECK(retried.log.find("resumed from") == std::string::npos);
-  CHECK(retried.log.find("written for another config (batch_size 64 -> 32, grad_accum 2 -> 4, epochs 2 -> 3)") !=
+  CHECK(retried.log.find(
+            "written for another config (batch_size 64 -> 32, grad_accum 2 -> 4, epochs 2 -> 3)") !=
         std::string::npos);
   Run fresh = run(halved, data, fresh_dir.path(), false);
   check_same_final(fresh.result.final_metrics, retried.result.final_metrics);

@@ -1,10 +1,11 @@
+#include "hpo/run/beat_watch.h"
+
 #include <doctest/doctest.h>
 #include <signal.h>
 
 #include <chrono>
 #include <thread>
 
-#include "hpo/run/beat_watch.h"
 #include "tests/unit/temp_dir.h"
 
 namespace hpo {
@@ -29,7 +30,8 @@ std::optional<ExitStatus> ends_within(Process& p, std::chrono::milliseconds limi
   return std::nullopt;
 }
 
-TEST_CASE("a trainer whose trial got no beat in for longer than the grace is stopped, then killed") {
+TEST_CASE(
+    "a trainer whose trial got no beat in for longer than the grace is stopped, then killed") {
   TempDir dir;
   BeatWatch watch(2s, 1s);
   const auto t0 = Clock::now();

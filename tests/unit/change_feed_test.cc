@@ -40,7 +40,7 @@ TEST_CASE("a change feed returns everything first, then only what may have chang
   storage.finish_trial(t1.id, done);
   storage.finish_trial(t2.id, done);
   CHECK(numbers(feed.next(storage)) == std::vector<int>{1, 2});  // seen finishing
-  CHECK(feed.next(storage).empty());                             // then never again
+  CHECK(feed.next(storage).empty());  // then never again
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
+#include "hpo/gpu/cpu_cores.h"
+
 #include <doctest/doctest.h>
 
 #include "hpo/config/config_error.h"
-#include "hpo/gpu/cpu_cores.h"
 #include "tests/unit/temp_dir.h"
 
 namespace hpo {
@@ -11,9 +12,10 @@ TEST_CASE("cgroup v2 cpu.max: a quota over a period, or max for none") {
   CHECK(parse_cpu_max("150000 100000\n", "cpu.max") == 1.5);
   CHECK(parse_cpu_max("200000 100000", "cpu.max") == 2.0);
   CHECK_FALSE(parse_cpu_max("max 100000\n", "cpu.max"));
-  CHECK_THROWS_WITH_AS(parse_cpu_max("lots\n", "/sys/fs/cgroup/cpu.max"),
-                       "/sys/fs/cgroup/cpu.max: expected 'QUOTA PERIOD' or 'max PERIOD' (microseconds), got 'lots'",
-                       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      parse_cpu_max("lots\n", "/sys/fs/cgroup/cpu.max"),
+      "/sys/fs/cgroup/cpu.max: expected 'QUOTA PERIOD' or 'max PERIOD' (microseconds), got 'lots'",
+      ConfigError);
   CHECK_THROWS_AS(parse_cpu_max("100000 0", "cpu.max"), ConfigError);
   CHECK_THROWS_AS(parse_cpu_max("", "cpu.max"), ConfigError);
 }
@@ -22,11 +24,13 @@ TEST_CASE("cgroup v1: cfs_quota_us over cfs_period_us, -1 for none") {
   CHECK(parse_cfs_quota("50000\n", "100000\n", "/cg/cpu") == 0.5);
   CHECK(parse_cfs_quota("400000", "100000", "/cg/cpu") == 4.0);
   CHECK_FALSE(parse_cfs_quota("-1\n", "100000\n", "/cg/cpu"));
-  CHECK_THROWS_WITH_AS(parse_cfs_quota("x", "100000", "/cg/cpu"),
-                       "/cg/cpu/cpu.cfs_quota_us: expected a quota in microseconds, or -1 for none, got 'x'",
-                       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      parse_cfs_quota("x", "100000", "/cg/cpu"),
+      "/cg/cpu/cpu.cfs_quota_us: expected a quota in microseconds, or -1 for none, got 'x'",
+      ConfigError);
   CHECK_THROWS_WITH_AS(parse_cfs_quota("50000", "0", "/cg/cpu"),
-                       "/cg/cpu/cpu.cfs_period_us: expected a period in microseconds, got '0'", ConfigError);
+                       "/cg/cpu/cpu.cfs_period_us: expected a period in microseconds, got '0'",
+                       ConfigError);
 }
 
 TEST_CASE("the tightest quota of this process's cgroup and its ancestors counts") {

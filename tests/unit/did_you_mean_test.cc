@@ -1,17 +1,17 @@
-#include <doctest/doctest.h>
-
 #include "hpo/config/did_you_mean.h"
+
+#include <doctest/doctest.h>
 
 namespace hpo {
 namespace {
 
 TEST_CASE("edit distance counts the usual typos as one edit") {
   CHECK(edit_distance("choices", "choices") == 0);
-  CHECK(edit_distance("choises", "choices") == 1);   // substitution
-  CHECK(edit_distance("choice", "choices") == 1);    // deletion
+  CHECK(edit_distance("choises", "choices") == 1);  // substitution
+  CHECK(edit_distance("choice", "choices") == 1);  // deletion
   CHECK(edit_distance("chooices", "choices") == 1);  // insertion
-  CHECK(edit_distance("chioces", "choices") == 1);   // adjacent swap
-  CHECK(edit_distance("Choices", "choices") == 0);   // case is ignored
+  CHECK(edit_distance("chioces", "choices") == 1);  // adjacent swap
+  CHECK(edit_distance("Choices", "choices") == 0);  // case is ignored
   CHECK(edit_distance("", "abc") == 3);
   CHECK(edit_distance("kitten", "sitting") == 3);
 }

@@ -1,8 +1,8 @@
+#include "samplers/distribution.h"
+
 #include <doctest/doctest.h>
 
 #include <stdexcept>
-
-#include "samplers/distribution.h"
 
 namespace hpo {
 namespace {
@@ -19,7 +19,8 @@ TEST_CASE("internal representation round-trips for each distribution kind") {
   CHECK_FALSE(contains(i, 8));
   CHECK(std::get<int64_t>(to_external(i, 7.0)) == 7);
 
-  const Distribution c = CategoricalDistribution{{std::string("a"), true, std::monostate{}, int64_t{64}}};
+  const Distribution c =
+      CategoricalDistribution{{std::string("a"), true, std::monostate{}, int64_t{64}}};
   CHECK(to_internal(c, std::string("a")) == 0);
   CHECK(to_internal(c, true) == 1);
   CHECK(to_internal(c, std::monostate{}) == 2);

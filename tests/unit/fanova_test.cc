@@ -1,9 +1,10 @@
+#include "hpo/analysis/fanova.h"
+
 #include <doctest/doctest.h>
 
 #include <random>
 #include <stdexcept>
 
-#include "hpo/analysis/fanova.h"
 #include "hpo/analysis/random_forest.h"
 
 namespace hpo {
@@ -54,8 +55,8 @@ TEST_CASE("fANOVA on one tree: the exact variance shares of an additive step fun
   // f = 4 [x0 > 0.5] + 2 [x1 > 0.5] on [0,1]^2: variances 4 and 1 (no
   // interaction), so 0.8 and 0.2 of the total of 5.
   RegressionTree t;
-  t.nodes = {{0, 0.5, 1, 2, 0}, {1, 0.5, 3, 4, 0}, {1, 0.5, 5, 6, 0},
-             {-1, 0, -1, -1, 0}, {-1, 0, -1, -1, 2}, {-1, 0, -1, -1, 4}, {-1, 0, -1, -1, 6}};
+  t.nodes = {{0, 0.5, 1, 2, 0},  {1, 0.5, 3, 4, 0},  {1, 0.5, 5, 6, 0}, {-1, 0, -1, -1, 0},
+             {-1, 0, -1, -1, 2}, {-1, 0, -1, -1, 4}, {-1, 0, -1, -1, 6}};
   const auto fr = tree_variance_fractions(t, unit_cube(2));
   CHECK(fr[0] == doctest::Approx(0.8));
   CHECK(fr[1] == doctest::Approx(0.2));
@@ -69,7 +70,8 @@ TEST_CASE("fANOVA on one tree: the exact variance shares of an additive step fun
 TEST_CASE("fANOVA on a forest: f = x0 + 2 x1 gives x1 four times x0's variance, x2 none") {
   std::vector<std::vector<double>> x;
   std::vector<double> y;
-  sample(400, 3, [](const std::vector<double>& r) { return r[0] + 2 * r[1]; }, x, y);
+  sample(
+      400, 3, [](const std::vector<double>& r) { return r[0] + 2 * r[1]; }, x, y);
   const auto imps = fanova_importances(unit_cube(3), x, y);
   CHECK(imps[0].name == "x1");
   CHECK(importance_of(imps, "x1") == doctest::Approx(0.8).epsilon(0.08));
@@ -83,7 +85,8 @@ TEST_CASE("fANOVA on a forest: f = x0 + 2 x1 gives x1 four times x0's variance, 
 TEST_CASE("fANOVA: a constant objective ranks nothing") {
   std::vector<std::vector<double>> x;
   std::vector<double> y;
-  sample(20, 2, [](const std::vector<double>&) { return 3.0; }, x, y);
+  sample(
+      20, 2, [](const std::vector<double>&) { return 3.0; }, x, y);
   for (const auto& i : fanova_importances(unit_cube(2), x, y)) CHECK(i.importance == 0);
 }
 

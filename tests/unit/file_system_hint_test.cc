@@ -1,8 +1,8 @@
-#include <doctest/doctest.h>
+#include "hpo/storage/file_system_hint.h"
 
+#include <doctest/doctest.h>
 #include <linux/magic.h>
 
-#include "hpo/storage/file_system_hint.h"
 #include "temp_dir.h"
 
 namespace hpo {
@@ -19,8 +19,9 @@ TEST_CASE("network file systems are told by their statfs magic; local ones are n
   CHECK(network_file_system_name(0x47504653) == "gpfs");
   // f_type may come sign-extended from a 32-bit word.
   CHECK(network_file_system_name(static_cast<int32_t>(0xFF534D42)) == "cifs");
-  for (int64_t local : std::initializer_list<int64_t>{EXT4_SUPER_MAGIC, XFS_SUPER_MAGIC, BTRFS_SUPER_MAGIC, TMPFS_MAGIC, OVERLAYFS_SUPER_MAGIC,
-                        FUSE_SUPER_MAGIC, 0}) {
+  for (int64_t local :
+       std::initializer_list<int64_t>{EXT4_SUPER_MAGIC, XFS_SUPER_MAGIC, BTRFS_SUPER_MAGIC,
+                                      TMPFS_MAGIC, OVERLAYFS_SUPER_MAGIC, FUSE_SUPER_MAGIC, 0}) {
     CAPTURE(local);
     CHECK(network_file_system_name(local) == "");
   }

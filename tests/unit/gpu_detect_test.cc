@@ -1,7 +1,8 @@
+#include "hpo/gpu/gpu_detect.h"
+
 #include <doctest/doctest.h>
 
 #include "hpo/gpu/command_output.h"
-#include "hpo/gpu/gpu_detect.h"
 
 namespace hpo {
 namespace {
@@ -41,9 +42,9 @@ TEST_CASE("nvidia-smi's query output parses into devices") {
 }
 
 TEST_CASE("odd spacing, CRLF, blank lines and [N/A] readings are accepted") {
-  const std::vector<GpuDevice> d =
-      parse_gpu_query("\n  0 ,NVIDIA A100-SXM4-40GB,40960 ,  [N/A], [Not Supported],[N/A]\r\n\n"
-                      "1,Tesla T4,15360,0,3,GPU-1");
+  const std::vector<GpuDevice> d = parse_gpu_query(
+      "\n  0 ,NVIDIA A100-SXM4-40GB,40960 ,  [N/A], [Not Supported],[N/A]\r\n\n"
+      "1,Tesla T4,15360,0,3,GPU-1");
   REQUIRE(d.size() == 2);
   CHECK(d[0].name == "NVIDIA A100-SXM4-40GB");
   CHECK(d[0].memory_total_mib == 40960);
@@ -56,18 +57,20 @@ TEST_CASE("odd spacing, CRLF, blank lines and [N/A] readings are accepted") {
 }
 
 TEST_CASE("malformed nvidia-smi output is an error naming the line") {
-  CHECK_THROWS_WITH_AS(parse_gpu_query("0, A, 1, 2, 3, GPU-1\n0, NVIDIA H100, 81559, 0, 0\n"),
-                       "nvidia-smi output line 2: expected 6 fields (index,name,memory.total,memory.used,"
-                       "utilization.gpu,uuid): '0, NVIDIA H100, 81559, 0, 0'",
-                       GpuQueryError);
-  CHECK_THROWS_WITH_AS(parse_gpu_query("x, H100, 81559, 0, 0, GPU-1"), doctest::Contains("bad GPU index"),
-                       GpuQueryError);
-  CHECK_THROWS_WITH_AS(parse_gpu_query("0, H100, 80GB, 0, 0, GPU-1"), doctest::Contains("bad memory.total"),
-                       GpuQueryError);
-  CHECK_THROWS_WITH_AS(parse_gpu_query("0, H100, 81559, 1.5, 0, GPU-1"), doctest::Contains("bad memory.used"),
-                       GpuQueryError);
-  CHECK_THROWS_WITH_AS(parse_gpu_query("NVIDIA-SMI has failed because it couldn't communicate with the driver."),
-                       doctest::Contains("expected 6 fields"), GpuQueryError);
+  CHECK_THROWS_WITH_AS(
+      parse_gpu_query("0, A, 1, 2, 3, GPU-1\n0, NVIDIA H100, 81559, 0, 0\n"),
+      "nvidia-smi output line 2: expected 6 fields (index,name,memory.total,memory.used,"
+      "utilization.gpu,uuid): '0, NVIDIA H100, 81559, 0, 0'",
+      GpuQueryError);
+  CHECK_THROWS_WITH_AS(parse_gpu_query("x, H100, 81559, 0, 0, GPU-1"),
+                       doctest::Contains("bad GPU index"), GpuQueryError);
+  CHECK_THROWS_WITH_AS(parse_gpu_query("0, H100, 80GB, 0, 0, GPU-1"),
+                       doctest::Contains("bad memory.total"), GpuQueryError);
+  CHECK_THROWS_WITH_AS(parse_gpu_query("0, H100, 81559, 1.5, 0, GPU-1"),
+                       doctest::Contains("bad memory.used"), GpuQueryError);
+  CHECK_THROWS_WITH_AS(
+      parse_gpu_query("NVIDIA-SMI has failed because it couldn't communicate with the driver."),
+      doctest::Contains("expected 6 fields"), GpuQueryError);
 }
 
 std::vector<int> visible(const std::string& value, const std::vector<MigInstance>& migs = {}) {
@@ -77,7 +80,9 @@ std::vector<int> visible(const std::string& value, const std::vector<MigInstance
 TEST_CASE("CUDA_VISIBLE_DEVICES narrows the devices as CUDA does") {
   const std::vector<GpuDevice> all =
       parse_gpu_query("0, G, 1, 0, 0, GPU-a\n1, G, 1, 0, 0, GPU-b\n2, G, 1, 0, 0, GPU-c\n");
-  auto kept = [&](const std::string& value) { return indices(filter_visible(all, {}, value).devices); };
+  auto kept = [&](const std::string& value) {
+    return indices(filter_visible(all, {}, value).devices);
+  };
   CHECK(kept("2,0") == std::vector<int>{2, 0});
   CHECK(kept(" 1 ") == std::vector<int>{1});
   CHECK(kept("0,7,1") == std::vector<int>{0});  // stops at an unknown index
@@ -91,27 +96,32 @@ TEST_CASE("CUDA_VISIBLE_DEVICES may name GPUs by UUID or a prefix that names one
   CHECK(visible("GPU-3b7e") == std::vector<int>{1});
   CHECK(visible("GPU-3B7E,0") == std::vector<int>{1, 0});  // hex: case does not matter
   CHECK(visible("1,GPU-8f2c4b1a-5d3e-4c2b-9a1f-6e0d2c3b4a50") == std::vector<int>{1, 0});
-  const std::vector<GpuDevice> devices = filter_visible(parse_gpu_query(kTwoH100), {}, "GPU-8f").devices;
+  const std::vector<GpuDevice> devices =
+      filter_visible(parse_gpu_query(kTwoH100), {}, "GPU-8f").devices;
   REQUIRE(devices.size() == 1);
   CHECK(devices[0].visible_id() == "0");  // a whole GPU: trials get its index
 }
 
-TEST_CASE("an unknown or ambiguous CUDA_VISIBLE_DEVICES entry ends the list with a warning naming it") {
+TEST_CASE(
+    "an unknown or ambiguous CUDA_VISIBLE_DEVICES entry ends the list with a warning naming it") {
   const std::vector<GpuDevice> two = parse_gpu_query(kTwoH100);
   VisibleDevices v = filter_visible(two, {}, "0,GPU-deadbeef,1");
   CHECK(indices(v.devices) == std::vector<int>{0});
   REQUIRE(v.warnings.size() == 1);
   CHECK(v.warnings[0] ==
         "CUDA_VISIBLE_DEVICES=0,GPU-deadbeef,1: no GPU 'GPU-deadbeef' (nvidia-smi lists "
-        "GPU-8f2c4b1a-5d3e-4c2b-9a1f-6e0d2c3b4a50, GPU-3b7e9d20-1c4f-4a8e-b6d2-7f9a0e1c2d31); CUDA ignores it and "
+        "GPU-8f2c4b1a-5d3e-4c2b-9a1f-6e0d2c3b4a50, GPU-3b7e9d20-1c4f-4a8e-b6d2-7f9a0e1c2d31); CUDA "
+        "ignores it and "
         "every entry after it");
   v = filter_visible(two, {}, "GPU-");
   CHECK(v.devices.empty());
   CHECK(v.warnings.at(0).find("'GPU-' is the start of several GPUs' UUIDs") != std::string::npos);
-  CHECK(filter_visible(two, {}, "7").warnings.at(0).find("no GPU with index 7 (nvidia-smi lists 0, 1)") !=
-        std::string::npos);
-  CHECK(filter_visible(two, {}, "cuda:0").warnings.at(0).find(
-            "'cuda:0' is not a GPU index, GPU-<uuid> or MIG-<uuid>") != std::string::npos);
+  CHECK(filter_visible(two, {}, "7")
+            .warnings.at(0)
+            .find("no GPU with index 7 (nvidia-smi lists 0, 1)") != std::string::npos);
+  CHECK(filter_visible(two, {}, "cuda:0")
+            .warnings.at(0)
+            .find("'cuda:0' is not a GPU index, GPU-<uuid> or MIG-<uuid>") != std::string::npos);
 }
 
 TEST_CASE("nvidia-smi -L lists the MIG instances under their GPU") {
@@ -145,12 +155,14 @@ TEST_CASE("MIG instances are devices of their own, named for their trials by the
   REQUIRE(v.devices.size() == 1);
   CHECK(v.devices[0].index == 1);
   CHECK(v.devices[0].visible_id() == old);
-  CHECK(v.warnings.at(0).find("its memory is unknown: planned as all of GPU 1's") != std::string::npos);
+  CHECK(v.warnings.at(0).find("its memory is unknown: planned as all of GPU 1's") !=
+        std::string::npos);
 
   v = filter_visible(two, migs, "MIG-00000000");
   CHECK(v.devices.empty());
   CHECK(v.warnings.at(0).find("no MIG instance 'MIG-00000000' (nvidia-smi -L lists "
-                              "MIG-5f1e2d3c-4b5a-5968-8776-a5b4c3d2e1f0, MIG-6a0b1c2d") != std::string::npos);
+                              "MIG-5f1e2d3c-4b5a-5968-8776-a5b4c3d2e1f0, MIG-6a0b1c2d") !=
+        std::string::npos);
 }
 
 TEST_CASE("run_command captures output, exit codes and time-outs") {

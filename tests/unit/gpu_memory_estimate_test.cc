@@ -29,8 +29,9 @@ TEST_CASE("memory follows seed 004's arithmetic") {
 
   s.amp = true;
   e = estimate_memory(s, /*on_gpu=*/true);
-  CHECK(e.activation_bytes == 512.0 * 20 * 64 * 3 * kTensorsPerLayer * 4 / 2);  // AMP halves activations
-  CHECK(e.model_bytes == 67201.0 * 16);                                          // but not the fp32 state
+  CHECK(e.activation_bytes ==
+        512.0 * 20 * 64 * 3 * kTensorsPerLayer * 4 / 2);  // AMP halves activations
+  CHECK(e.model_bytes == 67201.0 * 16);  // but not the fp32 state
   CHECK(e.context_bytes == kCudaContextBytes);
 }
 
@@ -44,9 +45,10 @@ TEST_CASE("memory grows linearly with the batch") {
 
 TEST_CASE("the worst case takes each size's largest value, then fixed values, then defaults") {
   SearchSpaceConfig space;
-  space.params = {{"batch_size", CategoricalDistribution{{int64_t{256}, int64_t{2048}, int64_t{512}}}},
-                  {"hidden_size", CategoricalDistribution{{int64_t{32}, int64_t{128}}}},
-                  {"layers", IntDistribution{2, 6, false, 1}}};
+  space.params = {
+      {"batch_size", CategoricalDistribution{{int64_t{256}, int64_t{2048}, int64_t{512}}}},
+      {"hidden_size", CategoricalDistribution{{int64_t{32}, int64_t{128}}}},
+      {"layers", IntDistribution{2, 6, false, 1}}};
   space.fixed = {{"lookback", int64_t{60}}, {"model", std::string("tcn")}};
   ModelShape s = worst_case_shape(space, {}, /*on_gpu=*/true);
   CHECK(s.batch_size == 2048);

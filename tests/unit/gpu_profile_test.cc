@@ -1,7 +1,6 @@
+#include "hpo/gpu/gpu_profile.h"
+
 #include <doctest/doctest.h>
-
-#include "tests/unit/temp_dir.h"
-
 #include <stdlib.h>
 
 #include <filesystem>
@@ -9,8 +8,8 @@
 #include <string>
 
 #include "hpo/config/config_error.h"
-#include "hpo/gpu/gpu_profile.h"
 #include "hpo/gpu/profile_select.h"
+#include "tests/unit/temp_dir.h"
 
 namespace hpo {
 namespace {
@@ -20,7 +19,6 @@ namespace fs = std::filesystem;
 // The shipped profiles, found from the source tree (an absolute path;
 // __FILE__ may be relative, as under ccache's base_dir).
 std::string shipped_dir() { return (fs::path(HPO_SOURCE_DIR) / "gpu_profiles").string(); }
-
 
 const char kValid[] = R"(description: test GPU
 match: [test gpu]
@@ -77,20 +75,27 @@ TEST_CASE("profile errors name the file, the line and the key") {
         "gpu_profiles/t.yaml:1: vram_gb: expected a number > 0, got '-4'");
   CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 0\nmemory_per_model_gb: 1\n") ==
         "gpu_profiles/t.yaml:2: max_parallel_trials: expected an integer >= 1, got '0'");
-  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\nbatch_size_choices: [64, x]\n") ==
+  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\nbatch_size_choices: "
+                 "[64, x]\n") ==
         "gpu_profiles/t.yaml:4: batch_size_choices[1]: expected an integer, got 'x'");
-  CHECK(error_of("device: tpu\n") == "gpu_profiles/t.yaml:1: device: expected gpu or cpu, got 'tpu'");
+  CHECK(error_of("device: tpu\n") ==
+        "gpu_profiles/t.yaml:1: device: expected gpu or cpu, got 'tpu'");
 }
 
 TEST_CASE("a profile that cannot hold its own trials is rejected") {
   CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 20\n") ==
         "gpu_profiles/t.yaml:3: memory_per_model_gb: exceeds vram_gb (16)");
-  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 3\nmemory_per_model_gb: 6\n") ==
-        "gpu_profiles/t.yaml:2: max_parallel_trials: 3 trials x 6 GB per model exceed vram_gb (16)");
-  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 2\nmemory_per_model_gb: 6\nmemory_fraction: 0.6\n").find(
-            "t.yaml:4: memory_fraction: memory_fraction x max_parallel_trials exceeds 1") != std::string::npos);
-  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 6\nmemory_fraction: 1.5\n") ==
-        "gpu_profiles/t.yaml:4: memory_fraction: expected a fraction in (0, 1], got '1.5'");
+  CHECK(
+      error_of("vram_gb: 16\nmax_parallel_trials: 3\nmemory_per_model_gb: 6\n") ==
+      "gpu_profiles/t.yaml:2: max_parallel_trials: 3 trials x 6 GB per model exceed vram_gb (16)");
+  CHECK(error_of(
+            "vram_gb: 16\nmax_parallel_trials: 2\nmemory_per_model_gb: 6\nmemory_fraction: 0.6\n")
+            .find("t.yaml:4: memory_fraction: memory_fraction x max_parallel_trials exceeds 1") !=
+        std::string::npos);
+  CHECK(
+      error_of(
+          "vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 6\nmemory_fraction: 1.5\n") ==
+      "gpu_profiles/t.yaml:4: memory_fraction: expected a fraction in (0, 1], got '1.5'");
 }
 
 TEST_CASE("a cpu profile needs no GPU keys and takes none") {
@@ -98,18 +103,20 @@ TEST_CASE("a cpu profile needs no GPU keys and takes none") {
   CHECK(p.cpu);
   CHECK(p.max_parallel_trials == 0);
   CHECK(p.threads_per_trial == 4);
-  CHECK(error_of("device: cpu\nvram_gb: 8\n") == "gpu_profiles/t.yaml:2: vram_gb: a cpu profile has no vram_gb");
+  CHECK(error_of("device: cpu\nvram_gb: 8\n") ==
+        "gpu_profiles/t.yaml:2: vram_gb: a cpu profile has no vram_gb");
 }
 
 TEST_CASE("a name key must agree with the file name") {
   CHECK(error_of(std::string(kValid) + "name: other\n") ==
-        "gpu_profiles/t.yaml:9: name: must match the file name 't' (a profile is selected by its file name)");
+        "gpu_profiles/t.yaml:9: name: must match the file name 't' (a profile is selected by its "
+        "file name)");
 }
 
 TEST_CASE("every shipped profile loads") {
   const GpuProfileRegistry r = GpuProfileRegistry::load({shipped_dir()});
-  CHECK(r.names() == std::vector<std::string>{"a100_40gb", "a100_80gb", "cpu", "h100", "h200", "mi300x", "rtx5080",
-                                              "rtx_4090", "rtx_5090"});
+  CHECK(r.names() == std::vector<std::string>{"a100_40gb", "a100_80gb", "cpu", "h100", "h200",
+                                              "mi300x", "rtx5080", "rtx_4090", "rtx_5090"});
   const GpuProfile p = r.get("rtx_4090");
   CHECK(p.vram_gb == 24);
   CHECK(p.max_parallel_trials == 2);
@@ -128,7 +135,8 @@ TEST_CASE("an unknown profile name lists the available ones") {
     FAIL("expected an error");
   } catch (const ConfigError& e) {
     CHECK(std::string(e.what()) ==
-          "unknown GPU profile 'h10' (did you mean 'h100'?); available: a100_40gb, a100_80gb, cpu, h100, h200, "
+          "unknown GPU profile 'h10' (did you mean 'h100'?); available: a100_40gb, a100_80gb, cpu, "
+          "h100, h200, "
           "mi300x, rtx5080, rtx_4090, rtx_5090 (or give a profile file's path)");
   }
 }
@@ -136,8 +144,10 @@ TEST_CASE("an unknown profile name lists the available ones") {
 TEST_CASE("a user's directory comes first and a profile file works by path") {
   TempDir dir{"hpo_gpu_profile_test"};
   dir.write("mine/h100.yaml", "vram_gb: 80\nmax_parallel_trials: 4\nmemory_per_model_gb: 10\n");
-  const std::string own = dir.write("elsewhere/l40s.yaml", "vram_gb: 48\nmax_parallel_trials: 2\nmemory_per_model_gb: 20\n");
-  const GpuProfileRegistry r = GpuProfileRegistry::load({dir.path() + "/mine", dir.path() + "/missing", shipped_dir()});
+  const std::string own = dir.write(
+      "elsewhere/l40s.yaml", "vram_gb: 48\nmax_parallel_trials: 2\nmemory_per_model_gb: 20\n");
+  const GpuProfileRegistry r =
+      GpuProfileRegistry::load({dir.path() + "/mine", dir.path() + "/missing", shipped_dir()});
   CHECK(r.get("h100").max_parallel_trials == 4);
   CHECK(r.get("rtx_4090").max_parallel_trials == 2);
   const GpuProfile l40s = r.get(own);
@@ -149,7 +159,8 @@ TEST_CASE("a broken profile file is an error, not skipped") {
   TempDir dir{"hpo_gpu_profile_test"};
   dir.write("p/bad.yaml", "vram_gb: [1]\n");
   CHECK_THROWS_WITH_AS(GpuProfileRegistry::load({dir.path() + "/p"}),
-                       doctest::Contains("bad.yaml:1: vram_gb: expected a number, got a list"), ConfigError);
+                       doctest::Contains("bad.yaml:1: vram_gb: expected a number, got a list"),
+                       ConfigError);
 }
 
 TEST_CASE("the detected GPU picks its profile by name, then by memory") {

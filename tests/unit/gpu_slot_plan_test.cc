@@ -84,7 +84,8 @@ TEST_CASE("more jobs than slots are honoured with a warning") {
   CHECK(plan.n_jobs() == 5);
   CHECK(visible(plan) == std::vector<std::string>{"0", "0", "0", "1", "1"});
   REQUIRE(plan.warnings.size() == 1);
-  CHECK(plan.warnings[0].find("5 trials at once exceed the 4 slots of profile two") != std::string::npos);
+  CHECK(plan.warnings[0].find("5 trials at once exceed the 4 slots of profile two") !=
+        std::string::npos);
 }
 
 TEST_CASE("slots use nvidia-smi's indices of the visible GPUs, and the memory fraction") {
@@ -102,8 +103,8 @@ TEST_CASE("a MIG instance's slots name it by its id, apart from the other instan
   migs[0].mig_id = "MIG-5f1e2d3c";
   migs[1].mig_id = "MIG-GPU-8f2c4b1a/1/0";
   const SlotPlan plan = plan_slots(migs, two_per_gpu(), std::nullopt, 8);
-  CHECK(visible(plan) == std::vector<std::string>{"MIG-5f1e2d3c", "MIG-5f1e2d3c", "MIG-GPU-8f2c4b1a/1/0",
-                                                  "MIG-GPU-8f2c4b1a/1/0"});
+  CHECK(visible(plan) == std::vector<std::string>{"MIG-5f1e2d3c", "MIG-5f1e2d3c",
+                                                  "MIG-GPU-8f2c4b1a/1/0", "MIG-GPU-8f2c4b1a/1/0"});
   CHECK(plan.slots[0].name == "mig0.w0");
   CHECK(plan.slots[3].name == "mig1.w1");
   CHECK(plan.slots[3].gpu == 0);  // its GPU, for the utilization sampler
@@ -113,7 +114,8 @@ TEST_CASE("each trial's data-loader workers come out of its share of the cores")
   SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, 2);
   CHECK(plan.threads_per_trial == 2);  // 16 / 4 = 4, minus 2 loader workers
   CHECK(plan.loader_workers == 2);
-  CHECK(plan.threads_reason == "16 core(s) / 4 trial(s) = 4, minus 2 data-loader worker(s) (NUM_WORKERS) = 2");
+  CHECK(plan.threads_reason ==
+        "16 core(s) / 4 trial(s) = 4, minus 2 data-loader worker(s) (NUM_WORKERS) = 2");
   CHECK(env(plan.slots[0], "OMP_NUM_THREADS") == "2");
   CHECK(plan.cpu_warning.empty());
   for (int workers = 0; workers <= 3; ++workers) {  // threads + workers never exceed the share
@@ -123,10 +125,12 @@ TEST_CASE("each trial's data-loader workers come out of its share of the cores")
   // Workers that take the whole share leave 1 compute thread, and a warning.
   plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, 4);
   CHECK(plan.threads_per_trial == 1);
-  CHECK(plan.threads_reason == "16 core(s) / 4 trial(s) = 4, minus 4 data-loader worker(s) (NUM_WORKERS) = 0, "
-                               "at least 1");
-  CHECK(plan.cpu_warning == "4 trial(s) x (1 thread(s) + 4 data-loader worker(s)) = 20 on 16 core(s): the CPU is "
-                            "oversubscribed; lower NUM_WORKERS or n_jobs");
+  CHECK(plan.threads_reason ==
+        "16 core(s) / 4 trial(s) = 4, minus 4 data-loader worker(s) (NUM_WORKERS) = 0, "
+        "at least 1");
+  CHECK(plan.cpu_warning ==
+        "4 trial(s) x (1 thread(s) + 4 data-loader worker(s)) = 20 on 16 core(s): the CPU is "
+        "oversubscribed; lower NUM_WORKERS or n_jobs");
   CHECK(plan_slots(gpus({0}), two_per_gpu(), 1, 8).threads_reason == "8 core(s) / 1 trial(s) = 8");
 }
 

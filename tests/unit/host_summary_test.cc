@@ -1,6 +1,7 @@
+#include "hpo/report/host_summary.h"
+
 #include <doctest/doctest.h>
 
-#include "hpo/report/host_summary.h"
 #include "hpo/report/status_table.h"
 #include "hpo/report/trial_json.h"
 #include "hpo/run/owner.h"
@@ -8,7 +9,8 @@
 namespace hpo {
 namespace {
 
-TrialRecord trial(int number, TrialState state, const std::string& host, const std::string& slot, double seconds) {
+TrialRecord trial(int number, TrialState state, const std::string& host, const std::string& slot,
+                  double seconds) {
   TrialRecord t;
   t.number = number;
   t.state = state;

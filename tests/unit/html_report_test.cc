@@ -12,9 +12,11 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kHostile = "</script><script>window.__pwned=1</script><!-- \xE2\x80\xA8\xE2\x80\xA9 & \"'";
+const std::string kHostile =
+    "</script><script>window.__pwned=1</script><!-- \xE2\x80\xA8\xE2\x80\xA9 & \"'";
 
-TEST_CASE("json_for_script: no tag, comment or line separator survives, and the JSON means the same") {
+TEST_CASE(
+    "json_for_script: no tag, comment or line separator survives, and the JSON means the same") {
   const json value = {{kHostile, kHostile}, {"list", {kHostile, 1.5}}};
   const std::string text = json_for_script(value);
   CHECK(text.find('<') == std::string::npos);
@@ -31,7 +33,8 @@ TEST_CASE("json_for_script: invalid UTF-8 from a trainer becomes U+FFFD instead 
 }
 
 TEST_CASE("html_escape escapes what could open a tag or end an attribute") {
-  CHECK(html_escape("<a href=\"x\" title='y'>&</a>") == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+  CHECK(html_escape("<a href=\"x\" title='y'>&</a>") ==
+        "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
 }
 
 TrialRecord trial(int number, TrialState state, std::optional<double> value) {
@@ -50,9 +53,11 @@ std::vector<int> numbers(const std::vector<const TrialRecord*>& ts) {
   return n;
 }
 
-TEST_CASE("downsample keeps everything under the limit, else the best half and evenly spaced others") {
+TEST_CASE(
+    "downsample keeps everything under the limit, else the best half and evenly spaced others") {
   std::vector<TrialRecord> all;
-  for (int i = 0; i < 100; ++i) all.push_back(trial(i, TrialState::kComplete, i == 37 ? 1000.0 : i % 10));
+  for (int i = 0; i < 100; ++i)
+    all.push_back(trial(i, TrialState::kComplete, i == 37 ? 1000.0 : i % 10));
   std::vector<const TrialRecord*> ptrs;
   for (const auto& t : all) ptrs.push_back(&t);
   CHECK(downsample(ptrs, Direction::kMaximize, 100).size() == 100);
@@ -76,13 +81,17 @@ StudyView study_with_failures() {
   view.record = {"val_sharpe"};
   auto a = trial(0, TrialState::kComplete, 0.5);
   a.params.push_back({kHostile, FloatDistribution{1e-5, 1e-1, true, std::nullopt}, 1e-3});
-  a.params.push_back({"act", CategoricalDistribution{{std::string("relu"), std::string("tanh")}}, 1});
-  a.user_attrs = {{"val_sharpe", 2.0}, {"val_rank_ic", 0.5}, {"test_rank_ic", 0.4}, {"note", "text"}};
+  a.params.push_back(
+      {"act", CategoricalDistribution{{std::string("relu"), std::string("tanh")}}, 1});
+  a.user_attrs = {
+      {"val_sharpe", 2.0}, {"val_rank_ic", 0.5}, {"test_rank_ic", 0.4}, {"note", "text"}};
   a.intermediate = {{0, 0.1}, {1, 0.5}};
-  a.system_attrs = {{"hpo:owner", {{"host", "node-a"}, {"pid", 7}}}, {"hpo:slot", "gpu1.w0"},
+  a.system_attrs = {{"hpo:owner", {{"host", "node-a"}, {"pid", 7}}},
+                    {"hpo:slot", "gpu1.w0"},
                     {"hpo:gpu", {{"index", 1}, {"mean_util_pct", 87.5}}}};
   auto b = trial(1, TrialState::kFail, std::nullopt);
-  b.system_attrs = {{"hpo:fail_kind", "oom"}, {"hpo:fail_reason", "oom: " + kHostile},
+  b.system_attrs = {{"hpo:fail_kind", "oom"},
+                    {"hpo:fail_reason", "oom: " + kHostile},
                     {"hpo:stderr_tail", kHostile}};
   auto c = trial(2, TrialState::kRunning, std::nullopt);
   view.trials = {a, b, c};
@@ -96,7 +105,7 @@ TEST_CASE("report_data: states with OOM apart, params with their domains, metric
   CHECK(d["params"][0]["name"] == kHostile);
   CHECK(d["params"][0]["log"] == true);
   CHECK(d["params"][1]["choices"] == json({"relu", "tanh"}));  // declared order
-  CHECK(d["trials"][0]["p"] == json({1e-3, 1}));                // a choice by its index
+  CHECK(d["trials"][0]["p"] == json({1e-3, 1}));  // a choice by its index
   CHECK(d["trials"][1]["state"] == "OOM");
   CHECK(d["trials"][2]["state"] == "RUNNING");
   CHECK(d["trials"][2]["end"].is_null());
@@ -105,9 +114,11 @@ TEST_CASE("report_data: states with OOM apart, params with their domains, metric
   CHECK(d["trials"][0]["slot"] == "gpu1.w0");
   CHECK(d["trials"][0]["gpu_util"] == 87.5);
   CHECK(d["trials"][1]["gpu_util"].is_null());
-  CHECK(d["trials"][0]["end"].get<double>() - d["trials"][0]["start"].get<double>() == doctest::Approx(10));
+  CHECK(d["trials"][0]["end"].get<double>() - d["trials"][0]["start"].get<double>() ==
+        doctest::Approx(10));
   // The objective against what it records, and validation against test.
-  CHECK(d["metric_pairs"] == json::array({json::array({"val_rank_ic", "val_sharpe"}), json::array({"val_rank_ic", "test_rank_ic"})}));
+  CHECK(d["metric_pairs"] == json::array({json::array({"val_rank_ic", "val_sharpe"}),
+                                          json::array({"val_rank_ic", "test_rank_ic"})}));
   CHECK(d["trials"][0]["m"].count("note") == 0);  // not numeric, not shown
   CHECK(d["failures"]["total"] == 1);
   CHECK(d["failures"]["rows"][0]["stderr_tail"] == kHostile);
@@ -122,11 +133,13 @@ TEST_CASE("report_page: hostile names and stderr cannot close the data element o
   const std::regex open("<script", std::regex::icase);
   const std::regex close("</script", std::regex::icase);
   const auto count = [&](const std::regex& re) {
-    return std::distance(std::sregex_iterator(page.begin(), page.end(), re), std::sregex_iterator());
+    return std::distance(std::sregex_iterator(page.begin(), page.end(), re),
+                         std::sregex_iterator());
   };
   CHECK(count(open) == 3);
   CHECK(count(close) == 3);
-  CHECK(page.find("<title>hpo report: &lt;/script&gt;&lt;script&gt;window.__pwned=1") != std::string::npos);
+  CHECK(page.find("<title>hpo report: &lt;/script&gt;&lt;script&gt;window.__pwned=1") !=
+        std::string::npos);
   // The data element holds the data, whole, without a raw line separator.
   const std::string tag = "<script type=\"application/json\" id=\"hpo-data\">";
   const size_t begin = page.find(tag) + tag.size();
@@ -135,7 +148,8 @@ TEST_CASE("report_page: hostile names and stderr cannot close the data element o
   CHECK(json::parse(embedded) == data);
 }
 
-TEST_CASE("report_data: big studies are sampled for the heavy charts, and say how many there were") {
+TEST_CASE(
+    "report_data: big studies are sampled for the heavy charts, and say how many there were") {
   StudyView view;
   view.study.name = "big";
   for (int i = 0; i < 50; ++i) {

@@ -1,8 +1,8 @@
+#include "samplers/kernel_width.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
-
-#include "samplers/kernel_width.h"
 
 namespace hpo {
 namespace {
@@ -21,10 +21,12 @@ TEST_CASE("Scott's rule, by hand: the smaller of the spread and the IQR decides"
   CHECK(scott_bandwidth(values({4, 0, 3, 1, 2})) == doctest::Approx(iqr_rule));
   // 0, 0, 0, 10: quartiles interpolate to 0 and 2.5 (IQR / 1.34 = 1.866),
   // std = 5: the IQR again; one outlier does not widen every kernel.
-  CHECK(scott_bandwidth(values({0, 0, 10, 0})) == doctest::Approx(1.059 * 2.5 / 1.34 * std::pow(4.0, -0.2)));
+  CHECK(scott_bandwidth(values({0, 0, 10, 0})) ==
+        doctest::Approx(1.059 * 2.5 / 1.34 * std::pow(4.0, -0.2)));
   // 0, 0.1, 0.9, 1: IQR 0.85 (/1.34 = 0.634) against std 0.523: the std.
   const double sd = std::sqrt((2 * 0.25 + 2 * 0.16) / 3);
-  CHECK(scott_bandwidth(values({0, 0.1, 0.9, 1})) == doctest::Approx(1.059 * sd * std::pow(4.0, -0.2)));
+  CHECK(scott_bandwidth(values({0, 0.1, 0.9, 1})) ==
+        doctest::Approx(1.059 * sd * std::pow(4.0, -0.2)));
   // Nothing to spread: 0, and the magic clip sets the width.
   CHECK(scott_bandwidth(values({0.3})) == 0.0);
   CHECK(scott_bandwidth(values({0.3, 0.3, 0.3})) == 0.0);

@@ -1,10 +1,10 @@
+#include "hpo/launch/launcher_thread.h"
+
 #include <doctest/doctest.h>
 
 #include <ostream>
 #include <stdexcept>
 #include <thread>
-
-#include "hpo/launch/launcher_thread.h"
 
 namespace hpo {
 namespace {

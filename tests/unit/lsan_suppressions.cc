@@ -12,6 +12,4 @@
 // because ASan's fast unwinder stops inside libpqxx (built without frame
 // pointers): do_commit is not on the recorded stack. Other leaks, of hpo's
 // objects or a connection, are still reported.
-extern "C" const char* __lsan_default_suppressions() {
-  return "leak:PQmakeEmptyPGresult\n";
-}
+extern "C" const char* __lsan_default_suppressions() { return "leak:PQmakeEmptyPGresult\n"; }

@@ -1,8 +1,8 @@
-#include <doctest/doctest.h>
+#include "hpo/run/oom.h"
 
+#include <doctest/doctest.h>
 #include <signal.h>
 
-#include "hpo/run/oom.h"
 #include "hpo/run/verdict.h"
 
 namespace hpo {
@@ -10,12 +10,15 @@ namespace {
 
 TEST_CASE("out-of-memory lines are found in the ways frameworks print them") {
   // LibTorch, uncaught: std::terminate then SIGABRT.
-  CHECK(find_oom_line("epoch 1\nterminate called after throwing an instance of 'c10::OutOfMemoryError'\n"
-                      "  what():  CUDA out of memory. Tried to allocate 2.00 GiB\n") ==
+  CHECK(find_oom_line(
+            "epoch 1\nterminate called after throwing an instance of 'c10::OutOfMemoryError'\n"
+            "  what():  CUDA out of memory. Tried to allocate 2.00 GiB\n") ==
         "terminate called after throwing an instance of 'c10::OutOfMemoryError'");
   CHECK(find_oom_line("torch.cuda.OutOfMemoryError: CUDA out of memory.") != "");
   CHECK(find_oom_line("RuntimeError: HIP out of memory. Tried to allocate") != "");
-  CHECK(find_oom_line("[enforce fail at alloc_cpu.cpp:75] . DefaultCPUAllocator: can't allocate memory") != "");
+  CHECK(find_oom_line(
+            "[enforce fail at alloc_cpu.cpp:75] . DefaultCPUAllocator: can't allocate memory") !=
+        "");
   CHECK(find_oom_line("what():  std::bad_alloc") != "");
   CHECK(find_oom_line("loss is nan\nsegmentation fault") == "");
 }
@@ -26,7 +29,8 @@ TEST_CASE("a crash with an OOM line, or a SIGKILL hpo did not send, is an oom fa
   run.oom_line = "CUDA out of memory. Tried to allocate 2.00 GiB";
   auto v = judge(run, "m");
   CHECK(v.oom);
-  CHECK(v.reason == "oom: CUDA out of memory. Tried to allocate 2.00 GiB (killed by signal 6 (SIGABRT))");
+  CHECK(v.reason ==
+        "oom: CUDA out of memory. Tried to allocate 2.00 GiB (killed by signal 6 (SIGABRT))");
 
   run.oom_line.clear();
   run.exit = ExitStatus{true, 0, SIGKILL};
@@ -82,7 +86,8 @@ TEST_CASE("an OOM retry keeps the effective batch exactly whenever the batch has
   }
 }
 
-TEST_CASE("an OOM retry of a prime batch rounds half up: grad_accum more samples per optimizer step") {
+TEST_CASE(
+    "an OOM retry of a prime batch rounds half up: grad_accum more samples per optimizer step") {
   // No smaller batch divides a prime one: (b + 1) / 2 with grad_accum doubled
   // is the nearest effective batch, k samples more than before.
   for (int64_t b : {3, 7, 13, 383}) {

@@ -1,3 +1,5 @@
+#include "hpo/storage/optuna_codec.h"
+
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -5,8 +7,6 @@
 #include <limits>
 #include <regex>
 #include <stdexcept>
-
-#include "hpo/storage/optuna_codec.h"
 
 namespace hpo {
 namespace {

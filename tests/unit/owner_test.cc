@@ -1,9 +1,8 @@
-#include <doctest/doctest.h>
+#include "hpo/run/owner.h"
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "hpo/run/owner.h"
 
 namespace hpo {
 namespace {

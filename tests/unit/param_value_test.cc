@@ -1,9 +1,9 @@
+#include "samplers/param_value.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <stdexcept>
-
-#include "samplers/param_value.h"
 
 namespace hpo {
 namespace {

@@ -1,3 +1,5 @@
+#include "samplers/parzen_estimator.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 #include <vector>
 
 #include "samplers/kernel_width.h"
-#include "samplers/parzen_estimator.h"
 #include "samplers/truncnorm.h"
 
 namespace hpo {
@@ -43,7 +44,8 @@ TEST_CASE("univariate bandwidths: the larger gap to a sorted neighbour") {
   // observed 0.5 sorts before the prior's, so it gets max(0.3, 0) and the
   // prior max(0, 0.4). Then the clip to [1/5, 1], and the prior gets 1.
   ParzenOptions options;
-  const ParzenEstimator pe({unit_interval()}, column({0.2, 0.5, 0.9}), Eigen::ArrayXd::Ones(3), options);
+  const ParzenEstimator pe({unit_interval()}, column({0.2, 0.5, 0.9}), Eigen::ArrayXd::Ones(3),
+                           options);
   REQUIRE(pe.n_kernels() == 4);
   CHECK(pe.sigmas(0)(0) == doctest::Approx(0.3));
   CHECK(pe.sigmas(0)(1) == doctest::Approx(0.3));
@@ -51,11 +53,13 @@ TEST_CASE("univariate bandwidths: the larger gap to a sorted neighbour") {
   CHECK(pe.sigmas(0)(3) == doctest::Approx(1.0));
 
   options.consider_endpoints = true;  // 0.2 now also sees the gap to 0 ... still 0.3
-  const ParzenEstimator ends({unit_interval()}, column({0.05, 0.5}), Eigen::ArrayXd::Ones(2), options);
+  const ParzenEstimator ends({unit_interval()}, column({0.05, 0.5}), Eigen::ArrayXd::Ones(2),
+                             options);
   CHECK(ends.sigmas(0)(0) == doctest::Approx(0.45));
 }
 
-TEST_CASE("bandwidths from the observations' order, given, equal those from the estimator's own sort") {
+TEST_CASE(
+    "bandwidths from the observations' order, given, equal those from the estimator's own sort") {
   // Ties, among the observations and with the prior's mean (0.5), must
   // fall as the estimator's sort puts them: by kernel, the prior last.
   std::mt19937_64 rng(3);
@@ -74,7 +78,8 @@ TEST_CASE("bandwidths from the observations' order, given, equal those from the 
       options.consider_prior = prior;
       options.consider_magic_clip = false;  // every gap counts
       const ParzenEstimator sorted_here({unit_interval()}, obs, Eigen::ArrayXd::Ones(n), options);
-      const ParzenEstimator given({unit_interval()}, obs, Eigen::ArrayXd::Ones(n), options, {order});
+      const ParzenEstimator given({unit_interval()}, obs, Eigen::ArrayXd::Ones(n), options,
+                                  {order});
       CHECK((sorted_here.sigmas(0) == given.sigmas(0)).all());
     }
   }
@@ -107,8 +112,11 @@ TEST_CASE("continuous kernels by hand: truncated normals weighted by their width
   // One observation at 0.3 and the prior, weight 1/2 each. Sorted mus 0.3,
   // 0.5: both look inwards (0.2), clipped up to 1/3; the prior gets 1. As in
   // Optuna 3.1, each kernel is sigma times its truncated normal density.
-  const ParzenEstimator pe({unit_interval()}, column({0.3}), Eigen::ArrayXd::Ones(1), ParzenOptions{});
-  auto mass = [](double mu, double s) { return truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s); };
+  const ParzenEstimator pe({unit_interval()}, column({0.3}), Eigen::ArrayXd::Ones(1),
+                           ParzenOptions{});
+  auto mass = [](double mu, double s) {
+    return truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s);
+  };
   for (double x : {0.0, 0.3, 0.77, 1.0}) {
     const double by_hand = 0.5 / 3 * normal_pdf(x, 0.3, 1.0 / 3) / mass(0.3, 1.0 / 3) +
                            0.5 * normal_pdf(x, 0.5, 1.0) / mass(0.5, 1.0);
@@ -122,17 +130,20 @@ TEST_CASE("Scott's and Hyperopt's bandwidths, whatever the multivariate flag") {
   options.bandwidth = TpeBandwidth::kScott;
   options.min_bandwidth_factor = 0.03;
   options.magic_clip_exponent = 2.0;
-  const ParzenEstimator scott({unit_interval()}, column({0.2, 0.5, 0.9}), Eigen::ArrayXd::Ones(3), options);
+  const ParzenEstimator scott({unit_interval()}, column({0.2, 0.5, 0.9}), Eigen::ArrayXd::Ones(3),
+                              options);
   Eigen::ArrayXd mus(4);
   mus << 0.2, 0.5, 0.9, 0.5;  // the prior's mean counts too
   for (int k = 0; k < 3; ++k) CHECK(scott.sigmas(0)(k) == doctest::Approx(scott_bandwidth(mus)));
   CHECK(scott.sigmas(0)(3) == 1.0);
   // Identical observations: Scott gives 0, the clip max(0.03, 1/6^2) = 0.03.
-  const ParzenEstimator same({unit_interval()}, column({0.5, 0.5, 0.5, 0.5}), Eigen::ArrayXd::Ones(4), options);
+  const ParzenEstimator same({unit_interval()}, column({0.5, 0.5, 0.5, 0.5}),
+                             Eigen::ArrayXd::Ones(4), options);
   CHECK(same.sigmas(0)(0) == doctest::Approx(0.03));
 
   options.bandwidth = TpeBandwidth::kNeighbours;  // the domain's ends count
-  const ParzenEstimator gaps({unit_interval()}, column({0.05, 0.5}), Eigen::ArrayXd::Ones(2), options);
+  const ParzenEstimator gaps({unit_interval()}, column({0.05, 0.5}), Eigen::ArrayXd::Ones(2),
+                             options);
   CHECK(gaps.sigmas(0)(0) == doctest::Approx(0.45));
 }
 
@@ -143,8 +154,11 @@ TEST_CASE("normalized continuous kernels, and the prior's own mixture weight, by
   options.normalized = true;
   options.prior_kernel_weight = 1.0;
   options.prior_weight = 5.0;  // only the categorical smoothing would see this
-  const ParzenEstimator pe({unit_interval()}, column({0.3}), Eigen::ArrayXd::Constant(1, 3.0), options);
-  auto mass = [](double mu, double s) { return truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s); };
+  const ParzenEstimator pe({unit_interval()}, column({0.3}), Eigen::ArrayXd::Constant(1, 3.0),
+                           options);
+  auto mass = [](double mu, double s) {
+    return truncnorm::ndtr((1 - mu) / s) - truncnorm::ndtr(-mu / s);
+  };
   double integral = 0;
   for (double x : {0.0, 0.3, 0.77, 1.0}) {
     const double by_hand = 0.75 * normal_pdf(x, 0.3, 1.0 / 3) / mass(0.3, 1.0 / 3) +
@@ -216,7 +230,8 @@ TEST_CASE("grid masses sum to one, by hand and jointly with a continuous dimensi
   CHECK(p.sum() == doctest::Approx(1.0).epsilon(1e-12));
   CHECK(p(1) > p(2));
   // The prior kernel alone (mu 2, sigma 5) gives cell 0, [-0.5, 0.5], this mass:
-  const ParzenEstimator prior_only({grid}, Eigen::ArrayXXd(0, 1), Eigen::ArrayXd(0), ParzenOptions{});
+  const ParzenEstimator prior_only({grid}, Eigen::ArrayXXd(0, 1), Eigen::ArrayXd(0),
+                                   ParzenOptions{});
   const double cell0 = (truncnorm::ndtr(-1.5 / 5) - truncnorm::ndtr(-2.5 / 5)) /
                        (truncnorm::ndtr(0.5) - truncnorm::ndtr(-0.5));
   CHECK(std::exp(prior_only.log_pdf(column({0}))(0)) == doctest::Approx(cell0).epsilon(1e-12));
@@ -240,8 +255,9 @@ TEST_CASE("grid masses sum to one, by hand and jointly with a continuous dimensi
     double by_hand = 0;
     for (int k = 0; k < 4; ++k) {
       const double mu = joint.mus(0)(k), sg = joint.sigmas(0)(k);
-      const double cell = (truncnorm::ndtr((g + 0.5 - mu) / sg) - truncnorm::ndtr((g - 0.5 - mu) / sg)) /
-                          (truncnorm::ndtr((4.5 - mu) / sg) - truncnorm::ndtr((-0.5 - mu) / sg));
+      const double cell =
+          (truncnorm::ndtr((g + 0.5 - mu) / sg) - truncnorm::ndtr((g - 0.5 - mu) / sg)) /
+          (truncnorm::ndtr((4.5 - mu) / sg) - truncnorm::ndtr((-0.5 - mu) / sg));
       by_hand += 0.25 * cell * (k < 3 ? s : 1.0);
     }
     CHECK(marginal == doctest::Approx(by_hand).epsilon(1e-6));
@@ -276,7 +292,8 @@ TEST_CASE("several discrete dimensions: the joint mass by hand, kernel by kernel
     double sum = 0;
     for (int k = 0; k <= n; ++k) {
       const int c = i / 25;
-      const double cat = k == n ? 1.0 / 3 : (c == static_cast<int>(obs(k, 2)) ? 1 + p : p) / (3 * p + 1);
+      const double cat =
+          k == n ? 1.0 / 3 : (c == static_cast<int>(obs(k, 2)) ? 1 + p : p) / (3 * p + 1);
       sum += cell(0, k, i % 5) * cell(1, k, (i / 5) % 5) * cat / (n + 1);
     }
     CHECK(got(i) == doctest::Approx(std::log(sum)).epsilon(1e-12));
@@ -296,7 +313,8 @@ TEST_CASE("categorical kernels spread the prior weight, by hand") {
   // The same through the general path, jointly with a second categorical.
   Eigen::ArrayXXd obs(2, 2);
   obs << 0, 1, 0, 1;
-  const ParzenEstimator joint({cat, KernelDim{true, 2, 0, 0, 0}}, obs, Eigen::ArrayXd::Ones(2), ParzenOptions{});
+  const ParzenEstimator joint({cat, KernelDim{true, 2, 0, 0, 0}}, obs, Eigen::ArrayXd::Ones(2),
+                              ParzenOptions{});
   Eigen::ArrayXXd x(6, 2);
   x << 0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2, 1;
   const Eigen::ArrayXd joint_p = joint.log_pdf(x).exp();
@@ -311,13 +329,15 @@ TEST_CASE("draws stay in the support and follow the weights") {
   const KernelDim grid{false, 0, -0.5, 9.5, 1.0};
   Eigen::ArrayXXd obs(4, 3);
   obs << 0.1, 3, 2, 0.9, 3, 2, 0.95, 1, 2, 0.5, 9, 2;
-  const ParzenEstimator pe({unit_interval(), grid, cat}, obs, Eigen::ArrayXd::Ones(4), ParzenOptions{});
+  const ParzenEstimator pe({unit_interval(), grid, cat}, obs, Eigen::ArrayXd::Ones(4),
+                           ParzenOptions{});
   const auto draws = pe.sample(rng, 4000);
   CHECK(draws.col(0).minCoeff() >= 0.0);
   CHECK(draws.col(0).maxCoeff() <= 1.0);
   CHECK(draws.col(1).minCoeff() >= -0.5);
   CHECK(draws.col(1).maxCoeff() <= 9.5);
-  CHECK(((draws.col(2) == 0) || (draws.col(2) == 1) || (draws.col(2) == 2) || (draws.col(2) == 3)).all());
+  CHECK(((draws.col(2) == 0) || (draws.col(2) == 1) || (draws.col(2) == 2) || (draws.col(2) == 3))
+            .all());
   // Choice 2: 4/5 of the kernels put (1 + 1/5) / (4/5 + 1) = 2/3 on it,
   // the prior 1/4: 0.8 * 2/3 + 0.2 * 1/4 = 0.5833.
   const double share = (draws.col(2) == 2).cast<double>().mean();

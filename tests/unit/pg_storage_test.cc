@@ -27,7 +27,8 @@ TEST_CASE("PostgreSQL URLs: SQLAlchemy's forms, the password masked everywhere")
   CHECK_FALSE(is_pg_url("sqlite:///x.db"));
   CHECK_FALSE(is_pg_url("postgres://u@h/db"));
 
-  const PgUrl url = parse_pg_url("postgresql+psycopg2://alice:s3cr%40t@db.example:5433/hpo?sslmode=require");
+  const PgUrl url =
+      parse_pg_url("postgresql+psycopg2://alice:s3cr%40t@db.example:5433/hpo?sslmode=require");
   CHECK(url.conninfo == "postgresql://alice:s3cr%40t@db.example:5433/hpo?sslmode=require");
   CHECK(url.masked == "postgresql+psycopg2://alice:***@db.example:5433/hpo?sslmode=require");
   CHECK(mask_password(url, "FATAL: bad password s3cr%40t") == "FATAL: bad password ***");
@@ -35,10 +36,11 @@ TEST_CASE("PostgreSQL URLs: SQLAlchemy's forms, the password masked everywhere")
   // libpq takes the password up to the last '@' of the authority.
   CHECK(parse_pg_url("postgresql://bob:p@ss@h/db").masked == "postgresql://bob:***@h/db");
   CHECK(parse_pg_url("postgresql://bob@h/db").masked == "postgresql://bob@h/db");
-  CHECK(parse_pg_url("postgresql://postgres@/db?host=/tmp/x").conninfo == "postgresql://postgres@/db?host=/tmp/x");
+  CHECK(parse_pg_url("postgresql://postgres@/db?host=/tmp/x").conninfo ==
+        "postgresql://postgres@/db?host=/tmp/x");
 
-  for (const char* bad : {"postgresql://bob:hunter2@h", "postgresql://bob:hunter2@h/", "postgresql://bob:hunter2@h?x=1/y",
-                          "postgresql+://bob:hunter2@h/db"}) {
+  for (const char* bad : {"postgresql://bob:hunter2@h", "postgresql://bob:hunter2@h/",
+                          "postgresql://bob:hunter2@h?x=1/y", "postgresql+://bob:hunter2@h/db"}) {
     CAPTURE(bad);
     try {
       parse_pg_url(bad);
@@ -47,7 +49,8 @@ TEST_CASE("PostgreSQL URLs: SQLAlchemy's forms, the password masked everywhere")
       const std::string message = e.what();
       CHECK(message.find("hunter2") == std::string::npos);
       CHECK(message.find("bob:***@h") != std::string::npos);
-      CHECK(message.find("expected postgresql://USER:PASSWORD@HOST:PORT/DATABASE") != std::string::npos);
+      CHECK(message.find("expected postgresql://USER:PASSWORD@HOST:PORT/DATABASE") !=
+            std::string::npos);
     }
   }
 }
@@ -61,8 +64,9 @@ std::string server_socket_dir() {
 TEST_CASE("a wrong password is refused with the URL masked" * doctest::test_suite("postgres")) {
   if (!test_pg_url()) return;
   PgBackend db;
-  db.exec("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'hpo_alice') THEN "
-          "CREATE ROLE hpo_alice LOGIN PASSWORD 'right-horse-battery'; END IF; END $$");
+  db.exec(
+      "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'hpo_alice') THEN "
+      "CREATE ROLE hpo_alice LOGIN PASSWORD 'right-horse-battery'; END IF; END $$");
   const auto url_as = [&](const std::string& password) {
     return "postgresql://hpo_alice:" + password + "@/" + db.name() + "?host=" + server_socket_dir();
   };
@@ -104,27 +108,34 @@ TEST_CASE("schema revisions: new at v3.2.0.a, Optuna 3.1's v3.0.0.d kept, then u
   CHECK(storage.schema_revision() == "v3.2.0.a");
   CHECK_FALSE(storage.upgrade_schema());
   pqxx::connection c(db.url());
-  CHECK(pqxx::nontransaction(c).exec("SELECT 1 FROM pg_indexes WHERE indexname = 'trials_study_id_key'").size() == 1);
+  CHECK(pqxx::nontransaction(c)
+            .exec("SELECT 1 FROM pg_indexes WHERE indexname = 'trials_study_id_key'")
+            .size() == 1);
   CHECK(storage.trials(study.id).size() == 1);
 }
 
-TEST_CASE("other revisions and other databases are refused and left as they are" * doctest::test_suite("postgres")) {
+TEST_CASE("other revisions and other databases are refused and left as they are" *
+          doctest::test_suite("postgres")) {
   if (!test_pg_url()) return;
   PgBackend db;
   PgStorage(db.url()).get_or_create_study("s", Direction::kMaximize);
   db.exec("UPDATE alembic_version SET version_num = 'v2.6.0.a'");
   CHECK_THROWS_WITH_AS(PgStorage(db.url()), doctest::Contains("alembic v2.6.0.a"), StorageError);
-  CHECK_THROWS_WITH_AS(PgStorage(db.url()).upgrade_schema(), doctest::Contains("v2.6.0.a"), StorageError);
+  CHECK_THROWS_WITH_AS(PgStorage(db.url()).upgrade_schema(), doctest::Contains("v2.6.0.a"),
+                       StorageError);
 
   PgBackend other;
   other.exec("CREATE TABLE notes (text TEXT)");
-  CHECK_THROWS_WITH_AS(PgStorage(other.url()), doctest::Contains("not an Optuna study database"), StorageError);
+  CHECK_THROWS_WITH_AS(PgStorage(other.url()), doctest::Contains("not an Optuna study database"),
+                       StorageError);
 
   PgBackend empty;  // a reading command leaves an empty database empty
-  CHECK_THROWS_WITH_AS(open_storage(empty.url(), OpenMode::kMustExist), doctest::Contains("no study tables"),
-                       StorageError);
+  CHECK_THROWS_WITH_AS(open_storage(empty.url(), OpenMode::kMustExist),
+                       doctest::Contains("no study tables"), StorageError);
   pqxx::connection c(empty.url());
-  CHECK(pqxx::nontransaction(c).exec1("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'")[0].as<int>() == 0);
+  CHECK(pqxx::nontransaction(c)
+            .exec1("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'")[0]
+            .as<int>() == 0);
 }
 
 // Sets the time zone libpq would ask the server for, for the objects made
@@ -142,7 +153,8 @@ class SessionTimeZone {
 
 // Heartbeats are in the session's time zone, as Optuna keeps them; hpo's
 // sessions are all in the server's, whatever PGTZ or PGOPTIONS say.
-void check_zones_agree(const char* variable, const std::string& west_value, const std::string& east_value) {
+void check_zones_agree(const char* variable, const std::string& west_value,
+                       const std::string& east_value) {
   PgBackend db;
   std::unique_ptr<Storage> west, east;
   {
@@ -167,7 +179,8 @@ TEST_CASE("hosts in other time zones agree on heartbeats" * doctest::test_suite(
   if (!test_pg_url()) return;
   SUBCASE("PGTZ") { check_zones_agree("PGTZ", "Etc/GMT+12", "Etc/GMT-14"); }  // UTC-12, UTC+14
   SUBCASE("PGOPTIONS") {
-    check_zones_agree("PGOPTIONS", "-c timezone=Etc/GMT+12", "--TimeZone=Etc/GMT-14 -c statement_timeout=0");
+    check_zones_agree("PGOPTIONS", "-c timezone=Etc/GMT+12",
+                      "--TimeZone=Etc/GMT-14 -c statement_timeout=0");
   }
 }
 
@@ -176,8 +189,10 @@ TEST_CASE("PGOPTIONS keeps its settings but the time zone") {
   CHECK(options_without_time_zone("-ctimezone=UTC -c search_path=a") == "-c search_path=a");
   CHECK(options_without_time_zone("--timezone=UTC --TimeZone=X -c geqo=off") == "-c geqo=off");
   CHECK(options_without_time_zone("  -c  TIMEZONE=Etc/GMT+12\\ x  -c a=b\\ c ") == "-c a=b\\ c");
-  CHECK(options_without_time_zone("-c timezone_abbreviations=India") == "-c timezone_abbreviations=India");
-  CHECK(options_without_time_zone("-c application_name=timezone=x") == "-c application_name=timezone=x");
+  CHECK(options_without_time_zone("-c timezone_abbreviations=India") ==
+        "-c timezone_abbreviations=India");
+  CHECK(options_without_time_zone("-c application_name=timezone=x") ==
+        "-c application_name=timezone=x");
   CHECK(options_without_time_zone("-c") == "-c");
 }
 
@@ -225,7 +240,8 @@ class CommitCutter {
       const int client = accept(listen_fd_, nullptr, nullptr);
       const int server = socket(AF_UNIX, SOCK_STREAM, 0);
       const sockaddr_un addr = address(server_socket_dir());
-      if (connect(server, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) pipe(client, server);
+      if (connect(server, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0)
+        pipe(client, server);
       close(client);
       close(server);
     }
@@ -275,7 +291,8 @@ TEST_CASE("writes whose COMMIT answer was lost are retried without writing twice
   CHECK(storage.trial(t.id).has_value());
 
   cutter.cut_next_commit();
-  CHECK(storage.finish_trial(t.id, {TrialState::kComplete, 0.25, {{"a", 1}}, {}}));  // its own earlier finish
+  CHECK(storage.finish_trial(
+      t.id, {TrialState::kComplete, 0.25, {{"a", 1}}, {}}));  // its own earlier finish
   CHECK(cutter.cuts() == 2);
   CHECK(storage.trial(t.id)->value == 0.25);
   // A real second finish is still refused.

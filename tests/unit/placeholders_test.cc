@@ -1,3 +1,5 @@
+#include "hpo/config/placeholders.h"
+
 #include <doctest/doctest.h>
 
 #include <map>
@@ -5,7 +7,6 @@
 #include <vector>
 
 #include "hpo/config/config_error.h"
-#include "hpo/config/placeholders.h"
 
 namespace hpo {
 namespace {
@@ -26,11 +27,10 @@ std::string error_of(const std::string& token) {
 }
 
 TEST_CASE("placeholders expand as whole arguments and inside arguments") {
-  const std::vector<std::string> argv = {"hpo-trainer", "--config", "{config}",
-                                         "--out={trial_dir}", "t{trial_number}-{trial_number}"};
-  const std::vector<std::string> expected = {"hpo-trainer", "--config",
-                                             "runs/s/trial_3/config.json",
-                                             "--out=runs/s/trial_3", "t3-3"};
+  const std::vector<std::string> argv = {"hpo-trainer", "--config", "{config}", "--out={trial_dir}",
+                                         "t{trial_number}-{trial_number}"};
+  const std::vector<std::string> expected = {
+      "hpo-trainer", "--config", "runs/s/trial_3/config.json", "--out=runs/s/trial_3", "t3-3"};
   CHECK(expand_command(argv, kVars) == expected);
 }
 

@@ -1,5 +1,6 @@
-#include <doctest/doctest.h>
+#include "hpo/launch/process_group.h"
 
+#include <doctest/doctest.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -9,7 +10,6 @@
 #include <thread>
 
 #include "hpo/launch/process.h"
-#include "hpo/launch/process_group.h"
 #include "hpo/run/trainer_record.h"
 
 namespace hpo {
@@ -57,7 +57,8 @@ TEST_CASE("end_process_group sends SIGTERM, waits the grace period, then SIGKILL
   // once and the group emptied before the grace (seen on a loaded machine).
   const std::string termfile = temp_path("term");
   std::remove(termfile.c_str());
-  Group g("trap 'touch " + termfile + "; exit 75' TERM; "
+  Group g("trap 'touch " + termfile +
+          "; exit 75' TERM; "
           "sh -c 'trap \"\" TERM; echo $$ > \"$1\"; exec sleep 30' child \"$1\" & wait");
   CHECK(has_member(g.process->pgid(), g.member));
   const auto t0 = std::chrono::steady_clock::now();
@@ -73,7 +74,8 @@ TEST_CASE("a dead run's trainer record: what is left of its group is ended") {
   Group g("sleep 30 & echo $! > \"$1\"");
   const TrainerRecord record = record_of(*g.process);
   // The shell itself may not have exited yet: then it is ended too.
-  CHECK(end_leftover_trainer(TrainerRecord::from_json(record.to_json()), std::chrono::seconds(5)) >= 1);
+  CHECK(end_leftover_trainer(TrainerRecord::from_json(record.to_json()), std::chrono::seconds(5)) >=
+        1);
   CHECK_FALSE(has_member(g.process->pgid(), g.member));
 }
 

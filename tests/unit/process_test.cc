@@ -1,5 +1,6 @@
-#include <doctest/doctest.h>
+#include "hpo/launch/process.h"
 
+#include <doctest/doctest.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <memory>
 #include <sstream>
 #include <thread>
-
-#include "hpo/launch/process.h"
 
 namespace hpo {
 namespace {

@@ -1,8 +1,8 @@
+#include "hpo/run/progress.h"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
-
-#include "hpo/run/progress.h"
 
 namespace hpo {
 namespace {
@@ -18,11 +18,15 @@ TEST_CASE("plain-line progress counts trials and tracks the best by direction") 
   p.trial_started(3, "lr=0.1");
   p.trial_finished(3, TrialState::kComplete, 0.04, "", 5);
   const std::string s = out.str();
-  CHECK(s.find("trial 1 started: lr=0.001 | 0/3 done, 1 running, 0 failed | best val_rank_ic 0.02 (trial 0)") != std::string::npos);
-  CHECK(s.find("trial 1 COMPLETE val_rank_ic=0.05 (new best) in 12s | 1/3 done, 0 running, 0 failed | best val_rank_ic 0.05 (trial 1)") != std::string::npos);
-  CHECK(s.find("trial 2 FAIL: trainer failed: exit code 1 in 3s | 2/3 done, 0 running, 1 failed") != std::string::npos);
+  CHECK(s.find("trial 1 started: lr=0.001 | 0/3 done, 1 running, 0 failed | best val_rank_ic 0.02 "
+               "(trial 0)") != std::string::npos);
+  CHECK(s.find("trial 1 COMPLETE val_rank_ic=0.05 (new best) in 12s | 1/3 done, 0 running, 0 "
+               "failed | best val_rank_ic 0.05 (trial 1)") != std::string::npos);
+  CHECK(s.find("trial 2 FAIL: trainer failed: exit code 1 in 3s | 2/3 done, 0 running, 1 failed") !=
+        std::string::npos);
   CHECK(s.find("trial 3 COMPLETE val_rank_ic=0.04 in 5s") != std::string::npos);  // not a new best
-  CHECK(s.find("3/3 done, 0 running, 1 failed | best val_rank_ic 0.05 (trial 1)") != std::string::npos);
+  CHECK(s.find("3/3 done, 0 running, 1 failed | best val_rank_ic 0.05 (trial 1)") !=
+        std::string::npos);
   CHECK(s.find('\r') == std::string::npos);
 }
 

@@ -1,7 +1,8 @@
+#include "hpo/run/pruner_factory.h"
+
 #include <doctest/doctest.h>
 
 #include "hpo/config/config_error.h"
-#include "hpo/run/pruner_factory.h"
 
 namespace hpo {
 namespace {
@@ -23,14 +24,16 @@ TEST_CASE("each pruner name a study file accepts builds its pruner") {
 
 TEST_CASE("pruner options are checked, with the file, the key and a suggestion") {
   CHECK(error_of("median", {{"n_startup_trial", 3}}) ==
-        "studies/s.yaml: pruner.n_startup_trial: unknown option (did you mean 'n_startup_trials'?); known: "
+        "studies/s.yaml: pruner.n_startup_trial: unknown option (did you mean "
+        "'n_startup_trials'?); known: "
         "n_startup_trials, n_warmup_steps, interval_steps, n_min_trials");
-  CHECK(error_of("percentile", {{"percentile", 120}}).find("pruner.percentile: expected a number in [0") !=
-        std::string::npos);
+  CHECK(error_of("percentile", {{"percentile", 120}})
+            .find("pruner.percentile: expected a number in [0") != std::string::npos);
   CHECK(error_of("successive_halving", {{"reduction_factor", 1}}) ==
         "studies/s.yaml: pruner.reduction_factor: expected an integer >= 2, got 1");
   CHECK(error_of("hyperband", {{"max_resource", "lots"}}).find("or 'auto'") != std::string::npos);
-  CHECK(error_of("hyperband", {{"bootstrap_count", 2}}).find("needs an integer max_resource") != std::string::npos);
+  CHECK(error_of("hyperband", {{"bootstrap_count", 2}}).find("needs an integer max_resource") !=
+        std::string::npos);
   CHECK(error_of("none", {{"x", 1}}).find("this pruner takes none") != std::string::npos);
   CHECK(error_of("hyperband", {{"max_resource", "auto"}, {"min_resource", 2}}).empty());
 }

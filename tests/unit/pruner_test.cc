@@ -27,12 +27,13 @@ TEST_CASE("nan_percentile interpolates linearly and ignores NaN, as numpy") {
 }
 
 TEST_CASE("the median pruner compares the best value so far with the median at the step") {
-  PrunerStudy study{"s", Direction::kMaximize,
+  PrunerStudy study{"s",
+                    Direction::kMaximize,
                     {complete(0, {{0, 1.0}, {1, 2.0}}), complete(1, {{0, 3.0}, {1, 4.0}}),
                      complete(2, {{0, 5.0}, {1, 6.0}})}};
   PercentilePruner median(PercentileOptions{50, 3, 0, 1, 1}, "median");
   CHECK_FALSE(median.decide(study, running(3, {{0, 3.5}})).prune);  // 3.5 >= median 3
-  CHECK(median.decide(study, running(3, {{0, 2.5}})).prune);         // 2.5 < 3
+  CHECK(median.decide(study, running(3, {{0, 2.5}})).prune);  // 2.5 < 3
   // The best over steps counts, not the last value: 3.5 at step 0 still beats 3.
   CHECK_FALSE(median.decide(study, running(3, {{0, 4.5}, {1, 1.0}})).prune);
   study.direction = Direction::kMinimize;
@@ -42,13 +43,19 @@ TEST_CASE("the median pruner compares the best value so far with the median at t
 TEST_CASE("startup trials, warm-up steps and intervals hold the median pruner back") {
   PrunerStudy study{"s", Direction::kMaximize, {complete(0, {{0, 5}, {1, 5}, {2, 5}, {3, 5}})}};
   const auto bad = running(1, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
-  CHECK_FALSE(PercentilePruner(PercentileOptions{50, 2, 0, 1, 1}).decide(study, bad).prune);  // 1 < 2 startup
+  CHECK_FALSE(PercentilePruner(PercentileOptions{50, 2, 0, 1, 1})
+                  .decide(study, bad)
+                  .prune);  // 1 < 2 startup
   CHECK(PercentilePruner(PercentileOptions{50, 1, 0, 1, 1}).decide(study, bad).prune);
-  CHECK_FALSE(PercentilePruner(PercentileOptions{50, 1, 4, 1, 1}).decide(study, bad).prune);  // step 3 < warm-up 4
+  CHECK_FALSE(PercentilePruner(PercentileOptions{50, 1, 4, 1, 1})
+                  .decide(study, bad)
+                  .prune);  // step 3 < warm-up 4
   // Interval 2 from warm-up 0: step 3's interval [2, 3] was already checked at step 2.
   CHECK_FALSE(PercentilePruner(PercentileOptions{50, 1, 0, 2, 1}).decide(study, bad).prune);
   // An all-NaN curve is pruned once checks begin.
-  CHECK(PercentilePruner(PercentileOptions{50, 1, 0, 1, 1}).decide(study, running(1, {{0, NAN}})).prune);
+  CHECK(PercentilePruner(PercentileOptions{50, 1, 0, 1, 1})
+            .decide(study, running(1, {{0, NAN}}))
+            .prune);
 }
 
 TEST_CASE("successive halving records rungs and keeps the top 1/rf") {

@@ -1,9 +1,9 @@
+#include "samplers/random_sampler.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <set>
-
-#include "samplers/random_sampler.h"
 
 namespace hpo {
 namespace {
@@ -66,13 +66,14 @@ TEST_CASE("log-uniform draws are uniform in log space") {
 
 TEST_CASE("random sampler is reproducible from its seed and independent of ask order") {
   const auto space = mission_space();
-  RandomSampler a(42, Direction::kMaximize), b(42, Direction::kMaximize), c(43, Direction::kMaximize);
+  RandomSampler a(42, Direction::kMaximize), b(42, Direction::kMaximize),
+      c(43, Direction::kMaximize);
   const auto a5 = a.ask(space, 5);
   b.ask(space, 0);
   b.ask(space, 1);
-  CHECK(b.ask(space, 5) == a5);       // same seed, same trial number
-  CHECK(c.ask(space, 5) != a5);       // another seed
-  CHECK(a.ask(space, 6) != a5);       // another trial
+  CHECK(b.ask(space, 5) == a5);  // same seed, same trial number
+  CHECK(c.ask(space, 5) != a5);  // another seed
+  CHECK(a.ask(space, 6) != a5);  // another trial
 }
 
 TEST_CASE("tell records history and replaces by trial number") {

@@ -1,13 +1,12 @@
-#include <doctest/doctest.h>
+#include "hpo/launch/report_reader.h"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
-
-#include "hpo/launch/report_reader.h"
 
 namespace hpo {
 namespace {
@@ -18,14 +17,16 @@ std::string temp_path(const char* name) {
 }
 
 TEST_CASE("epoch and final lines parse into events") {
-  auto e = parse_report_line(R"({"type": "epoch", "step": 2, "metrics": {"val_rank_ic": 0.05, "loss": 1}})", 3);
+  auto e = parse_report_line(
+      R"({"type": "epoch", "step": 2, "metrics": {"val_rank_ic": 0.05, "loss": 1}})", 3);
   REQUIRE(e.kind == ReportEvent::Kind::kEpoch);
   CHECK(e.step == 2);
   CHECK(e.line == 3);
   CHECK(e.metrics.at("val_rank_ic") == doctest::Approx(0.05));
   CHECK(e.metrics.at("loss") == 1.0);
 
-  e = parse_report_line(R"({"type":"final","metrics":{"val_rank_ic":0.1,"val_sharpe":-Infinity,"x":NaN}})", 1);
+  e = parse_report_line(
+      R"({"type":"final","metrics":{"val_rank_ic":0.1,"val_sharpe":-Infinity,"x":NaN}})", 1);
   REQUIRE(e.kind == ReportEvent::Kind::kFinal);
   CHECK(std::isinf(e.metrics.at("val_sharpe")));
   CHECK(e.metrics.at("val_sharpe") < 0);
@@ -33,7 +34,10 @@ TEST_CASE("epoch and final lines parse into events") {
 }
 
 TEST_CASE("bad report lines are invalid with a reason") {
-  struct Case { const char* line; const char* problem; };
+  struct Case {
+    const char* line;
+    const char* problem;
+  };
   const Case cases[] = {
       {"hello", "not JSON"},
       {"[1, 2]", "not a JSON object"},
@@ -64,13 +68,18 @@ TEST_CASE("reader returns only complete new lines, across calls") {
   CHECK(reader.read_new().empty());  // file not there yet
 
   std::ofstream out(path);
-  out << R"({"type": "epoch", "step": 0, "metrics": {"m": 1}})" << "\n" << R"({"type": "epoch", "st)";
+  out << R"({"type": "epoch", "step": 0, "metrics": {"m": 1}})"
+      << "\n"
+      << R"({"type": "epoch", "st)";
   out.flush();
   auto events = reader.read_new();
   REQUIRE(events.size() == 1);
   CHECK(events[0].step == 0);
 
-  out << R"(ep": 1, "metrics": {"m": 2}})" << "\n\n" << "garbage\n" << R"({"type":"final","metrics":{"m":3}})";
+  out << R"(ep": 1, "metrics": {"m": 2}})"
+      << "\n\n"
+      << "garbage\n"
+      << R"({"type":"final","metrics":{"m":3}})";
   out.flush();
   events = reader.read_new();
   REQUIRE(events.size() == 2);

@@ -13,7 +13,8 @@ ReportEvent series_line(const std::string& fields) {
 }
 
 TEST_CASE("series lines parse into a split's dates, returns and RankICs") {
-  const auto e = series_line(R"("split": "valid", "dates": ["2021-03-01", "2021-03-02", "2021-03-04"],
+  const auto e =
+      series_line(R"("split": "valid", "dates": ["2021-03-01", "2021-03-02", "2021-03-04"],
                                "returns": [0.01, -0.002, 0], "rank_ic": [0.05, NaN, "nan"])");
   REQUIRE(e.kind == ReportEvent::Kind::kSeries);
   CHECK(e.line == 7);
@@ -22,19 +23,24 @@ TEST_CASE("series lines parse into a split's dates, returns and RankICs") {
   CHECK(e.series.returns == std::vector<double>{0.01, -0.002, 0});
   CHECK(e.series.rank_ic[0] == 0.05);
   CHECK(std::isnan(e.series.rank_ic[1]));
-  CHECK(series_line(R"("split": "test", "dates": ["2022-01-03"], "returns": [1], "rank_ic": [0])").kind ==
-        ReportEvent::Kind::kSeries);
+  CHECK(series_line(R"("split": "test", "dates": ["2022-01-03"], "returns": [1], "rank_ic": [0])")
+            .kind == ReportEvent::Kind::kSeries);
 }
 
 TEST_CASE("bad series lines fail the trial, saying what was expected") {
-  struct Case { const char* fields; const char* problem; };
+  struct Case {
+    const char* fields;
+    const char* problem;
+  };
   const Case cases[] = {
       {R"("split": "train", "dates": ["2021-03-01"], "returns": [0], "rank_ic": [0])",
        "\"split\" must be \"valid\" or \"test\""},
-      {R"("split": "valid", "dates": [], "returns": [], "rank_ic": [])", "non-empty array of ISO dates"},
+      {R"("split": "valid", "dates": [], "returns": [], "rank_ic": [])",
+       "non-empty array of ISO dates"},
       {R"("split": "valid", "dates": ["2021-3-1"], "returns": [0], "rank_ic": [0])",
        "dates[0] = \"2021-3-1\" is not an ISO date"},
-      {R"("split": "valid", "dates": ["2021-13-01"], "returns": [0], "rank_ic": [0])", "not an ISO date"},
+      {R"("split": "valid", "dates": ["2021-13-01"], "returns": [0], "rank_ic": [0])",
+       "not an ISO date"},
       {R"("split": "valid", "dates": ["2021-03-02", "2021-03-01"], "returns": [0, 0], "rank_ic": [0, 0])",
        "strictly increasing; dates[1] = \"2021-03-01\" follows \"2021-03-02\""},
       {R"("split": "valid", "dates": ["2021-03-01", "2021-03-01"], "returns": [0, 0], "rank_ic": [0, 0])",
@@ -49,7 +55,8 @@ TEST_CASE("bad series lines fail the trial, saying what was expected") {
        "rank_ic[0] is \"Infinity\"; expected a finite number or NaN"},
       {R"("split": "valid", "dates": ["2021-03-01"], "returns": ["x"], "rank_ic": [0])",
        "returns[0] = \"x\" is not a number"},
-      {R"("split": "valid", "dates": ["2021-03-01"], "rank_ic": [0])", "\"returns\" must be an array"},
+      {R"("split": "valid", "dates": ["2021-03-01"], "rank_ic": [0])",
+       "\"returns\" must be an array"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.fields);

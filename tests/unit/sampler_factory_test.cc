@@ -1,7 +1,8 @@
+#include "hpo/run/sampler_factory.h"
+
 #include <doctest/doctest.h>
 
 #include "hpo/config/config_error.h"
-#include "hpo/run/sampler_factory.h"
 
 namespace hpo {
 namespace {

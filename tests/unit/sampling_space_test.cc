@@ -32,8 +32,9 @@ SamplingSpace bounded_space() {
 }  // namespace
 
 TEST_CASE("sampling space: stored values reach the sampler by value, not by index") {
-  const SamplingSpace space({{"b", CategoricalDistribution{{int64_t{2048}, int64_t{256}, int64_t{1024}}}}},
-                            {{"b", CategoricalDistribution{{int64_t{256}}}}});
+  const SamplingSpace space(
+      {{"b", CategoricalDistribution{{int64_t{2048}, int64_t{256}, int64_t{1024}}}}},
+      {{"b", CategoricalDistribution{{int64_t{256}}}}});
   // 256 is index 1 declared, index 0 bounded.
   CHECK(space.to_sampler({"b", space.declared()[0].distribution, 1.0}) == 0.0);
   // 2048 and 1024 are beyond this host's ceiling: missing for its sampler.
@@ -50,14 +51,17 @@ TEST_CASE("sampling space: numbers keep their value; those above the bound are m
   const SamplingSpace space = bounded_space();
   CHECK(space.to_sampler({"hidden_size", kHidden, 64.0}) == 64.0);
   CHECK_FALSE(space.to_sampler({"hidden_size", kHidden, 256.0}).has_value());
-  const TrialView v = space.view(complete_trial({{"batch_size", kBatches, 3.0}, {"hidden_size", kHidden, 32.0}}, 0.5));
+  const TrialView v = space.view(
+      complete_trial({{"batch_size", kBatches, 3.0}, {"hidden_size", kHidden, 32.0}}, 0.5));
   CHECK(v.params.count("batch_size") == 0);  // 2048: another host's
   CHECK(v.params.at("hidden_size") == 32.0);
   CHECK(v.state == TrialState::kComplete);
   CHECK(v.value == 0.5);
 }
 
-TEST_CASE("sampling space: every suggestion of a bounded sampler is stored in the declared space under the bound") {
+TEST_CASE(
+    "sampling space: every suggestion of a bounded sampler is stored in the declared space under "
+    "the bound") {
   SearchSpace bounded = {{"batch_size", kBatches}, {"hidden_size", kHidden}};
   GpuProfile profile;
   profile.name = "small";
@@ -69,7 +73,8 @@ TEST_CASE("sampling space: every suggestion of a bounded sampler is stored in th
   for (int n = 0; n < 200; ++n) {
     for (const StoredParam& p : space.to_stored(sampler.ask(space.bounded(), n))) {
       CHECK(p.distribution == space.declared()[p.name == "batch_size" ? 0 : 1].distribution);
-      CHECK(as_double(to_external(p.distribution, p.internal)) <= (p.name == "batch_size" ? 512 : 128));
+      CHECK(as_double(to_external(p.distribution, p.internal)) <=
+            (p.name == "batch_size" ? 512 : 128));
     }
   }
 }
@@ -85,12 +90,15 @@ TEST_CASE("sampling space: a trial that only ran outside the space is a failure 
   CHECK(v.params.at("batch_size") == 0.0);  // the sampled point
 }
 
-TEST_CASE("params that ran: a retry inside the space replaces the sampled values, one outside replaces none") {
+TEST_CASE(
+    "params that ran: a retry inside the space replaces the sampled values, one outside replaces "
+    "none") {
   const CategoricalDistribution accum{{int64_t{1}, int64_t{2}, int64_t{4}}};
   const std::vector<StoredParam> stored = {{"batch_size", kBatches, 2.0},  // 1024
-                                           {"grad_accum", accum, 0.0},     // 1
+                                           {"grad_accum", accum, 0.0},  // 1
                                            {"lr", FloatDistribution{1e-5, 1e-1, true, {}}, 1e-3}};
-  nlohmann::ordered_json config = {{"batch_size", 512}, {"grad_accum", 2}, {"lr", 1e-3}, {"epochs", 5}};
+  nlohmann::ordered_json config = {
+      {"batch_size", 512}, {"grad_accum", 2}, {"lr", 1e-3}, {"epochs", 5}};
   RanParams ran = params_that_ran(stored, config);
   CHECK(ran.outside.empty());
   REQUIRE(ran.inside.size() == 2);
@@ -100,7 +108,7 @@ TEST_CASE("params that ran: a retry inside the space replaces the sampled values
   CHECK(ran.inside[1].internal == 1.0);  // 2
 
   config["batch_size"] = 128;  // not a choice
-  config["grad_accum"] = 8;    // nor this
+  config["grad_accum"] = 8;  // nor this
   ran = params_that_ran(stored, config);
   CHECK(ran.inside.empty());
   CHECK(ran.outside == std::vector<std::string>{"batch_size", "grad_accum"});

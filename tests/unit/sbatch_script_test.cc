@@ -1,3 +1,5 @@
+#include "hpo/slurm/sbatch_script.h"
+
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
@@ -6,7 +8,6 @@
 #include <vector>
 
 #include "hpo/gpu/command_output.h"
-#include "hpo/slurm/sbatch_script.h"
 #include "temp_dir.h"
 
 namespace hpo {
@@ -51,14 +52,15 @@ TEST_CASE("the script is an array of one `hpo run` worker per task, output per t
   r.extra = {"--qos=long"};
   const auto lines = sbatch_lines(sbatch_script(r));
   const std::vector<std::string> want = {
-      "--job-name=hpo-s", "--array=0-2", "--output=/proj/runs/s/slurm/%A_%a.out", "--ntasks=1",
-      "--partition=gpu", "--gres=gpu:1", "--time=02:00:00", "--cpus-per-task=8", "--qos=long"};
+      "--job-name=hpo-s", "--array=0-2",       "--output=/proj/runs/s/slurm/%A_%a.out",
+      "--ntasks=1",       "--partition=gpu",   "--gres=gpu:1",
+      "--time=02:00:00",  "--cpus-per-task=8", "--qos=long"};
   CHECK(lines == want);
   const std::string script = sbatch_script(r);
   CHECK(script.rfind("#!/bin/sh\n", 0) == 0);
-  CHECK(script.find("exec /opt/hpo/bin/hpo run --study s -n 2 --storage postgresql://u:p@db:5432/hpo "
-                    "--runs-dir /proj/runs\n") !=
-        std::string::npos);
+  CHECK(
+      script.find("exec /opt/hpo/bin/hpo run --study s -n 2 --storage postgresql://u:p@db:5432/hpo "
+                  "--runs-dir /proj/runs\n") != std::string::npos);
 }
 
 TEST_CASE("a % in the runs directory is not taken for a job or task number") {
@@ -72,7 +74,8 @@ TEST_CASE("nasty names reach hpo run as the same arguments, and the worker start
   TempDir tmp;
   const std::string project = tmp.path("it's a $(touch pwned) `x` dir");
   // A stand-in for hpo that prints where it runs and its arguments, one a line.
-  const std::string fake = tmp.write("bin dir/fake hpo", "#!/bin/sh\npwd\nfor a; do printf '%s\\n' \"$a\"; done\n");
+  const std::string fake =
+      tmp.write("bin dir/fake hpo", "#!/bin/sh\npwd\nfor a; do printf '%s\\n' \"$a\"; done\n");
   REQUIRE(::chmod(fake.c_str(), 0755) == 0);
   REQUIRE(std::filesystem::create_directories(project));
   SbatchRequest r = request();

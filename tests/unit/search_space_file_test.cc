@@ -1,3 +1,5 @@
+#include "hpo/config/search_space_file.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -5,7 +7,6 @@
 #include <string>
 
 #include "hpo/config/config_error.h"
-#include "hpo/config/search_space_file.h"
 
 namespace hpo {
 namespace {
@@ -59,7 +60,8 @@ params:
         FloatDistribution{0.0, 0.3, false, 0.05});
   CHECK(std::get<IntDistribution>(space.params[3].distribution) == IntDistribution{2, 6, false, 1});
   CHECK(std::get<IntDistribution>(space.params[4].distribution) == IntDistribution{2, 8, false, 2});
-  CHECK(std::get<IntDistribution>(space.params[5].distribution) == IntDistribution{1, 1024, true, 1});
+  CHECK(std::get<IntDistribution>(space.params[5].distribution) ==
+        IntDistribution{1, 1024, true, 1});
   CHECK(std::get<IntDistribution>(space.params[6].distribution) == IntDistribution{3, 3, false, 1});
   const FixedValues fixed = {{"model", std::string("tcn")}, {"epochs", int64_t{5}}};
   CHECK(space.fixed == fixed);
@@ -103,9 +105,10 @@ params:
 }
 
 TEST_CASE("64.0 is a float choice and 5e-6 a float bound") {
-  const SearchSpaceConfig space = parse("params:\n  c: {type: categorical, choices: [64.0]}\n"
-                                        "  f: {type: float, low: 5e-6, high: 1E+2}\n"
-                                        "  g: {type: float, low: 1e-999, high: +.5}\n");
+  const SearchSpaceConfig space = parse(
+      "params:\n  c: {type: categorical, choices: [64.0]}\n"
+      "  f: {type: float, low: 5e-6, high: 1E+2}\n"
+      "  g: {type: float, low: 1e-999, high: +.5}\n");
   CHECK(std::get<double>(choice(space, 0, 0)) == 64.0);
   CHECK(std::get<FloatDistribution>(space.params[1].distribution).low == 5e-6);
   CHECK(std::get<FloatDistribution>(space.params[1].distribution).high == 100.0);
@@ -121,8 +124,8 @@ params:
   c: {type: fixed, value: ~}
   d: true
 )");
-  const FixedValues expected = {{"a", 0.5}, {"b", std::string("5")}, {"c", std::monostate{}},
-                                {"d", true}};
+  const FixedValues expected = {
+      {"a", 0.5}, {"b", std::string("5")}, {"c", std::monostate{}}, {"d", true}};
   CHECK(space.fixed == expected);
 }
 
@@ -137,8 +140,9 @@ TEST_CASE("wrong value types name file, line, key and what was expected") {
               "expected an integer, got '4.0'");
   check_error("params:\n  n: {type: int, low: 1, high: 4, log: yes}\n", "2: params.n.log",
               "expected true or false, got 'yes'");
-  check_error("params:\n  lr: [1, 2]\n", "2: params.lr",
-              "expected a parameter such as {type: float, low: 0, high: 1} or a fixed value, got a list");
+  check_error(
+      "params:\n  lr: [1, 2]\n", "2: params.lr",
+      "expected a parameter such as {type: float, low: 0, high: 1} or a fixed value, got a list");
   check_error("params:\n  lr:\n", "2: params.lr", "got nothing");
   check_error("params: [a, b]\n", "1: params", "expected a mapping, got a list");
   check_error("params:\n  c: {type: categorical, choices: 5}\n", "2: params.c.choices",
@@ -165,8 +169,8 @@ TEST_CASE("log scales need positive bounds and no step") {
               "must be > 0 with log: true, got '-1'");
   check_error("params:\n  lr: {type: float, low: 1, high: 2, log: true, step: 0.5}\n",
               "2: params.lr.step", "step cannot be combined with log: true");
-  check_error("params:\n  n: {type: int, low: 1, high: 8, log: true, step: 1}\n", "2: params.n.step",
-              "step cannot be combined with log: true");
+  check_error("params:\n  n: {type: int, low: 1, high: 8, log: true, step: 1}\n",
+              "2: params.n.step", "step cannot be combined with log: true");
   CHECK_NOTHROW(parse("params:\n  n: {type: int, low: 1, high: 8, log: false, step: 7}\n"));
 }
 
@@ -200,11 +204,13 @@ TEST_CASE("non-finite and overflowing bounds") {
   check_error("params:\n  n: {type: int, low: -9223372036854775809, high: 0}\n", "2: params.n.low",
               "out of range");
   // The full int64 range is fine, and its width does not overflow the step check.
-  CHECK_NOTHROW(parse("params:\n  n: {type: int, low: -9223372036854775808, "
-                      "high: 9223372036854775807}\n"));
-  check_error("params:\n  n: {type: int, low: -9223372036854775808, high: 9223372036854775807, "
-              "step: 2}\n",
-              "2: params.n.step", "does not divide high - low (18446744073709551615)");
+  CHECK_NOTHROW(
+      parse("params:\n  n: {type: int, low: -9223372036854775808, "
+            "high: 9223372036854775807}\n"));
+  check_error(
+      "params:\n  n: {type: int, low: -9223372036854775808, high: 9223372036854775807, "
+      "step: 2}\n",
+      "2: params.n.step", "does not divide high - low (18446744073709551615)");
 }
 
 TEST_CASE("choices must be present, non-empty and distinct") {
@@ -221,8 +227,8 @@ TEST_CASE("choices must be present, non-empty and distinct") {
   check_error("params:\n  c: {type: categorical, choices: [.nan]}\n", "2: params.c.choices[0]",
               "NaN cannot be a choice");
   // A bool and a number, or a number and its quoted text, are different choices.
-  CHECK(parse("params:\n  c: {type: categorical, choices: [1, true, '1', ~]}\n")
-            .params.size() == 1);
+  CHECK(parse("params:\n  c: {type: categorical, choices: [1, true, '1', ~]}\n").params.size() ==
+        1);
 }
 
 TEST_CASE("a parameter given twice is an error, not silently one of them") {
@@ -250,7 +256,8 @@ TEST_CASE("unknown keys are errors with the closest known key suggested") {
 TEST_CASE("missing required keys") {
   check_error("params:\n  x: {low: 0, high: 1}\n", "2: params.x",
               "missing required key 'type' (float, int, categorical or fixed)");
-  check_error("params:\n  x: {type: float, high: 1}\n", "2: params.x", "missing required key 'low'");
+  check_error("params:\n  x: {type: float, high: 1}\n", "2: params.x",
+              "missing required key 'low'");
   check_error("params:\n  x: {type: int, low: 1}\n", "2: params.x", "missing required key 'high'");
   check_error("params:\n  x: {type: categorical}\n", "2: params.x",
               "missing required key 'choices'");

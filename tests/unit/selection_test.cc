@@ -1,24 +1,28 @@
+#include "hpo/report/selection.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
 #include "hpo/report/robust_select.h"
-#include "hpo/report/selection.h"
 #include "hpo/report/sweep_series.h"
 
 namespace hpo {
 namespace {
 
-TrialRecord trial(int number, double value, std::vector<std::string> dates, std::vector<double> returns) {
+TrialRecord trial(int number, double value, std::vector<std::string> dates,
+                  std::vector<double> returns) {
   TrialRecord t;
   t.number = number;
   t.state = TrialState::kComplete;
   t.value = value;
   if (!dates.empty()) {
     nlohmann::json rank_ic = nlohmann::json::array();
-    for (size_t i = 0; i < dates.size(); ++i) rank_ic.push_back(nullptr);  // NaN RankICs are stored as null
-    t.system_attrs["hpo:series:valid"] = {{"dates", dates}, {"returns", returns}, {"rank_ic", rank_ic}};
+    for (size_t i = 0; i < dates.size(); ++i)
+      rank_ic.push_back(nullptr);  // NaN RankICs are stored as null
+    t.system_attrs["hpo:series:valid"] = {
+        {"dates", dates}, {"returns", returns}, {"rank_ic", rank_ic}};
   }
   return t;
 }
@@ -52,7 +56,8 @@ TEST_CASE("selection: series on different dates are aligned on the common ones, 
   CHECK_FALSE(s.has_dsr);  // the selected trial has no series
   CHECK(s.pbo_note.find("at least 32 common dates") != std::string::npos);
   const std::string text = selection_text(view, s);
-  CHECK(text.find("their dates differ: aligned on the dates all of them have") != std::string::npos);
+  CHECK(text.find("their dates differ: aligned on the dates all of them have") !=
+        std::string::npos);
   CHECK(text.find("DSR: n/a") != std::string::npos);
 }
 
@@ -66,12 +71,14 @@ TEST_CASE("selection: without series, one line and an unavailable object") {
 }
 
 TEST_CASE("robust rule: mean over folds less one standard error; no folds: the objective") {
-  StudyView view = view_of({trial(0, 0.30, {}, {}), trial(1, 0.25, {}, {}), trial(2, 0.28, {}, {})});
+  StudyView view =
+      view_of({trial(0, 0.30, {}, {}), trial(1, 0.25, {}, {}), trial(2, 0.28, {}, {})});
   // Trial 0 is the best by value but its folds disagree: mean 0.3, sample
   // std 0.2, K = 4: 0.3 - 0.2 / 2 = 0.2. Trial 1: folds 0.25 each, 0.25.
   // Trial 2 has no folds: its value, 0.28.
   for (int k = 0; k < 4; ++k) {
-    view.trials[0].user_attrs["fold_" + std::to_string(k) + "_val_rank_ic"] = k < 2 ? 0.3 - 0.2 * std::sqrt(0.75) : 0.3 + 0.2 * std::sqrt(0.75);
+    view.trials[0].user_attrs["fold_" + std::to_string(k) + "_val_rank_ic"] =
+        k < 2 ? 0.3 - 0.2 * std::sqrt(0.75) : 0.3 + 0.2 * std::sqrt(0.75);
     view.trials[1].user_attrs["fold_" + std::to_string(k) + "_val_rank_ic"] = 0.25;
   }
   CHECK(*robust_score(view, view.trials[0]) == doctest::Approx(0.2));

@@ -1,9 +1,10 @@
+#include "hpo/slurm/shell_quote.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "hpo/gpu/command_output.h"
-#include "hpo/slurm/shell_quote.h"
 
 namespace hpo {
 namespace {
@@ -17,9 +18,12 @@ std::string through_sh(const std::string& word) {
 
 TEST_CASE("a quoted word reaches the program whole and unchanged, whatever it holds") {
   const char* nasty[] = {
-      "plain", "with space", "it's", "'", "''", "\"", "$HOME", "$(touch /tmp/hpo_pwned)", "`id`",
-      "a;b&&c|d", "*", "~", "~root", "back\\slash", "new\nline", "tab\there", "-n", "%A_%a", "é ünï",
-      "{a,b}", "!", "#comment", "a=b c", "end\\",
+      "plain", "with space",  "it's",      "'",
+      "''",    "\"",          "$HOME",     "$(touch /tmp/hpo_pwned)",
+      "`id`",  "a;b&&c|d",    "*",         "~",
+      "~root", "back\\slash", "new\nline", "tab\there",
+      "-n",    "%A_%a",       "é ünï",     "{a,b}",
+      "!",     "#comment",    "a=b c",     "end\\",
   };
   for (const std::string s : nasty) {
     CAPTURE(s);

@@ -1,5 +1,6 @@
-#include <doctest/doctest.h>
+#include "hpo/storage/sqlite_storage.h"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -15,7 +16,6 @@
 
 #include "hpo/storage/open_storage.h"
 #include "hpo/storage/sqlite_db.h"
-#include "hpo/storage/sqlite_storage.h"
 
 namespace hpo {
 namespace {
@@ -156,9 +156,10 @@ TEST_CASE("a database of another schema version is refused and left untouched") 
 
   set_versions(path, 12, "v3.3.0.a");  // right version_info, an alembic revision hpo does not know
   const std::string newer = read_bytes(path);
-  CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("v3.3.0.a is unknown to hpo"), StorageError);
-  CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("v3.0.0.d (Optuna 3.0-3.1) and v3.2.0.a"),
+  CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("v3.3.0.a is unknown to hpo"),
                        StorageError);
+  CHECK_THROWS_WITH_AS(SqliteStorage{path},
+                       doctest::Contains("v3.0.0.d (Optuna 3.0-3.1) and v3.2.0.a"), StorageError);
   CHECK(read_bytes(path) == newer);
 }
 
@@ -174,7 +175,8 @@ void make_optuna_31_database(const std::string& path) {
 
 std::vector<std::string> index_names(const std::string& path) {
   SqliteDb db(path);
-  Statement st(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
+  Statement st(
+      db, "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
   std::vector<std::string> names;
   while (st.step()) names.push_back(st.text(0));
   return names;
@@ -197,9 +199,11 @@ TEST_CASE("a v3.0.0.d database is used at its revision and upgraded only when as
   CHECK(storage.upgrade_schema());
   CHECK(storage.schema_revision() == "v3.2.0.a");
   // Optuna's migration names the index trials_study_id_key, not ix_trials_study_id.
-  CHECK(index_names(path) == std::vector<std::string>{"ix_studies_study_name", "trials_study_id_key"});
+  CHECK(index_names(path) ==
+        std::vector<std::string>{"ix_studies_study_name", "trials_study_id_key"});
   CHECK_FALSE(storage.upgrade_schema());
-  CHECK(index_names(path) == std::vector<std::string>{"ix_studies_study_name", "trials_study_id_key"});
+  CHECK(index_names(path) ==
+        std::vector<std::string>{"ix_studies_study_name", "trials_study_id_key"});
   const auto study = storage.find_study("s");
   REQUIRE(study);
   const auto trials = storage.trials(study->id);
@@ -316,5 +320,3 @@ TEST_CASE("a write blocked beyond the busy timeout is retried, then fails cleanl
 
 }  // namespace
 }  // namespace hpo
-
-

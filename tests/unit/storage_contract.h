@@ -17,9 +17,8 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
-#include <string>
-
 #include <pqxx/pqxx>
+#include <string>
 
 #include "hpo/storage/pg_storage.h"
 #include "hpo/storage/sqlite_db.h"
@@ -53,7 +52,8 @@ class SqliteBackend {
 inline std::optional<std::string> test_pg_url() {
   const char* url = std::getenv("HPO_TEST_PG_URL");
   if (url && *url) return std::string(url);
-  if (std::getenv("HPO_TEST_PG_REQUIRED")) FAIL("HPO_TEST_PG_URL is not set; run through pg_server.py");
+  if (std::getenv("HPO_TEST_PG_REQUIRED"))
+    FAIL("HPO_TEST_PG_URL is not set; run through pg_server.py");
   return std::nullopt;
 }
 
@@ -108,14 +108,14 @@ class PgBackend {
 }  // namespace hpo
 
 // Defines contract test `func` and registers it on both backends.
-#define STORAGE_CONTRACT(func, title)                                           \
-  template <typename Backend>                                                   \
-  void func();                                                                  \
-  TEST_CASE("sqlite: " title) { func<::hpo::SqliteBackend>(); }                 \
-  TEST_CASE("postgres: " title* doctest::test_suite("postgres")) {              \
-    if (::hpo::test_pg_url()) func<::hpo::PgBackend>();                         \
-  }                                                                             \
-  template <typename Backend>                                                   \
+#define STORAGE_CONTRACT(func, title)                              \
+  template <typename Backend>                                      \
+  void func();                                                     \
+  TEST_CASE("sqlite: " title) { func<::hpo::SqliteBackend>(); }    \
+  TEST_CASE("postgres: " title* doctest::test_suite("postgres")) { \
+    if (::hpo::test_pg_url()) func<::hpo::PgBackend>();            \
+  }                                                                \
+  template <typename Backend>                                      \
   void func()
 
 #endif  // HPO_TESTS_UNIT_STORAGE_CONTRACT_H_

@@ -1,11 +1,11 @@
 // The Storage contract (storage.h) on SQLite and on PostgreSQL alike.
+#include "tests/unit/storage_contract.h"
+
 #include <cmath>
 #include <limits>
 #include <set>
 #include <thread>
 #include <vector>
-
-#include "tests/unit/storage_contract.h"
 
 namespace hpo {
 namespace {
@@ -268,19 +268,22 @@ STORAGE_CONTRACT(own_writers, "four writer threads each with their own storage o
   check_writers_result(*storages[3], study.id);
 }
 
-STORAGE_CONTRACT(opening_race, "threads opening a new database at once all see one schema and one study") {
+STORAGE_CONTRACT(opening_race,
+                 "threads opening a new database at once all see one schema and one study") {
   Backend db;
   std::vector<int64_t> ids(4);
   std::vector<std::thread> threads;
   for (int w = 0; w < 4; ++w) {
-    threads.emplace_back([&, w] { ids[w] = db.open()->get_or_create_study("s", Direction::kMinimize).id; });
+    threads.emplace_back(
+        [&, w] { ids[w] = db.open()->get_or_create_study("s", Direction::kMinimize).id; });
   }
   for (auto& t : threads) t.join();
   CHECK(std::set<int64_t>(ids.begin(), ids.end()).size() == 1);
   CHECK(db.open()->list_studies().size() == 1);
 }
 
-STORAGE_CONTRACT(heartbeats, "heartbeats: only RUNNING trials whose beat is older than the grace are stale") {
+STORAGE_CONTRACT(heartbeats,
+                 "heartbeats: only RUNNING trials whose beat is older than the grace are stale") {
   Backend db;
   auto owned = db.open();
   Storage& storage = *owned;
@@ -297,7 +300,8 @@ STORAGE_CONTRACT(heartbeats, "heartbeats: only RUNNING trials whose beat is olde
   storage.record_heartbeat(a.id);  // a beat renews it
   CHECK(storage.stale_trials(study.id, 60).empty());
   db.age_heartbeats(std::nullopt, 120);
-  REQUIRE(storage.finish_trial(b.id, {TrialState::kFail, std::nullopt, {}, {}}));  // finished: never stale
+  REQUIRE(storage.finish_trial(
+      b.id, {TrialState::kFail, std::nullopt, {}, {}}));  // finished: never stale
   CHECK(storage.stale_trials(study.id, 60) == std::vector<int64_t>{a.id});
 }
 
@@ -333,7 +337,8 @@ STORAGE_CONTRACT(owner_guard, "guarded writes happen only while the caller owns 
     CHECK(e.trial_id == id);
     CHECK(e.holder == b.value);
   }
-  CHECK(storage->stale_trials(study.id, 60) == std::vector<int64_t>{id});  // a's refused beat renewed nothing
+  CHECK(storage->stale_trials(study.id, 60) ==
+        std::vector<int64_t>{id});  // a's refused beat renewed nothing
   TrialOutcome from_a{TrialState::kComplete, 9.0, {{"acc", 9}}, {{"hpo:curve", "a's"}}};
   from_a.guard = a;
   CHECK_THROWS_AS(storage->finish_trial(id, from_a), OwnershipLost);
@@ -361,7 +366,8 @@ STORAGE_CONTRACT(owner_guard, "guarded writes happen only while the caller owns 
   storage->set_trial_system_attr(id, "note", "any");
 }
 
-STORAGE_CONTRACT(numbers, "trial numbers count each study's own trials, however studies interleave") {
+STORAGE_CONTRACT(numbers,
+                 "trial numbers count each study's own trials, however studies interleave") {
   Backend db;
   auto storage = db.open();
   const auto a = storage->get_or_create_study("a", Direction::kMaximize);
@@ -377,7 +383,9 @@ STORAGE_CONTRACT(numbers, "trial numbers count each study's own trials, however 
   CHECK(storage->create_trial(c.id, {}).number == 0);  // a study without trials starts at 0
 }
 
-STORAGE_CONTRACT(derived_attrs, "create_trial stores attributes made from the new trial's number, and its first beat") {
+STORAGE_CONTRACT(
+    derived_attrs,
+    "create_trial stores attributes made from the new trial's number, and its first beat") {
   Backend db;
   auto storage = db.open();
   const auto study = storage->get_or_create_study("s", Direction::kMaximize);
@@ -385,7 +393,8 @@ STORAGE_CONTRACT(derived_attrs, "create_trial stores attributes made from the ne
   NewTrial t = sample_trial(1);
   t.heartbeat = true;
   t.derived_system_attrs = [](const TrialRecord& created) {
-    return Attrs{{"hpo:trial_dir", "runs/trial_" + std::to_string(created.number)}, {"hpo:id", created.id}};
+    return Attrs{{"hpo:trial_dir", "runs/trial_" + std::to_string(created.number)},
+                 {"hpo:id", created.id}};
   };
   const auto created = storage->create_trial(study.id, t);
   CHECK(created.number == 1);
@@ -401,13 +410,16 @@ STORAGE_CONTRACT(derived_attrs, "create_trial stores attributes made from the ne
   CHECK(storage->stale_trials(study.id, -1) == std::vector<int64_t>{created.id});
 }
 
-STORAGE_CONTRACT(derived_params, "create_trial makes params from the number it reserves, in its transaction") {
+STORAGE_CONTRACT(derived_params,
+                 "create_trial makes params from the number it reserves, in its transaction") {
   Backend db;
   auto storage = db.open();
   const auto study = storage->get_or_create_study("s", Direction::kMaximize);
   storage->create_trial(study.id, {});  // number 0
   NewTrial t;
-  t.derived_params = [](int number) { return std::vector<StoredParam>{{"layers", kLayers, 2.0 + 3 * number}}; };
+  t.derived_params = [](int number) {
+    return std::vector<StoredParam>{{"layers", kLayers, 2.0 + 3 * number}};
+  };
   const auto created = storage->create_trial(study.id, t);
   REQUIRE(created.number == 1);
   CHECK(same_params(created.params, {{"layers", kLayers, 5.0}}));
@@ -418,7 +430,9 @@ STORAGE_CONTRACT(derived_params, "create_trial makes params from the number it r
   CHECK(storage->trials(study.id).size() == 2);
 }
 
-STORAGE_CONTRACT(finish_params, "finish_trial replaces param values with those that ran, inside their distributions") {
+STORAGE_CONTRACT(
+    finish_params,
+    "finish_trial replaces param values with those that ran, inside their distributions") {
   Backend db;
   auto storage = db.open();
   const auto study = storage->get_or_create_study("s", Direction::kMaximize);
@@ -438,7 +452,8 @@ STORAGE_CONTRACT(finish_params, "finish_trial replaces param values with those t
   CHECK(same_params(storage->trial(t.id)->params, expected));
 }
 
-STORAGE_CONTRACT(changed, "trials_changed returns new trials and the ones asked about, nothing else") {
+STORAGE_CONTRACT(changed,
+                 "trials_changed returns new trials and the ones asked about, nothing else") {
   Backend db;
   auto storage = db.open();
   const auto s = storage->get_or_create_study("s", Direction::kMaximize);
@@ -461,13 +476,15 @@ STORAGE_CONTRACT(changed, "trials_changed returns new trials and the ones asked 
 
 // Attributes and params are written many to a statement on PostgreSQL, as
 // JSON text inside JSON: every character must come back as it went in.
-STORAGE_CONTRACT(attr_text, "attribute keys and values with quotes, backslashes and non-ASCII round-trip") {
+STORAGE_CONTRACT(attr_text,
+                 "attribute keys and values with quotes, backslashes and non-ASCII round-trip") {
   Backend db;
   auto storage = db.open();
   const auto s = storage->get_or_create_study("s", Direction::kMaximize);
   NewTrial t;
   t.params = {{"a\"b\\c", kDropout, 0.1}, {"caf\u00e9", kLr, 1e-4 / 3}};
-  t.user_attrs = {{"q\"uote", "back\\slash \"x\" \n tab\t"}, {"\u00e9t\u00e9", json::array({"\u2603", 1.5})}};
+  t.user_attrs = {{"q\"uote", "back\\slash \"x\" \n tab\t"},
+                  {"\u00e9t\u00e9", json::array({"\u2603", 1.5})}};
   t.system_attrs = {{"{\"k\": 1}", json::object({{"nested", "\\\""}})}};
   const auto made = storage->create_trial(s.id, t);
   const auto read = storage->trial(made.id);

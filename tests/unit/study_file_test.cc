@@ -1,7 +1,6 @@
+#include "hpo/config/study_file.h"
+
 #include <doctest/doctest.h>
-
-#include "tests/unit/temp_dir.h"
-
 #include <stdlib.h>
 
 #include <filesystem>
@@ -10,7 +9,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/search_space_file.h"
-#include "hpo/config/study_file.h"
+#include "tests/unit/temp_dir.h"
 
 namespace hpo {
 namespace {
@@ -57,8 +56,7 @@ std::string error_of(const std::string& study_text, const std::string& space_tex
   return "no error";
 }
 
-void check_error(const std::string& study_text, const std::string& start,
-                 const std::string& what) {
+void check_error(const std::string& study_text, const std::string& start, const std::string& what) {
   const std::string message = error_of(study_text);
   INFO("message: " << message);
   CHECK(message.rfind(start, 0) == 0);
@@ -103,13 +101,13 @@ runs_dir: out/runs
   CHECK(study.n_trials == 12);
   CHECK(study.n_jobs == 3);
   const std::vector<std::string> command = {"hpo-trainer", "--config", "{config}", "--out",
-                                            "{trial_dir}", "--seed", "5"};
+                                            "{trial_dir}", "--seed",   "5"};
   CHECK(study.trainer.command == command);
   CHECK(study.trainer.timeout_s == 90.5);
   CHECK(study.trainer.grace_period_s == 0);
   const std::vector<std::pair<std::string, std::string>> env = {
-      {"ZED", "1"}, {"ALPHA", "LAZY"}, {"FLAG_ON", "1"},
-      {"FLAG_OFF", "0"}, {"RATE", "1.50"}, {"DEVICE", "cuda:0"}};
+      {"ZED", "1"},      {"ALPHA", "LAZY"}, {"FLAG_ON", "1"},
+      {"FLAG_OFF", "0"}, {"RATE", "1.50"},  {"DEVICE", "cuda:0"}};
   CHECK(study.env == env);  // file order, values as written
   CHECK(study.storage == "sqlite:///tmp/x.db");
   CHECK(study.runs_dir == "out/runs");
@@ -118,8 +116,8 @@ runs_dir: out/runs
   CHECK(study.space.params[0].name == "lr");
   CHECK(study.space.params[1].name == "batch_size");
   // The study overrides epochs in place and appends extra.
-  const FixedValues fixed = {{"model", std::string("tcn")}, {"epochs", int64_t{5}},
-                             {"extra", std::string("x")}};
+  const FixedValues fixed = {
+      {"model", std::string("tcn")}, {"epochs", int64_t{5}}, {"extra", std::string("x")}};
   CHECK(study.space.fixed == fixed);
 }
 
@@ -163,15 +161,19 @@ TEST_CASE("the search space may be named without .yaml, or by absolute path") {
 }
 
 TEST_CASE("a missing search space lists the places looked at") {
-  check_error("search_space: nope.yaml\nobjective: {metric: m, direction: minimize}\n"
-              "trainer: {command: [t]}\n",
-              "studies/s.yaml:1: search_space: search space 'nope.yaml' not found; looked for "
-              "studies/nope.yaml, search_spaces/nope.yaml", "");
+  check_error(
+      "search_space: nope.yaml\nobjective: {metric: m, direction: minimize}\n"
+      "trainer: {command: [t]}\n",
+      "studies/s.yaml:1: search_space: search space 'nope.yaml' not found; looked for "
+      "studies/nope.yaml, search_spaces/nope.yaml",
+      "");
 }
 
 TEST_CASE("errors in the search space name the search space file") {
-  const std::string message = error_of(kRequired, "params:\n  lr: {type: float, low: x, high: 1}\n");
-  CHECK(message.rfind("search_spaces/space.yaml:2: params.lr.low: expected a number, got 'x'", 0) == 0);
+  const std::string message =
+      error_of(kRequired, "params:\n  lr: {type: float, low: x, high: 1}\n");
+  CHECK(message.rfind("search_spaces/space.yaml:2: params.lr.low: expected a number, got 'x'", 0) ==
+        0);
 }
 
 TEST_CASE("a study cannot fix a parameter its space samples") {
@@ -184,12 +186,14 @@ TEST_CASE("a study cannot fix a parameter its space samples") {
 TEST_CASE("unknown keys anywhere in a study suggest the closest known key") {
   check_error(std::string(kRequired) + "n_trails: 5\n", "studies/s.yaml:4",
               "unknown key 'n_trails' (did you mean 'n_trials'?)");
-  check_error("search_space: space.yaml\nobjective: {metric: m, direction: minimize, recrod: [a]}\n"
-              "trainer: {command: [t]}\n",
-              "studies/s.yaml:2: objective", "unknown key 'recrod' (did you mean 'record'?)");
-  check_error("search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
-              "trainer: {command: [t], timout: 5}\n",
-              "studies/s.yaml:3: trainer", "unknown key 'timout' (did you mean 'timeout'?)");
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize, recrod: [a]}\n"
+      "trainer: {command: [t]}\n",
+      "studies/s.yaml:2: objective", "unknown key 'recrod' (did you mean 'record'?)");
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
+      "trainer: {command: [t], timout: 5}\n",
+      "studies/s.yaml:3: trainer", "unknown key 'timout' (did you mean 'timeout'?)");
   check_error(std::string(kRequired) + "n_trials: 1\nn_trials: 2\n", "studies/s.yaml:5: n_trials",
               "given twice (first at line 4)");
 }
@@ -199,19 +203,22 @@ TEST_CASE("missing required study keys") {
               "studies/s.yaml:1", "missing required key 'search_space'");
   check_error("search_space: space.yaml\ntrainer: {command: [t]}\n", "studies/s.yaml:1",
               "missing required key 'objective'");
-  check_error("search_space: space.yaml\nobjective: {direction: minimize}\ntrainer: {command: [t]}\n",
-              "studies/s.yaml:2: objective", "missing required key 'metric'");
+  check_error(
+      "search_space: space.yaml\nobjective: {direction: minimize}\ntrainer: {command: [t]}\n",
+      "studies/s.yaml:2: objective", "missing required key 'metric'");
   check_error("search_space: space.yaml\nobjective: {metric: m}\ntrainer: {command: [t]}\n",
               "studies/s.yaml:2: objective", "missing required key 'direction'");
   check_error("search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n",
               "studies/s.yaml:1", "missing required key 'trainer'");
-  check_error("search_space: space.yaml\nobjective: {metric: m, direction: minimize}\ntrainer: {}\n",
-              "studies/s.yaml:3: trainer", "missing required key 'command'");
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\ntrainer: {}\n",
+      "studies/s.yaml:3: trainer", "missing required key 'command'");
 }
 
 TEST_CASE("objective and sampler values are checked") {
-  check_error("search_space: space.yaml\nobjective: {metric: m, direction: up}\ntrainer: {command: [t]}\n",
-              "studies/s.yaml:2: objective.direction", "expected maximize or minimize, got 'up'");
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: up}\ntrainer: {command: [t]}\n",
+      "studies/s.yaml:2: objective.direction", "expected maximize or minimize, got 'up'");
   check_error(std::string(kRequired) + "sampler: {name: tpee}\n", "studies/s.yaml:4: sampler.name",
               "unknown sampler 'tpee' (did you mean 'tpe'?); known: random, tpe");
   check_error(std::string(kRequired) + "sampler: {name: grid}\n", "studies/s.yaml:4: sampler.name",
@@ -235,15 +242,18 @@ TEST_CASE("counts and durations are checked") {
               "out of range");
   check_error(std::string(kRequired) + "n_jobs: -2\n", "studies/s.yaml:4: n_jobs",
               "expected an integer >= 1");
-  check_error("search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
-              "trainer: {command: [t], timeout: -1}\n",
-              "studies/s.yaml:3: trainer.timeout", "expected a number of seconds >= 0, got '-1'");
-  check_error("search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
-              "trainer: {command: [t], grace_period: soon}\n",
-              "studies/s.yaml:3: trainer.grace_period", "expected a number, got 'soon'");
-  check_error("search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
-              "trainer: {command: [t], timeout: .nan}\n",
-              "studies/s.yaml:3: trainer.timeout", "expected a number of seconds >= 0");
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
+      "trainer: {command: [t], timeout: -1}\n",
+      "studies/s.yaml:3: trainer.timeout", "expected a number of seconds >= 0, got '-1'");
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
+      "trainer: {command: [t], grace_period: soon}\n",
+      "studies/s.yaml:3: trainer.grace_period", "expected a number, got 'soon'");
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
+      "trainer: {command: [t], timeout: .nan}\n",
+      "studies/s.yaml:3: trainer.timeout", "expected a number of seconds >= 0");
   check_error(std::string(kRequired) + "storage: [a]\n", "studies/s.yaml:4: storage",
               "expected a string, got a list");
   check_error(std::string(kRequired) + "runs_dir: ''\n", "studies/s.yaml:4: runs_dir",
@@ -251,7 +261,8 @@ TEST_CASE("counts and durations are checked") {
 }
 
 TEST_CASE("the trainer command is checked when the study is loaded") {
-  const std::string head = "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n";
+  const std::string head =
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n";
   check_error(head + "trainer: {command: []}\n", "studies/s.yaml:3: trainer.command",
               "expected the program and its arguments, got an empty list");
   check_error(head + "trainer: {command: ['', x]}\n", "studies/s.yaml:3: trainer.command[0]",
@@ -279,10 +290,11 @@ TEST_CASE("env names and values are checked") {
   check_error(std::string(kRequired) + "env: [A]\n", "studies/s.yaml:4: env",
               "expected a mapping, got a list");
   // hpo counts the loader workers when it splits the cores, so they must be a count.
-  check_error(std::string(kRequired) + "env:\n  NUM_WORKERS: many\n", "studies/s.yaml:5: env.NUM_WORKERS",
+  check_error(std::string(kRequired) + "env:\n  NUM_WORKERS: many\n",
+              "studies/s.yaml:5: env.NUM_WORKERS",
               "expected a number of data-loader workers (an integer from 0 to 1024), got 'many'");
-  check_error(std::string(kRequired) + "env:\n  NUM_WORKERS: -2\n", "studies/s.yaml:5: env.NUM_WORKERS",
-              "expected a number of data-loader workers");
+  check_error(std::string(kRequired) + "env:\n  NUM_WORKERS: -2\n",
+              "studies/s.yaml:5: env.NUM_WORKERS", "expected a number of data-loader workers");
 }
 
 TEST_CASE("study names must be safe for paths and the database") {
@@ -294,17 +306,20 @@ TEST_CASE("study names must be safe for paths and the database") {
   CHECK_THROWS_WITH_AS(load_study_file(hidden), doctest::Contains("invalid study name '.hidden'"),
                        ConfigError);
   // A name other than the file's stem is allowed.
-  const std::string other = dir.write("studies/file.yaml", std::string(kRequired) + "name: other.v2\n");
+  const std::string other =
+      dir.write("studies/file.yaml", std::string(kRequired) + "name: other.v2\n");
   CHECK(load_study_file(other).name == "other.v2");
   for (const char* bad : {"", ".x", "a b", "a/b", "x;y", "é"}) {
     CHECK_THROWS_AS(validate_study_name(bad), ConfigError);
   }
-  for (const char* good : {"a", "quick_sweep", "v1.2-rc_3", "A.B"}) CHECK_NOTHROW(validate_study_name(good));
+  for (const char* good : {"a", "quick_sweep", "v1.2-rc_3", "A.B"})
+    CHECK_NOTHROW(validate_study_name(good));
 }
 
 TEST_CASE("missing, empty and malformed study files") {
   CHECK_THROWS_WITH_AS(load_study_file("/nonexistent/s.yaml"),
-                       doctest::Contains("/nonexistent/s.yaml: cannot read study file"), ConfigError);
+                       doctest::Contains("/nonexistent/s.yaml: cannot read study file"),
+                       ConfigError);
   check_error("", "studies/s.yaml:1", "the file is empty");
   check_error("name: [x\n", "studies/s.yaml:", "invalid YAML");
 }
@@ -320,9 +335,10 @@ TEST_CASE("find_study_file finds studies by name or path") {
   CHECK(find_study_file("alpha", dirs) == first);  // the first directory wins
   CHECK(find_study_file("beta", dirs) == beta);
   CHECK(find_study_file(second, dirs) == second);  // an existing path as given
-  CHECK_THROWS_WITH_AS(find_study_file(dir.path("two/gamma.yaml"), dirs),
-                       doctest::Contains(("study file '" + dir.path("two/gamma.yaml") + "' not found").c_str()),
-                       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      find_study_file(dir.path("two/gamma.yaml"), dirs),
+      doctest::Contains(("study file '" + dir.path("two/gamma.yaml") + "' not found").c_str()),
+      ConfigError);
 }
 
 TEST_CASE("find_study_file lists what is available when a name is not found") {
@@ -376,7 +392,8 @@ TEST_CASE("every shipped study loads and can be found by name") {
   for (const auto& entry : fs::directory_iterator(kSourceDir / "studies")) {
     INFO(entry.path().string());
     const StudyConfig study = load_study_file(entry.path().string());
-    CHECK(find_study_file(study.name, {(kSourceDir / "studies").string()}) == entry.path().string());
+    CHECK(find_study_file(study.name, {(kSourceDir / "studies").string()}) ==
+          entry.path().string());
     ++count;
   }
   CHECK(count >= 3);

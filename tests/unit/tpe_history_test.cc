@@ -1,3 +1,5 @@
+#include "samplers/tpe_history.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "samplers/random_sampler.h"
-#include "samplers/tpe_history.h"
 #include "tests/unit/tpe_test_space.h"
 
 namespace hpo {
@@ -19,7 +20,8 @@ std::vector<int> sorted_by_hand(const TpeHistory& h, int param) {
   for (size_t r = 0; r < h.ranks().size(); ++r) {
     if (!std::isnan(h.value(static_cast<int>(r), param))) rows.push_back(static_cast<int>(r));
   }
-  std::stable_sort(rows.begin(), rows.end(), [&](int a, int b) { return h.value(a, param) < h.value(b, param); });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](int a, int b) { return h.value(a, param) < h.value(b, param); });
   return rows;
 }
 

@@ -1,9 +1,10 @@
+#include "samplers/tpe_option_table.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "hpo/run/sampler_factory.h"
-#include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
 #include "tests/unit/tpe_test_space.h"
 
@@ -57,7 +58,8 @@ nlohmann::json other_value(const TpeOptionRow& row, const TpeOptions& now) {
     const bool integer = std::holds_alternative<int TpeOptions::*>(row.member);
     for (double c : {v * 4, v / 4, 0.5, 2.0}) {
       if (integer) c = std::round(c);
-      if (c != v && !row.check(c, now)) return integer ? nlohmann::json(static_cast<int64_t>(c)) : nlohmann::json(c);
+      if (c != v && !row.check(c, now))
+        return integer ? nlohmann::json(static_cast<int64_t>(c)) : nlohmann::json(c);
     }
     FAIL("no other valid value for " << std::string(row.key));
   }
@@ -88,7 +90,8 @@ TEST_CASE("every row of the tpe option table is read from a study file and reach
       const TpeOptions read = dynamic_cast<const TpeSampler&>(*tpe(options)).options();
       if (!std::holds_alternative<std::monostate>(row.member)) {
         const std::string text = tpe_option_text(row, read);
-        CHECK((options[row.key].is_string() ? nlohmann::json(text) : nlohmann::json::parse(text)) == options[row.key]);
+        CHECK((options[row.key].is_string() ? nlohmann::json(text) : nlohmann::json::parse(text)) ==
+              options[row.key]);
       }
       changed = changed || suggestions(options) != before[b];
     }

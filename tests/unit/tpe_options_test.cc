@@ -45,13 +45,24 @@ TEST_CASE("tpe options: defaults, and every key read from the study file") {
   CHECK(d.constant_liar);
   CHECK(d.ordered_choices);
 
-  const auto o = options_of({{"multivariate", false}, {"group", true}, {"n_startup_trials", 4},
-                             {"n_ei_candidates", 48}, {"split", "sqrt"}, {"gamma", 1.5},
-                             {"weighting", "uniform"}, {"consider_prior", false}, {"prior_weight", 2},
-                             {"bandwidth", "scott"}, {"min_bandwidth_step", true}, {"consider_magic_clip", false},
-                             {"min_bandwidth_factor", 0.05}, {"magic_clip_exponent", 1.5},
-                             {"consider_endpoints", true}, {"normalized_kernels", false},
-                             {"categorical_prior_weight", 0.2}, {"constant_liar", false},
+  const auto o = options_of({{"multivariate", false},
+                             {"group", true},
+                             {"n_startup_trials", 4},
+                             {"n_ei_candidates", 48},
+                             {"split", "sqrt"},
+                             {"gamma", 1.5},
+                             {"weighting", "uniform"},
+                             {"consider_prior", false},
+                             {"prior_weight", 2},
+                             {"bandwidth", "scott"},
+                             {"min_bandwidth_step", true},
+                             {"consider_magic_clip", false},
+                             {"min_bandwidth_factor", 0.05},
+                             {"magic_clip_exponent", 1.5},
+                             {"consider_endpoints", true},
+                             {"normalized_kernels", false},
+                             {"categorical_prior_weight", 0.2},
+                             {"constant_liar", false},
                              {"ordered_choices", false}});
   CHECK(!o.multivariate);
   CHECK(o.group);
@@ -129,28 +140,33 @@ TEST_CASE("tpe options: wrong types and unknown keys name the file and the key")
         "studies/s.yaml: sampler.n_startup_trials: expected an integer of at least 0, got 2.5");
   CHECK(error_of({{"n_ei_candidates", 0}}) ==
         "studies/s.yaml: sampler.n_ei_candidates: expected an integer of at least 1, got 0");
-  CHECK(error_of({{"gamma", 1.5}}).find("sampler.gamma: expected a fraction in (0, 1]") != std::string::npos);
+  CHECK(error_of({{"gamma", 1.5}}).find("sampler.gamma: expected a fraction in (0, 1]") !=
+        std::string::npos);
   CHECK(error_of({{"prior_weight", -1}}) ==
         "studies/s.yaml: sampler.prior_weight: expected a positive number, got -1");
   CHECK(error_of({{"preset", "hyperopt"}}) ==
         "studies/s.yaml: sampler.preset: expected one of default, optuna, got \"hyperopt\"");
   CHECK(error_of({{"weighting", "ei"}}) ==
-        "studies/s.yaml: sampler.weighting: expected one of optuna, uniform, expected_improvement, got \"ei\"");
+        "studies/s.yaml: sampler.weighting: expected one of optuna, uniform, expected_improvement, "
+        "got \"ei\"");
   CHECK(error_of({{"bandwidth", 3}}) ==
         "studies/s.yaml: sampler.bandwidth: expected one of optuna, neighbours, scott, got 3");
-  CHECK(error_of({{"split", "log"}}).find("sampler.split: expected one of linear, sqrt") != std::string::npos);
-  CHECK(error_of({{"split", "sqrt"}, {"gamma", 30}}).find("sampler.gamma: expected a factor in (0, 25]") !=
+  CHECK(error_of({{"split", "log"}}).find("sampler.split: expected one of linear, sqrt") !=
         std::string::npos);
-  CHECK(error_of({{"min_bandwidth_factor", 0}}).find("sampler.min_bandwidth_factor: expected a fraction") !=
-        std::string::npos);
+  CHECK(error_of({{"split", "sqrt"}, {"gamma", 30}})
+            .find("sampler.gamma: expected a factor in (0, 25]") != std::string::npos);
+  CHECK(error_of({{"min_bandwidth_factor", 0}})
+            .find("sampler.min_bandwidth_factor: expected a fraction") != std::string::npos);
   CHECK(error_of({{"magic_clip_exponent", -1}}) ==
         "studies/s.yaml: sampler.magic_clip_exponent: expected a positive number, got -1");
   CHECK(error_of({{"categorical_prior_weight", 1}}) ==
-        "studies/s.yaml: sampler.categorical_prior_weight: expected 0 (Optuna's rule) or a share in (0, 1), got 1");
+        "studies/s.yaml: sampler.categorical_prior_weight: expected 0 (Optuna's rule) or a share "
+        "in (0, 1), got 1");
   CHECK(error_of({{"normalized_kernels", 1}}) ==
         "studies/s.yaml: sampler.normalized_kernels: expected true or false, got 1");
   const std::string unknown = error_of({{"multivarite", true}});
-  CHECK(unknown.find("studies/s.yaml: sampler: unknown tpe option 'multivarite' (did you mean 'multivariate'?)") == 0);
+  CHECK(unknown.find("studies/s.yaml: sampler: unknown tpe option 'multivarite' (did you mean "
+                     "'multivariate'?)") == 0);
 }
 
 }  // namespace

@@ -1,3 +1,5 @@
+#include "samplers/tpe_sampler.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_param.h"
-#include "samplers/tpe_sampler.h"
 #include "tests/unit/tpe_test_space.h"
 
 namespace hpo {
@@ -45,7 +46,7 @@ TEST_CASE("ordered choices are modelled by rank of value, and snap back to indic
   CHECK(p.to_model(1) == 0);
   CHECK(p.to_model(2) == 3);
   CHECK(p.to_internal(2.4) == 3);  // rank 2 is 1024, index 3
-  CHECK(p.to_internal(-7) == 1);   // clamped to the smallest, 256
+  CHECK(p.to_internal(-7) == 1);  // clamped to the smallest, 256
   const TpeParam unordered(choices({int64_t{512}, int64_t{256}}), false);
   CHECK(unordered.kernel().categorical);
   const TpeParam strings(choices({std::string("a"), int64_t{1}}), true);
@@ -114,7 +115,8 @@ TEST_CASE("the same seed and history give the same suggestion; another seed does
   for (bool multivariate : {false, true}) {
     TpeOptions o;
     o.multivariate = multivariate;
-    TpeSampler a(5, Direction::kMinimize, o), b(5, Direction::kMinimize, o), c(6, Direction::kMinimize, o);
+    TpeSampler a(5, Direction::kMinimize, o), b(5, Direction::kMinimize, o),
+        c(6, Direction::kMinimize, o);
     run(a, space, mixed_objective, 30);
     for (const auto& [n, t] : a.history()) {
       b.tell(t);
@@ -133,7 +135,11 @@ TEST_CASE("every model knob reaches the model: each changes the suggestion") {
   std::vector<ParamValues> expected;
   for (int n = 40; n < 48; ++n) expected.push_back(base.ask(space, n));
   std::vector<std::pair<std::string, std::function<void(TpeOptions&)>>> knobs = {
-      {"split", [](TpeOptions& o) { o.split = TpeSplitRule::kSqrt; o.gamma = 0.5; }},
+      {"split",
+       [](TpeOptions& o) {
+         o.split = TpeSplitRule::kSqrt;
+         o.gamma = 0.5;
+       }},
       {"gamma", [](TpeOptions& o) { o.gamma = 0.3; }},
       {"weighting uniform", [](TpeOptions& o) { o.weighting = TpeWeighting::kUniform; }},
       {"weighting optuna", [](TpeOptions& o) { o.weighting = TpeWeighting::kOptuna; }},
@@ -227,7 +233,8 @@ TEST_CASE("TPE beats random search on a small problem, across seeds") {
                              {"y", FloatDistribution{-5, 5, false, std::nullopt}},
                              {"k", IntDistribution{0, 20, false, 1}}};
   auto f = [](const ParamValues& v) {
-    return std::pow(v.at("x") - 1.5, 2) + std::pow(v.at("y") + 2, 2) + std::pow((v.at("k") - 13) / 4, 2);
+    return std::pow(v.at("x") - 1.5, 2) + std::pow(v.at("y") + 2, 2) +
+           std::pow((v.at("k") - 13) / 4, 2);
   };
   for (bool multivariate : {false, true}) {
     int wins = 0;

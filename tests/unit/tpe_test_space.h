@@ -12,7 +12,9 @@
 
 namespace hpo {
 
-inline CategoricalDistribution choices(std::vector<ParamValue> values) { return {std::move(values)}; }
+inline CategoricalDistribution choices(std::vector<ParamValue> values) {
+  return {std::move(values)};
+}
 
 inline SearchSpace mixed_space() {
   return {

@@ -1,9 +1,9 @@
+#include "samplers/tpe_weights.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
-
-#include "samplers/tpe_weights.h"
 
 namespace hpo {
 namespace {

@@ -1,10 +1,10 @@
+#include "samplers/truncnorm.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <initializer_list>
 #include <utility>
-
-#include "samplers/truncnorm.h"
 
 namespace hpo {
 namespace {
@@ -42,7 +42,8 @@ TEST_CASE("truncated draws stay inside and follow the truncated CDF") {
   const double median = sample(1, 3, 0.5);
   CHECK(ndtr(median) == doctest::Approx((ndtr(1) + ndtr(3)) / 2).epsilon(1e-12));
   for (double u : {0.0, 1e-9, 0.25, 0.5, 0.999999}) {
-    for (auto [a, b] : {std::pair{-1.0, 1.0}, {5.0, 6.0}, {-40.0, -39.0}, {30.0, 31.0}, {-0.1, 50.0}}) {
+    for (auto [a, b] :
+         {std::pair{-1.0, 1.0}, {5.0, 6.0}, {-40.0, -39.0}, {30.0, 31.0}, {-0.1, 50.0}}) {
       const double x = sample(a, b, u);
       CHECK(x >= a);
       CHECK(x <= b);

@@ -1,10 +1,10 @@
+#include "hpo/run/verdict.h"
+
 #include <doctest/doctest.h>
 #include <signal.h>
 
 #include <cmath>
 #include <limits>
-
-#include "hpo/run/verdict.h"
 
 namespace hpo {
 namespace {
@@ -45,7 +45,8 @@ TEST_CASE("each failure has its own reason") {
   CHECK(judge(silent, "val_rank_ic").reason ==
         "no final metrics reported (2 invalid report line(s); first: not JSON)");
 
-  CHECK(judge(clean_run(0.1), "test_rank_ic").reason == "final metrics lack the objective 'test_rank_ic'");
+  CHECK(judge(clean_run(0.1), "test_rank_ic").reason ==
+        "final metrics lack the objective 'test_rank_ic'");
   CHECK(judge(clean_run(std::nan("")), "val_rank_ic").reason == "objective 'val_rank_ic' is NaN");
   for (const auto& run : {never, timed_out, crashed, silent}) {
     CHECK(judge(run, "val_rank_ic").state == TrialState::kFail);

@@ -14,8 +14,8 @@ bool better(const TrialRecord* a, const TrialRecord* b, Direction direction) {
 
 }  // namespace
 
-std::vector<const TrialRecord*> downsample(const std::vector<const TrialRecord*>& trials, Direction direction,
-                                           size_t limit) {
+std::vector<const TrialRecord*> downsample(const std::vector<const TrialRecord*>& trials,
+                                           Direction direction, size_t limit) {
   if (trials.size() <= limit) return trials;
   std::vector<size_t> order(trials.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

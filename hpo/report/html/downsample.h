@@ -13,8 +13,8 @@ namespace hpo {
 // At most `limit` of `trials` (given in number order), in number order:
 // the best limit/2 by value (trials without one rank last), then others
 // at even spacing. All of them when there are no more than `limit`.
-std::vector<const TrialRecord*> downsample(const std::vector<const TrialRecord*>& trials, Direction direction,
-                                           size_t limit);
+std::vector<const TrialRecord*> downsample(const std::vector<const TrialRecord*>& trials,
+                                           Direction direction, size_t limit);
 
 }  // namespace hpo
 

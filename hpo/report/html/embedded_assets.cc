@@ -4,15 +4,21 @@
 // keeps the 4.8 MB of Plotly.js out of the C++ compiler, which chokes on
 // string literals that large. The hash (unused at run time) is here so
 // that ccache sees a new Plotly.js as a new source.
-#define HPO_EMBED(name, path)                 \
-  __asm__(".section .rodata\n"                \
-          ".global hpo_embed_" #name "\n"     \
-          "hpo_embed_" #name ":\n"            \
-          ".incbin \"" path "\"\n"            \
-          ".global hpo_embed_" #name "_end\n" \
-          "hpo_embed_" #name "_end:\n"        \
-          ".previous\n");                     \
-  extern "C" const char hpo_embed_##name[];   \
+#define HPO_EMBED(name, path)               \
+  __asm__(                                  \
+      ".section .rodata\n"                  \
+      ".global hpo_embed_" #name            \
+      "\n"                                  \
+      "hpo_embed_" #name                    \
+      ":\n"                                 \
+      ".incbin \"" path                     \
+      "\"\n"                                \
+      ".global hpo_embed_" #name            \
+      "_end\n"                              \
+      "hpo_embed_" #name                    \
+      "_end:\n"                             \
+      ".previous\n");                       \
+  extern "C" const char hpo_embed_##name[]; \
   extern "C" const char hpo_embed_##name##_end[];
 
 HPO_EMBED(plotly, HPO_PLOTLY_JS_PATH)

@@ -22,7 +22,9 @@ Encoded encode_domain(const std::string& name, const Distribution& dist) {
     return {{name, f->low, f->high}, false};
   }
   if (const auto* i = std::get_if<IntDistribution>(&dist)) {
-    if (i->log) return {{name, std::log(static_cast<double>(i->low)), std::log(static_cast<double>(i->high))}, true};
+    if (i->log)
+      return {{name, std::log(static_cast<double>(i->low)), std::log(static_cast<double>(i->high))},
+              true};
     return {{name, static_cast<double>(i->low) - 0.5, static_cast<double>(i->high) + 0.5}, false};
   }
   const double k = static_cast<double>(std::get<CategoricalDistribution>(dist).choices.size());
@@ -52,8 +54,9 @@ nlohmann::json importance_json(const StudyView& view, size_t max_trials) {
     if (found == params.size()) usable.push_back(&t);
   }
   if (params.empty()) return {{"why", "The study has no parameter with more than one value."}};
-  if (usable.size() < 2) return {{"why", "Needs at least 2 COMPLETE trials with every parameter; there are " +
-                                             std::to_string(usable.size()) + "."}};
+  if (usable.size() < 2)
+    return {{"why", "Needs at least 2 COMPLETE trials with every parameter; there are " +
+                        std::to_string(usable.size()) + "."}};
   const size_t n = std::min(usable.size(), max_trials);
   std::vector<std::vector<double>> x;
   std::vector<double> y;
@@ -62,7 +65,8 @@ nlohmann::json importance_json(const StudyView& view, size_t max_trials) {
     std::vector<double> row(params.size());
     for (const auto& p : t.params) {
       const auto c = column.find(p.name);
-      if (c != column.end()) row[c->second] = params[c->second].log ? std::log(p.internal) : p.internal;
+      if (c != column.end())
+        row[c->second] = params[c->second].log ? std::log(p.internal) : p.internal;
     }
     x.push_back(std::move(row));
     y.push_back(*t.value);
@@ -74,11 +78,13 @@ nlohmann::json importance_json(const StudyView& view, size_t max_trials) {
   for (const auto& imp : fanova_importances(domains, x, y, options)) {
     ranked.push_back({{"name", imp.name}, {"importance", imp.importance}});
   }
-  std::string method = "fANOVA (Hutter et al., 2014), as Optuna's FanovaImportanceEvaluator: a random forest of " +
-                       std::to_string(options.trees) + " trees fitted to " + std::to_string(n) +
-                       " COMPLETE trials" + (n < usable.size() ? " (evenly spaced, of " + std::to_string(usable.size()) + ")" : "") +
-                       "; each parameter's importance is the share of the objective's variance it explains on its own "
-                       "(log parameters on a log scale), normalized to sum to 1";
+  std::string method =
+      "fANOVA (Hutter et al., 2014), as Optuna's FanovaImportanceEvaluator: a random forest of " +
+      std::to_string(options.trees) + " trees fitted to " + std::to_string(n) + " COMPLETE trials" +
+      (n < usable.size() ? " (evenly spaced, of " + std::to_string(usable.size()) + ")" : "") +
+      "; each parameter's importance is the share of the objective's variance it explains on its "
+      "own "
+      "(log parameters on a log scale), normalized to sum to 1";
   return {{"method", method}, {"trials", n}, {"params", ranked}};
 }
 

@@ -4,7 +4,6 @@
 #define HPO_REPORT_HTML_IMPORTANCE_DATA_H_
 
 #include <cstddef>
-
 #include <nlohmann/json.hpp>
 
 #include "hpo/report/study_view.h"

@@ -29,13 +29,16 @@ std::string report_page(const nlohmann::json& data, const std::string& generated
   page.reserve(plotly_js().size() + (1 << 20));
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   // No request may leave the page: only inline scripts, styles and images.
-  page += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-          "script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; "
-          "font-src data:; connect-src 'none'\">\n";
+  page +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; "
+      "font-src data:; connect-src 'none'\">\n";
   page += "<title>hpo report: " + study + "</title>\n<style>\n";
   page += report_css();
-  page += "</style>\n</head>\n<body>\n<header>\n<h1>Study <span class=\"study-name\">" + study + "</span></h1>\n";
-  page += "<p class=\"generated\">" + html_escape(generated) + "</p>\n<p id=\"summary\"></p>\n</header>\n";
+  page += "</style>\n</head>\n<body>\n<header>\n<h1>Study <span class=\"study-name\">" + study +
+          "</span></h1>\n";
+  page += "<p class=\"generated\">" + html_escape(generated) +
+          "</p>\n<p id=\"summary\"></p>\n</header>\n";
   for (const auto& [id, title] : kSections) {
     page += std::string("<section id=\"") + id + "\" data-section=\"" + id + "\">\n<h2>" + title +
             "</h2>\n<div class=\"body\"></div>\n</section>\n";

@@ -3,9 +3,8 @@
 #ifndef HPO_REPORT_HTML_PAGE_H_
 #define HPO_REPORT_HTML_PAGE_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace hpo {
 

@@ -38,7 +38,8 @@ json param_json(const std::string& name, const Distribution& dist) {
     p.update({{"type", "int"}, {"log", i->log}, {"low", i->low}, {"high", i->high}});
   } else {
     json choices = json::array();
-    for (const auto& c : std::get<CategoricalDistribution>(dist).choices) choices.push_back(to_string(c));
+    for (const auto& c : std::get<CategoricalDistribution>(dist).choices)
+      choices.push_back(to_string(c));
     p.update({{"type", "categorical"}, {"log", false}, {"choices", choices}});
   }
   return p;
@@ -68,7 +69,8 @@ json gpu_util(const TrialRecord& t) {
   return util != gpu->second.end() && util->is_number() ? *util : json(nullptr);
 }
 
-json trial_row(const TrialRecord& t, const std::vector<std::pair<std::string, Distribution>>& params,
+json trial_row(const TrialRecord& t,
+               const std::vector<std::pair<std::string, Distribution>>& params,
                const std::set<std::string>& metrics) {
   json values = json::array();
   for (const auto& [name, dist] : params) {
@@ -128,7 +130,8 @@ json curves_json(const StudyView& view, size_t limit) {
       steps.push_back(step);
       values.push_back(number_or_null(v));
     }
-    series.push_back({{"n", t->number}, {"state", state_name(*t)}, {"steps", steps}, {"values", values}});
+    series.push_back(
+        {{"n", t->number}, {"state", state_name(*t)}, {"steps", steps}, {"values", values}});
   }
   return {{"total", with_curve.size()}, {"series", series}};
 }
@@ -136,10 +139,12 @@ json curves_json(const StudyView& view, size_t limit) {
 json parallel_json(const StudyView& view, size_t limit) {
   std::vector<const TrialRecord*> complete;
   for (const auto& t : view.trials) {
-    if (t.state == TrialState::kComplete && t.value && std::isfinite(*t.value)) complete.push_back(&t);
+    if (t.state == TrialState::kComplete && t.value && std::isfinite(*t.value))
+      complete.push_back(&t);
   }
   json numbers = json::array();
-  for (const TrialRecord* t : downsample(complete, view.study.direction, limit)) numbers.push_back(t->number);
+  for (const TrialRecord* t : downsample(complete, view.study.direction, limit))
+    numbers.push_back(t->number);
   return {{"total", complete.size()}, {"trials", numbers}};
 }
 

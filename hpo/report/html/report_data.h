@@ -7,7 +7,6 @@
 #define HPO_REPORT_HTML_REPORT_DATA_H_
 
 #include <cstddef>
-
 #include <nlohmann/json.hpp>
 
 #include "hpo/report/study_view.h"
@@ -15,9 +14,9 @@
 namespace hpo {
 
 struct ReportLimits {
-  size_t curves = 300;        // learning curves drawn
-  size_t parallel = 2000;     // lines in the parallel-coordinates chart
-  size_t failures = 200;      // rows in the failures table
+  size_t curves = 300;  // learning curves drawn
+  size_t parallel = 2000;  // lines in the parallel-coordinates chart
+  size_t failures = 200;  // rows in the failures table
   size_t importance_trials = 1000;  // trials the importance forest is fitted to
 };
 

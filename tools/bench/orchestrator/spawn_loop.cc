@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     while (!p.wait_for(std::chrono::seconds(1))) {
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%.9f\n", seconds / n);
   return 0;
 }

@@ -39,8 +39,8 @@ namespace {
 // one model per parameter (`multivariate: false`); hpo_tpe_unordered: without ordered numeric
 // choices; hpo_tpe_optuna: the Optuna 3.1 preset (univariate and unordered,
 // as Optuna).
-const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna",
-                                               "hpo_random"};
+const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered",
+                                               "hpo_tpe_optuna", "hpo_random"};
 
 // A value of HPO_TPE_OPTIONS as a study file would hold it: true and false
 // are flags, then integers, then numbers, else a name.
@@ -50,7 +50,8 @@ TpeOptionValue option_value(const std::string& text) {
   char* end = nullptr;
   if (text == "true" || text == "false") {
     out.value = text == "true";
-  } else if (const long long i = std::strtoll(text.c_str(), &end, 10); !text.empty() && *end == '\0') {
+  } else if (const long long i = std::strtoll(text.c_str(), &end, 10);
+             !text.empty() && *end == '\0') {
     out.value = static_cast<int64_t>(i);
   } else if (const double d = std::strtod(text.c_str(), &end); !text.empty() && *end == '\0') {
     out.value = d;
@@ -101,7 +102,8 @@ std::vector<std::string> listed(const char* variable, const std::vector<std::str
 std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction direction) {
   if (name == "hpo_random") return std::make_unique<RandomSampler>(seed, direction);
   if (name == "hpo_tpe") return std::make_unique<TpeSampler>(seed, direction, tuned());
-  if (name == "hpo_tpe_optuna") return std::make_unique<TpeSampler>(seed, direction, optuna_tpe_options());
+  if (name == "hpo_tpe_optuna")
+    return std::make_unique<TpeSampler>(seed, direction, optuna_tpe_options());
   TpeOptions options;
   if (name == "hpo_tpe_univariate") {
     options = default_tpe_options(false);
@@ -130,7 +132,8 @@ int shared_trials() {
   std::exit(2);
 }
 
-RunResult run(const BenchProblem& p, const std::string& sampler, uint64_t seed, int n_trials, int n_shared) {
+RunResult run(const BenchProblem& p, const std::string& sampler, uint64_t seed, int n_trials,
+              int n_shared) {
   auto s = make(sampler, seed, p.direction);
   const double sign = p.direction == Direction::kMinimize ? 1.0 : -1.0;
   double best = INFINITY;
@@ -168,25 +171,30 @@ int main(int argc, char** argv) {
   for (const auto& p : all) all_names.push_back(p.name);
   const auto wanted = hpo::listed("HPO_BENCH_PROBLEMS", all_names);
   for (auto& p : all) {
-    if (std::find(wanted.begin(), wanted.end(), p.name) != wanted.end()) problems.push_back(std::move(p));
+    if (std::find(wanted.begin(), wanted.end(), p.name) != wanted.end())
+      problems.push_back(std::move(p));
   }
   const int n_seeds = std::atoi(argv[2]), n_trials = std::atoi(argv[3]);
   const size_t first_seed = argc == 5 ? static_cast<size_t>(std::atoll(argv[4])) : 0;
   const auto names = hpo::listed("HPO_BENCH_SAMPLERS", hpo::kAllSamplers);
   const int n_shared = hpo::shared_trials();
-  for (const auto& name : names) hpo::make(name, 0, hpo::Direction::kMinimize);  // exits on an unknown name
+  for (const auto& name : names)
+    hpo::make(name, 0, hpo::Direction::kMinimize);  // exits on an unknown name
   const size_t n_samplers = names.size();
   const size_t n_runs = problems.size() * n_samplers * static_cast<size_t>(n_seeds);
   std::vector<hpo::RunResult> results(n_runs);
   tbb::parallel_for(size_t{0}, n_runs, [&](size_t i) {
     const auto& p = problems[i / (n_samplers * static_cast<size_t>(n_seeds))];
     const auto& sampler = names[(i / static_cast<size_t>(n_seeds)) % n_samplers];
-    results[i] = hpo::run(p, sampler, first_seed + i % static_cast<size_t>(n_seeds), n_trials, n_shared);
+    results[i] =
+        hpo::run(p, sampler, first_seed + i % static_cast<size_t>(n_seeds), n_trials, n_shared);
   });
   for (size_t i = 0; i < n_runs; ++i) {
-    std::printf("%s\t%s\t%zu\t%.10g\t%d\n", problems[i / (n_samplers * static_cast<size_t>(n_seeds))].name.c_str(),
-                names[(i / static_cast<size_t>(n_seeds)) % n_samplers].c_str(), first_seed + i % static_cast<size_t>(n_seeds),
-                results[i].regret, results[i].found_at);
+    std::printf("%s\t%s\t%zu\t%.10g\t%d\n",
+                problems[i / (n_samplers * static_cast<size_t>(n_seeds))].name.c_str(),
+                names[(i / static_cast<size_t>(n_seeds)) % n_samplers].c_str(),
+                first_seed + i % static_cast<size_t>(n_seeds), results[i].regret,
+                results[i].found_at);
   }
   return 0;
 }

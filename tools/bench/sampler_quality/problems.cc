@@ -40,15 +40,20 @@ double branin(const std::vector<double>& x) {
 }
 
 double hartmann6(const std::vector<double>& x) {
-  static const double a[4][6] = {{10, 3, 17, 3.5, 1.7, 8}, {0.05, 10, 17, 0.1, 8, 14},
-                                 {3, 3.5, 1.7, 10, 17, 8}, {17, 8, 0.05, 10, 0.1, 14}};
-  static const double p[4][6] = {{1312, 1696, 5569, 124, 8283, 5886}, {2329, 4135, 8307, 3736, 1004, 9991},
-                                 {2348, 1451, 3522, 2883, 3047, 6650}, {4047, 8828, 8732, 5743, 1091, 381}};
+  static const double a[4][6] = {{10, 3, 17, 3.5, 1.7, 8},
+                                 {0.05, 10, 17, 0.1, 8, 14},
+                                 {3, 3.5, 1.7, 10, 17, 8},
+                                 {17, 8, 0.05, 10, 0.1, 14}};
+  static const double p[4][6] = {{1312, 1696, 5569, 124, 8283, 5886},
+                                 {2329, 4135, 8307, 3736, 1004, 9991},
+                                 {2348, 1451, 3522, 2883, 3047, 6650},
+                                 {4047, 8828, 8732, 5743, 1091, 381}};
   static const double alpha[4] = {1.0, 1.2, 3.0, 3.2};
   double sum = 0;
   for (int i = 0; i < 4; ++i) {
     double inner = 0;
-    for (int j = 0; j < 6; ++j) inner += a[i][j] * std::pow(x[static_cast<size_t>(j)] - 1e-4 * p[i][j], 2);
+    for (int j = 0; j < 6; ++j)
+      inner += a[i][j] * std::pow(x[static_cast<size_t>(j)] - 1e-4 * p[i][j], 2);
     sum += alpha[i] * std::exp(-inner);
   }
   return -sum;
@@ -56,7 +61,8 @@ double hartmann6(const std::vector<double>& x) {
 
 double rosenbrock(const std::vector<double>& x) {
   double s = 0;
-  for (size_t i = 0; i + 1 < x.size(); ++i) s += 100 * std::pow(x[i + 1] - x[i] * x[i], 2) + std::pow(1 - x[i], 2);
+  for (size_t i = 0; i + 1 < x.size(); ++i)
+    s += 100 * std::pow(x[i + 1] - x[i] * x[i], 2) + std::pow(1 - x[i], 2);
   return s;
 }
 
@@ -84,19 +90,23 @@ BenchProblem mixed() {
   p.name = "mixed";
   p.space = {
       {"lr", FloatDistribution{1e-5, 1.0, true, std::nullopt}},
-      {"batch_size", CategoricalDistribution{{int64_t{16}, int64_t{32}, int64_t{64}, int64_t{128}, int64_t{256}}}},
+      {"batch_size", CategoricalDistribution{{int64_t{16}, int64_t{32}, int64_t{64}, int64_t{128},
+                                              int64_t{256}}}},
       {"layers", IntDistribution{1, 8, false, 1}},
       {"width", IntDistribution{16, 1024, true, 1}},
-      {"activation", CategoricalDistribution{{std::string("relu"), std::string("tanh"), std::string("sigmoid")}}},
+      {"activation",
+       CategoricalDistribution{{std::string("relu"), std::string("tanh"), std::string("sigmoid")}}},
       {"dropout", FloatDistribution{0.0, 0.5, false, 0.05}},
   };
   p.score = [](const ParamValues& v) {
     static const double batch[] = {16, 32, 64, 128, 256};
     static const double activation[] = {0.0, 0.3, 1.0};
     const double log_batch = std::log2(batch[static_cast<int>(v.at("batch_size"))]) - 6;
-    return std::pow(std::log10(v.at("lr")) + 2.5 - 0.25 * log_batch, 2) + 0.2 * std::fabs(log_batch) +
-           0.1 * std::pow(v.at("layers") - 3, 2) + 0.125 * std::pow(std::log2(v.at("width")) - 7, 2) +
-           activation[static_cast<int>(v.at("activation"))] + 2 * std::pow(v.at("dropout") - 0.15, 2);
+    return std::pow(std::log10(v.at("lr")) + 2.5 - 0.25 * log_batch, 2) +
+           0.2 * std::fabs(log_batch) + 0.1 * std::pow(v.at("layers") - 3, 2) +
+           0.125 * std::pow(std::log2(v.at("width")) - 7, 2) +
+           activation[static_cast<int>(v.at("activation"))] +
+           2 * std::pow(v.at("dropout") - 0.15, 2);
   };
   p.call = [score = p.score](const ParamValues& v, double) { return score(v); };
   p.optimum = 0;
@@ -104,7 +114,9 @@ BenchProblem mixed() {
 }
 
 // The index of a draw `u` among n equally likely outcomes.
-int64_t pick(double u, int64_t n) { return std::min(static_cast<int64_t>(u * static_cast<double>(n)), n - 1); }
+int64_t pick(double u, int64_t n) {
+  return std::min(static_cast<int64_t>(u * static_cast<double>(n)), n - 1);
+}
 
 // A lookup table: the seeds' values per configuration, keyed by the
 // parameters' choice indices.
@@ -145,7 +157,8 @@ std::shared_ptr<Table> read_table(const std::string& path) {
   for (size_t j = 0; j < n_params; ++j) {
     std::vector<std::string> c(seen[j].begin(), seen[j].end());
     if (std::all_of(c.begin(), c.end(), is_number)) {
-      std::sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return std::stod(a) < std::stod(b); });
+      std::sort(c.begin(), c.end(),
+                [](const auto& a, const auto& b) { return std::stod(a) < std::stod(b); });
     }
     table->choices.push_back(c);
   }
@@ -226,7 +239,8 @@ double shared_value(const Distribution& dist, double u) {
     }
     return static_cast<double>(i->low + pick(u, (i->high - i->low) / i->step + 1) * i->step);
   }
-  return static_cast<double>(pick(u, static_cast<int64_t>(std::get<CategoricalDistribution>(dist).choices.size())));
+  return static_cast<double>(
+      pick(u, static_cast<int64_t>(std::get<CategoricalDistribution>(dist).choices.size())));
 }
 
 }  // namespace
@@ -239,7 +253,8 @@ double shared_unit(uint64_t seed, uint64_t trial, uint64_t slot) {
 ParamValues shared_random(const SearchSpace& space, uint64_t seed, int trial) {
   ParamValues values;
   for (size_t j = 0; j < space.size(); ++j) {
-    values[space[j].name] = shared_value(space[j].distribution, shared_unit(seed, static_cast<uint64_t>(trial), j));
+    values[space[j].name] =
+        shared_value(space[j].distribution, shared_unit(seed, static_cast<uint64_t>(trial), j));
   }
   return values;
 }

@@ -1,10 +1,10 @@
 // The problems of tools/bench/sampler_quality/run, hpo's side (the Optuna side,
 // tools/bench/sampler_quality/peer.py, defines the same ones).
-#ifndef HPO_TOOLS_BENCH_PROBLEMS_H_
-#define HPO_TOOLS_BENCH_PROBLEMS_H_
+#ifndef HPO_TOOLS_BENCH_SAMPLER_QUALITY_PROBLEMS_H_
+#define HPO_TOOLS_BENCH_SAMPLER_QUALITY_PROBLEMS_H_
 
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,4 +47,4 @@ std::vector<BenchProblem> tabular_problems(const std::string& dir);
 
 }  // namespace hpo
 
-#endif  // HPO_TOOLS_BENCH_PROBLEMS_H_
+#endif  // HPO_TOOLS_BENCH_SAMPLER_QUALITY_PROBLEMS_H_

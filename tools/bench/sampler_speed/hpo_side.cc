@@ -13,9 +13,9 @@
 // threads), in milliseconds.
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -54,7 +54,8 @@ hpo::TpeOptions options_from(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered]\n",
+    std::fprintf(stderr,
+                 "usage: %s N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered]\n",
                  argv[0]);
     return 2;
   }

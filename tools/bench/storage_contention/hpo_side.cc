@@ -7,7 +7,8 @@
 //
 // Usage: bench_storage_contention --storage URL [--processes 8] [--trials 25]
 // On a private PostgreSQL server:
-//   tests/integration/pg_server.py run -- sh -c 'bench_storage_contention --storage "$HPO_TEST_PG_URL"'
+//   tests/integration/pg_server.py run -- sh -c 'bench_storage_contention --storage
+//   "$HPO_TEST_PG_URL"'
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,7 +26,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 hpo::NewTrial new_trial(int i) {
   hpo::NewTrial t;
@@ -66,12 +69,16 @@ int main(int argc, char** argv) {
   int processes = 8, trials = 25;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--storage") url = argv[i + 1];
-    else if (flag == "--processes") processes = std::atoi(argv[i + 1]);
-    else if (flag == "--trials") trials = std::atoi(argv[i + 1]);
+    if (flag == "--storage")
+      url = argv[i + 1];
+    else if (flag == "--processes")
+      processes = std::atoi(argv[i + 1]);
+    else if (flag == "--trials")
+      trials = std::atoi(argv[i + 1]);
   }
   if (url.empty() || processes < 1 || trials < 1) {
-    std::fprintf(stderr, "usage: bench_storage_contention --storage URL [--processes 8] [--trials 25]\n");
+    std::fprintf(stderr,
+                 "usage: bench_storage_contention --storage URL [--processes 8] [--trials 25]\n");
     return 2;
   }
   const std::string study = "contention_" + std::to_string(getpid());
@@ -110,10 +117,11 @@ int main(int argc, char** argv) {
   bool exact = static_cast<int>(numbers.size()) == processes * trials;
   for (size_t i = 0; exact && i < numbers.size(); ++i) exact = numbers[i] == static_cast<int>(i);
 
-  std::printf("%s: %d processes x %d trials: %.2f s, %.0f trials/s; create_trial p50 %.2f ms, p95 %.2f ms, "
-              "max %.2f ms; numbers %s, %d worker(s) failed\n",
-              storage->url().c_str(), processes, trials, wall, creates.size() / wall,
-              1e3 * percentile(creates, 0.5), 1e3 * percentile(creates, 0.95), 1e3 * percentile(creates, 1.0),
-              exact ? "exactly 0..N*M-1" : "WRONG", failed);
+  std::printf(
+      "%s: %d processes x %d trials: %.2f s, %.0f trials/s; create_trial p50 %.2f ms, p95 %.2f ms, "
+      "max %.2f ms; numbers %s, %d worker(s) failed\n",
+      storage->url().c_str(), processes, trials, wall, creates.size() / wall,
+      1e3 * percentile(creates, 0.5), 1e3 * percentile(creates, 0.95),
+      1e3 * percentile(creates, 1.0), exact ? "exactly 0..N*M-1" : "WRONG", failed);
   return exact && failed == 0 ? 0 : 1;
 }
