@@ -45,9 +45,11 @@ nlohmann::json metrics_json(const Metrics& metrics) {
   return j;
 }
 
+}  // namespace
+
 // Turns report lines into stored intermediate values, the per-epoch curve
 // and the final metrics, as they arrive.
-class Watch {
+class TrialRunner::Watch {
  public:
   Watch(ReportReader& reader, Storage& storage, const TrialPlan& plan, const std::string& metric)
       : reader_(reader), storage_(storage), plan_(plan), metric_(metric) {}
@@ -102,8 +104,6 @@ class Watch {
   std::string bad_series_;  // the first broken series line, which fails the trial
 };
 
-}  // namespace
-
 std::string file_tail(const std::string& path, size_t max_bytes) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return "";
@@ -127,14 +127,15 @@ struct TrialRunner::Attempt {
   std::string bad_series;  // "<report file> line N: ..." when a series line was broken
 };
 
-TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
-                                          const nlohmann::ordered_json& config) {
-  const auto started = Clock::now();
+namespace {
+
+// Writes the attempt's config and names its files. Each attempt (a trial run
+// again, an OOM retry) starts a fresh report channel; the previous attempt's
+// logs are kept beside the new ones.
+LaunchSpec prepare_attempt(const TrialPlan& plan, const nlohmann::ordered_json& config) {
   const fs::path dir(plan.trial_dir);
   const bool new_dir = fs::create_directories(dir);
   write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
-  // Each attempt (a trial run again, an OOM retry) starts a fresh report
-  // channel; the previous attempt's logs are kept beside the new ones.
   if (!new_dir) {
     fs::remove(dir / kReportFile);
     for (const std::string log : {kStdoutFile, kStderrFile}) {
@@ -143,18 +144,81 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
       fs::rename(dir / log, dir / (stem + ".prev.log"), ec);
     }
   }
-
   LaunchSpec spec;
   spec.argv = plan.argv;
   spec.env = plan.env;
   spec.stdout_path = (dir / kStdoutFile).string();
   spec.stderr_path = (dir / kStderrFile).string();
+  return spec;
+}
 
+// The line that says a failed trainer ran out of memory, from the end of its
+// stderr, else of its stdout (where some frameworks print it).
+std::string find_oom(const LaunchSpec& spec) {
+  std::string line = find_oom_line(file_tail(spec.stderr_path, kStderrTailBytes));
+  if (line.empty()) line = find_oom_line(file_tail(spec.stdout_path, kStderrTailBytes));
+  return line;
+}
+
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+}  // namespace
+
+// Drives a running trainer to its exit, looking at its report as it goes.
+// The signal rules: pruned, Ctrl-C or past its timeout, the trainer's group
+// gets SIGTERM (so it can checkpoint), then SIGKILL once the grace period
+// is over; a second Ctrl-C sends SIGKILL at once. Taken over by another
+// host, it leaves by exception, and ~Process kills the group at once,
+// without the grace, so that it writes nothing more into the trial
+// directory its new owner uses.
+void TrialRunner::supervise(Process& process, Watch& watch, const TrialPlan& plan,
+                            Clock::time_point started, Attempt& a) {
+  TrainerRun& run = a.run;
+  const auto deadline =
+      trainer_.timeout_s > 0 ? started + seconds(trainer_.timeout_s) : Clock::time_point::max();
+  const auto grace = seconds(trainer_.grace_period_s);
+  std::optional<Clock::time_point> kill_at;  // set once SIGTERM was sent
+  // Waits start at 0.1 ms and back off to 50 ms: a slow trainer costs
+  // little CPU (20 looks a second at its report). Its exit ends a wait at once.
+  auto nap = std::chrono::microseconds(100);
+  while (true) {
+    if (const auto holder = lost_ ? lost_->holder(plan.trial_id) : std::nullopt) {
+      throw OwnershipLost(plan.trial_id, *holder);
+    }
+    if ((run.exit = process.poll())) return;
+    const bool fresh = watch.drain(false, run);
+    const auto now = Clock::now();
+    if (fresh && !kill_at && should_prune_ && should_prune_(plan)) {
+      run.pruned_at = watch.last_step();
+      process.signal_group(SIGTERM);
+      kill_at = now + grace;
+    } else if (stop_.load() >= kStopNow) {
+      a.interrupted = true;
+      process.signal_group(SIGKILL);
+    } else if (!kill_at && (stop_.load() >= kStopGracefully || now >= deadline)) {
+      (now >= deadline ? run.timed_out : a.interrupted) = true;
+      process.signal_group(SIGTERM);
+      kill_at = now + grace;
+    } else if (kill_at && now >= *kill_at) {
+      process.signal_group(SIGKILL);
+    }
+    process.wait_for(nap);
+    nap = std::min(nap * 2, std::chrono::microseconds(50000));
+  }
+}
+
+TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
+                                          const nlohmann::ordered_json& config) {
+  const auto started = Clock::now();
+  const LaunchSpec spec = prepare_attempt(plan, config);
+  const std::string report_file = (fs::path(plan.trial_dir) / kReportFile).string();
   Attempt a;
   a.stderr_path = spec.stderr_path;
   TrainerRun& run = a.run;
   run.timeout_s = trainer_.timeout_s;
-  ReportReader reader((dir / kReportFile).string());
+  ReportReader reader(report_file);
   try {
     Process process(spec);
     const WatchedTrainer watched(watch_, plan.trial_id, process);
@@ -162,59 +226,17 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
     storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json(),
                                    plan.guard);
     Watch watch(reader, storage_, plan, metric_);
-    const auto deadline = trainer_.timeout_s > 0
-                              ? started + std::chrono::duration_cast<Clock::duration>(
-                                              std::chrono::duration<double>(trainer_.timeout_s))
-                              : Clock::time_point::max();
-    const auto grace = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(trainer_.grace_period_s));
-    std::optional<Clock::time_point> kill_at;  // set once SIGTERM was sent
-    // Waits start at 0.1 ms and back off to 50 ms: a slow trainer costs
-    // little CPU (20 looks a second at its report). Its exit ends a wait at once.
-    auto nap = std::chrono::microseconds(100);
-    while (true) {
-      // Taken over: leaving here kills the trainer's group (~Process) at
-      // once, without the SIGTERM grace, so that it writes nothing more into
-      // the trial directory its new owner uses.
-      if (const auto holder = lost_ ? lost_->holder(plan.trial_id) : std::nullopt) {
-        throw OwnershipLost(plan.trial_id, *holder);
-      }
-      if ((run.exit = process.poll())) break;
-      const bool fresh = watch.drain(false, run);
-      const auto now = Clock::now();
-      if (fresh && !kill_at && should_prune_ && should_prune_(plan)) {
-        // Stopped by the pruner: SIGTERM lets the trainer checkpoint and exit.
-        run.pruned_at = watch.last_step();
-        process.signal_group(SIGTERM);
-        kill_at = now + grace;
-      } else if (stop_.load() >= kStopNow) {
-        a.interrupted = true;
-        process.signal_group(SIGKILL);
-      } else if (!kill_at && (stop_.load() >= kStopGracefully || now >= deadline)) {
-        (now >= deadline ? run.timed_out : a.interrupted) = true;
-        process.signal_group(SIGTERM);
-        kill_at = now + grace;
-      } else if (kill_at && now >= *kill_at) {
-        process.signal_group(SIGKILL);
-      }
-      process.wait_for(nap);
-      nap = std::min(nap * 2, std::chrono::microseconds(50000));
-    }
+    supervise(process, watch, plan, started, a);
     watch.drain(true, run);
     a.curve = watch.curve();
-    if (!watch.bad_series().empty())
-      a.bad_series = (dir / kReportFile).string() + " " + watch.bad_series();
+    if (!watch.bad_series().empty()) a.bad_series = report_file + " " + watch.bad_series();
     if (const auto silent = watch_ ? watch_->stopped(plan.trial_id) : std::nullopt) {
       run.cut_off_s = std::chrono::duration<double>(*silent).count();
     }
   } catch (const LaunchError& e) {
     run.launch_error = e.what();
   }
-  if (run.exit && !run.exit->success()) {
-    run.oom_line = find_oom_line(file_tail(spec.stderr_path, kStderrTailBytes));
-    if (run.oom_line.empty())
-      run.oom_line = find_oom_line(file_tail(spec.stdout_path, kStderrTailBytes));
-  }
+  if (run.exit && !run.exit->success()) run.oom_line = find_oom(spec);
   return a;
 }
 

@@ -4,6 +4,7 @@
 #ifndef HPO_RUN_TRIAL_RUNNER_H_
 #define HPO_RUN_TRIAL_RUNNER_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,8 @@
 #include "hpo/storage/storage.h"
 
 namespace hpo {
+
+class Process;
 
 // Everything decided about a trial before its trainer starts.
 struct TrialPlan {
@@ -86,9 +89,14 @@ class TrialRunner {
 
  private:
   struct Attempt;
+  class Watch;
   TrialResult run_owned(const TrialPlan& plan);
   // Runs the trainer once with `config` and watches it to its end.
   Attempt attempt(const TrialPlan& plan, const nlohmann::ordered_json& config);
+  // Drives the running trainer to its exit: its report, pruning, timeout,
+  // Ctrl-C and the SIGTERM-then-SIGKILL rules.
+  void supervise(Process& process, Watch& watch, const TrialPlan& plan,
+                 std::chrono::steady_clock::time_point started, Attempt& a);
 
   Storage& storage_;
   const TrainerConfig trainer_;
