@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <unordered_map>
 
 #include "samplers/kernel_width.h"
+#include "samplers/kernels/categorical.h"
+#include "samplers/kernels/continuous.h"
+#include "samplers/kernels/discrete.h"
 #include "samplers/truncnorm.h"
 
 namespace hpo {
@@ -15,17 +17,6 @@ namespace hpo {
 namespace {
 
 constexpr double kMinSigma = 1e-12;  // the floor when the magic clip is off
-
-struct MuSigma {
-  double mu, sigma;
-  bool operator==(const MuSigma& o) const { return mu == o.mu && sigma == o.sigma; }
-};
-
-struct MuSigmaHash {
-  size_t operator()(const MuSigma& k) const {
-    return std::hash<double>()(k.mu) * 31 + std::hash<double>()(k.sigma);
-  }
-};
 
 // log(sum(exp(terms))). Terms far below the largest are raised first, to a
 // value negligible against the largest term's 1 but still a normal number:
@@ -37,49 +28,6 @@ double log_sum_exp(const Eigen::ArrayXd& terms) {
   if (!std::isfinite(top)) return top;
   if (terms.size() < 256) return top + std::log((terms - top).max(-600.0).exp().sum());
   return top + std::log((terms - top).max(-80.0).cast<float>().exp().cast<double>().sum());
-}
-
-// Grids and categoricals: dimensions whose kernels take few distinct forms.
-bool is_discrete(const KernelDim& dim) { return dim.categorical || dim.q > 0; }
-
-// Where a grid kernel's mean lies, in half steps from the first grid point:
-// observations are on the grid (even slots), the prior may sit between two
-// points (an odd slot). -1 when the grid is too fine to bucket cheaply.
-Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space, int& n_slots) {
-  const double first = space.low + 0.5 * space.q;
-  const double n_points = std::round((space.high - space.low) / space.q);
-  if (space.q == 0 || n_points > 4.0 * static_cast<double>(mus.size()) + 64) return {};
-  n_slots = 2 * static_cast<int>(n_points) - 1;
-  Eigen::ArrayXi slot(mus.size());
-  for (Eigen::Index i = 0; i < mus.size(); ++i) {
-    // floor(v + 0.5), not lround: this loop runs over every kernel.
-    slot(i) = std::clamp(static_cast<int>(std::floor(2 * (mus(i) - first) / space.q + 0.5)), 0,
-                         n_slots - 1);
-  }
-  return slot;
-}
-
-// The kernels by mean, ties by index. On a grid there are few distinct
-// values: counting them is much faster than sorting thousands of ties.
-std::vector<int> sorted_by_value(const Eigen::ArrayXd& mus, const Eigen::ArrayXi& slot,
-                                 int n_slots) {
-  const size_t n = static_cast<size_t>(mus.size());
-  std::vector<int> order(n);
-  if (slot.size() == 0) {
-    std::vector<std::pair<double, int>> pairs(n);
-    for (size_t i = 0; i < n; ++i)
-      pairs[i] = {mus(static_cast<Eigen::Index>(i)), static_cast<int>(i)};
-    std::sort(pairs.begin(), pairs.end());
-    for (size_t i = 0; i < n; ++i) order[i] = pairs[i].second;
-    return order;
-  }
-  std::vector<size_t> start(static_cast<size_t>(n_slots) + 1, 0);
-  for (size_t i = 0; i < n; ++i)
-    ++start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i))) + 1];
-  for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
-  for (size_t i = 0; i < n; ++i)
-    order[start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i)))]++] = static_cast<int>(i);
-  return order;
 }
 
 // The kernels sorted as sorted_by_value sorts them, from the observations'
@@ -99,6 +47,21 @@ std::vector<int> with_prior(const std::vector<int>& sorted_obs, const Eigen::Arr
 }
 
 }  // namespace
+
+struct ParzenEstimator::Dim {
+  KernelDim space;
+  Eigen::ArrayXd mu, sigma;  // numeric: one mean and bandwidth per kernel
+  ContinuousKernels continuous;
+  GridKernels grid;  // numeric: the slots; grids: the groups too
+  CategoricalKernels categorical;
+};
+
+struct ParzenEstimator::Prepared {
+  const Dim* dim = nullptr;
+  Eigen::Index column = 0;
+  Eigen::ArrayXd inv_sigma;  // continuous
+  GridTable table;  // grid
+};
 
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
@@ -127,13 +90,19 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
     dims_[j].space = dims[j];
     const auto column = obs.col(static_cast<Eigen::Index>(j));
     if (dims[j].categorical) {
-      fit_categorical(dims_[j], column);
+      dims_[j].categorical.fit(dims[j].n_choices, column, has_prior_, options.prior_weight,
+                               options.categorical_prior_weight);
     } else {
       fit_numeric(dims_[j], column, j < order.size() ? order[j] : std::vector<int>{});
     }
   }
   find_classes();
 }
+
+ParzenEstimator::~ParzenEstimator() = default;
+
+const Eigen::ArrayXd& ParzenEstimator::mus(int dim) const { return dims_[dim].mu; }
+const Eigen::ArrayXd& ParzenEstimator::sigmas(int dim) const { return dims_[dim].sigma; }
 
 void ParzenEstimator::find_classes() {
   for (size_t j = 0; j < dims_.size(); ++j) {
@@ -152,10 +121,10 @@ void ParzenEstimator::find_classes() {
   for (size_t j : discrete_) {
     const Dim& dim = dims_[j];
     const bool categorical = dim.space.categorical;
-    const Eigen::ArrayXi& keys = categorical ? dim.choice : dim.group;
+    const Eigen::ArrayXi& keys = categorical ? dim.categorical.choice : dim.grid.group;
     const int shift = categorical ? 1 : 0;  // the prior's choice is -1
     const size_t radix =
-        static_cast<size_t>(categorical ? dim.space.n_choices + 1 : dim.group_mu.size());
+        static_cast<size_t>(categorical ? dim.space.n_choices + 1 : dim.grid.group_mu.size());
     if (static_cast<size_t>(n_classes) * radix > static_cast<size_t>(n_kernels()) + 64) {
       discrete_.clear();
       return;
@@ -194,7 +163,7 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   // domain's ends counting as neighbours.
   // Sorted with the kernel's index as tie-break: ties are common on grids,
   // and the index keeps the result independent of the sort algorithm.
-  const auto order = given.empty() ? sorted_by_value(mus, dim.slot, dim.n_slots)
+  const auto order = given.empty() ? sorted_by_value(mus, dim.grid.slot, dim.grid.n_slots)
                                    : with_prior(given, mus, has_prior_ ? n_obs_ : -1);
   // Without endpoints (Optuna's default), the outermost kernels look only
   // inwards; Hyperopt's rule always counts the domain's ends.
@@ -226,7 +195,7 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
   dim.mu.head(n_obs_) = obs;
   if (has_prior_) dim.mu(n_obs_) = 0.5 * (low + high);
   // Where each kernel sits on a grid, for the bandwidths and the groups.
-  dim.slot = half_step_slots(dim.mu, dim.space, dim.n_slots);
+  dim.grid.fit_slots(dim.mu, dim.space);
   // Bandwidths are clipped to [floor, range]: the floor keeps a few close
   // observations from making l(x) a spike.
   const double min_sigma =
@@ -242,96 +211,10 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
   if (has_prior_) dim.sigma(n_obs_) = range;
 
   if (dim.space.q == 0) {
-    // As Optuna 3.1 evaluates them, continuous kernels leave out the 1/sigma
-    // of a normal density: a kernel is as tall at its mean however narrow,
-    // so each weighs in proportion to its width. Wide kernels (the prior,
-    // lone observations) then count for more in l(x) and g(x), and a dense
-    // cluster of observations flattens g(x) rather than spiking it. Not a
-    // normalized density, but l/g only ranks candidates, and it searches
-    // better: on tools/bench/sampler_quality/run's synthetic problems the
-    // normalized kernels' median regret was up to 2.5x worse (rosenbrock5
-    // 391 against 160, branin 0.047 against 0.027). `normalized`
-    // gives true densities, as the paper's TPE uses.
-    dim.log_norm.resize(n);
-    // Most kernels share the bandwidth floor: one log for a run of them.
-    double last_sigma = 1.0, log_sigma = 0.0;
-    for (Eigen::Index k = 0; k < n; ++k) {
-      const double s = dim.sigma(k);
-      if (options_.normalized && s != last_sigma) {
-        last_sigma = s;
-        log_sigma = std::log(s);
-      }
-      dim.log_norm(k) = -truncnorm::kLogSqrt2Pi -
-                        truncnorm::log_gauss_mass((low - dim.mu(k)) / s, (high - dim.mu(k)) / s) -
-                        log_sigma;
-    }
-    return;
+    dim.continuous.fit(dim.mu, dim.sigma, low, high, options_.normalized);
+  } else {
+    dim.grid.group_kernels(dim.mu, dim.sigma, dim.space);
   }
-  group_kernels(dim);
-}
-
-void ParzenEstimator::group_kernels(Dim& dim) const {
-  // Kernels with the same (mu, sigma) form a group. A grid's kernels share
-  // few means, and each mean few bandwidths: chain the groups per mean.
-  const Eigen::Index n = dim.mu.size();
-  const Eigen::ArrayXi& slot = dim.slot;
-  std::vector<int> head(static_cast<size_t>(std::max(dim.n_slots, 1)), -1), next;
-  std::unordered_map<MuSigma, int, MuSigmaHash> hashed;  // for grids too fine to chain
-  std::vector<double> mus, sigmas;
-  dim.group.resize(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const double mu = dim.mu(k), sigma = dim.sigma(k);
-    int g = -1;
-    if (slot.size() == 0) {
-      g = hashed.emplace(MuSigma{mu, sigma}, static_cast<int>(mus.size())).first->second;
-    } else {
-      int& first = head[static_cast<size_t>(slot(k))];
-      for (g = first; g >= 0 && !(mus[static_cast<size_t>(g)] == mu &&
-                                  sigmas[static_cast<size_t>(g)] == sigma);) {
-        g = next[static_cast<size_t>(g)];
-      }
-      if (g < 0) {
-        next.push_back(first);
-        first = static_cast<int>(mus.size());
-        g = first;
-      }
-    }
-    if (g == static_cast<int>(mus.size())) {
-      mus.push_back(mu);
-      sigmas.push_back(sigma);
-    }
-    dim.group(k) = g;
-  }
-  dim.group_mu =
-      Eigen::Map<const Eigen::ArrayXd>(mus.data(), static_cast<Eigen::Index>(mus.size()));
-  dim.group_sigma =
-      Eigen::Map<const Eigen::ArrayXd>(sigmas.data(), static_cast<Eigen::Index>(sigmas.size()));
-  dim.group_log_mass.resize(dim.group_mu.size());
-  for (Eigen::Index g = 0; g < dim.group_mu.size(); ++g) {
-    const double mu = dim.group_mu(g), s = dim.group_sigma(g);
-    dim.group_log_mass(g) =
-        truncnorm::log_gauss_mass((dim.space.low - mu) / s, (dim.space.high - mu) / s);
-  }
-}
-
-void ParzenEstimator::fit_categorical(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const {
-  const int n_choices = dim.space.n_choices;
-  dim.choice.resize(n_kernels());
-  for (int k = 0; k < n_obs_; ++k) dim.choice(k) = static_cast<int>(std::lround(obs(k)));
-  if (has_prior_) dim.choice(n_obs_) = -1;
-  if (options_.categorical_prior_weight > 0 && n_choices > 1) {
-    // Aitchison-Aitken: a fixed share b spread over the other choices.
-    const double b = options_.categorical_prior_weight;
-    dim.log_hit = std::log(1 - b);
-    dim.log_miss = std::log(b / (n_choices - 1));
-    return;
-  }
-  // Each observation kernel spreads the prior weight over every choice and
-  // puts 1 on its own: (1 + p) at the hit, p elsewhere, normalized.
-  const double p = options_.prior_weight / (has_prior_ ? n_obs_ + 1 : n_obs_);
-  const double total = n_choices * p + 1;
-  dim.log_hit = std::log((p + 1) / total);
-  dim.log_miss = std::log(p / total);
 }
 
 Eigen::ArrayXXd ParzenEstimator::sample(std::mt19937_64& rng, int n) const {
@@ -354,20 +237,11 @@ double ParzenEstimator::sample_dim(const Dim& dim, int kernel, std::mt19937_64& 
     const double mu = dim.mu(kernel), s = dim.sigma(kernel);
     return mu + s * truncnorm::sample((dim.space.low - mu) / s, (dim.space.high - mu) / s, u);
   }
-  const int n_choices = dim.space.n_choices;
-  const int hit = dim.choice(kernel);
-  if (hit < 0) return std::min(n_choices - 1, static_cast<int>(u * n_choices));
-  const double miss = std::exp(dim.log_miss), at_hit = std::exp(dim.log_hit);
-  double acc = 0;
-  for (int c = 0; c < n_choices; ++c) {
-    acc += c == hit ? at_hit : miss;
-    if (u < acc) return c;
-  }
-  return n_choices - 1;
+  return dim.categorical.sample(kernel, u);
 }
 
 Eigen::ArrayXd ParzenEstimator::log_pdf(const Eigen::ArrayXXd& x) const {
-  if (dims_.size() == 1 && (dims_[0].space.categorical || dims_[0].space.q > 0)) {
+  if (dims_.size() == 1 && is_discrete(dims_[0].space)) {
     return discrete_log_pdf(dims_[0], x.col(0));
   }
   std::vector<Prepared> prepared;
@@ -413,7 +287,7 @@ ParzenEstimator::Prepared ParzenEstimator::prepare(const Dim& dim, const Eigen::
   Prepared p;
   p.dim = &dim;
   p.column = static_cast<Eigen::Index>(&dim - dims_.data());
-  if (dim.space.q > 0) grid_table(dim, x, p.table, p.value_of);
+  if (dim.space.q > 0) p.table = dim.grid.table(dim.space, x);
   if (!dim.space.categorical && dim.space.q == 0) p.inv_sigma = dim.sigma.inverse();
   return p;
 }
@@ -424,7 +298,7 @@ void ParzenEstimator::add_log_pdf(const Prepared& p, double x, Eigen::Index c,
   if (is_discrete(dim.space)) {
     for (Eigen::Index k = 0; k < acc.size(); ++k) acc(k) += discrete_term(p, x, c, k);
   } else {
-    acc += dim.log_norm - 0.5 * ((x - dim.mu) * p.inv_sigma).square();
+    dim.continuous.add_log_terms(dim.mu, p.inv_sigma, x, acc);
   }
 }
 
@@ -432,72 +306,21 @@ void ParzenEstimator::add_log_pdf(const Prepared& p, double x, Eigen::Index c,
 double ParzenEstimator::discrete_term(const Prepared& p, double x, Eigen::Index c,
                                       Eigen::Index kernel) const {
   const Dim& dim = *p.dim;
-  if (dim.space.categorical) {
-    const int hit = dim.choice(kernel);
-    if (hit < 0) return -std::log(static_cast<double>(dim.space.n_choices));
-    return hit == static_cast<int>(std::lround(x)) ? dim.log_hit : dim.log_miss;
-  }
-  return p.table(dim.group(kernel), p.value_of[static_cast<size_t>(c)]);
-}
-
-void ParzenEstimator::grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,
-                                 std::vector<int>& value_of) const {
-  // The log mass of each point's grid cell under each distinct (mu, sigma):
-  // a grid holds few values, and its kernels few distinct bandwidths.
-  const double half = 0.5 * dim.space.q;
-  std::vector<double> values;
-  value_of.resize(static_cast<size_t>(x.size()));
-  for (Eigen::Index c = 0; c < x.size(); ++c) {
-    auto it = std::find(values.begin(), values.end(), x(c));
-    if (it == values.end()) it = values.insert(values.end(), x(c));
-    value_of[static_cast<size_t>(c)] = static_cast<int>(it - values.begin());
-  }
-  const Eigen::Index n_groups = dim.group_mu.size();
-  table.resize(n_groups, static_cast<Eigen::Index>(values.size()));
-  for (size_t v = 0; v < values.size(); ++v) {
-    const double lo = std::max(values[v] - half, dim.space.low);
-    const double hi = std::min(values[v] + half, dim.space.high);
-    for (Eigen::Index g = 0; g < n_groups; ++g) {
-      const double mu = dim.group_mu(g), s = dim.group_sigma(g);
-      table(g, static_cast<Eigen::Index>(v)) =
-          truncnorm::log_gauss_mass((lo - mu) / s, (hi - mu) / s) - dim.group_log_mass(g);
-    }
-  }
+  if (dim.space.categorical) return dim.categorical.log_term(kernel, x);
+  return p.table.at(dim.grid.group(kernel), c);
 }
 
 Eigen::ArrayXd ParzenEstimator::discrete_log_pdf(const Dim& dim, const Eigen::ArrayXd& x) const {
   // On one grid or categorical dimension the mixture collapses: kernels
   // with the same (mu, sigma), or the same observed choice, pool weights.
-  const Eigen::ArrayXd& w = weights_;
+  if (dim.space.categorical) return dim.categorical.log_pdf(weights_, x);
+  const GridTable table = dim.grid.table(dim.space, x);
+  const Eigen::ArrayXd log_pooled = dim.grid.pooled_log_weights(weights_);
   Eigen::ArrayXd out(x.size());
-  if (dim.space.categorical) {
-    const int n_choices = dim.space.n_choices;
-    Eigen::ArrayXd at_choice = Eigen::ArrayXd::Zero(n_choices);
-    double prior = 0, observed = 0;
-    for (Eigen::Index k = 0; k < w.size(); ++k) {
-      if (dim.choice(k) < 0) {
-        prior += w(k);
-      } else {
-        at_choice(dim.choice(k)) += w(k);
-        observed += w(k);
-      }
-    }
-    const double hit = std::exp(dim.log_hit), miss = std::exp(dim.log_miss);
-    for (Eigen::Index c = 0; c < x.size(); ++c) {
-      const int v = std::clamp(static_cast<int>(std::lround(x(c))), 0, n_choices - 1);
-      out(c) = std::log(observed * miss + at_choice(v) * (hit - miss) + prior / n_choices);
-    }
-    return out;
-  }
-  Eigen::ArrayXXd table;
-  std::vector<int> value_of;
-  grid_table(dim, x, table, value_of);
-  Eigen::ArrayXd log_pooled = Eigen::ArrayXd::Zero(dim.group_mu.size());
-  for (Eigen::Index k = 0; k < w.size(); ++k) log_pooled(dim.group(k)) += w(k);
-  log_pooled = log_pooled.log();
   Eigen::ArrayXd terms(log_pooled.size());
   for (Eigen::Index c = 0; c < x.size(); ++c) {
-    terms.head(terms.size()) = log_pooled + table.col(value_of[static_cast<size_t>(c)]);
+    terms.head(terms.size()) =
+        log_pooled + table.log_mass.col(table.value_of[static_cast<size_t>(c)]);
     out(c) = log_sum_exp(terms);
   }
   return out;

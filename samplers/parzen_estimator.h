@@ -13,19 +13,11 @@
 #include <random>
 #include <vector>
 
+#include "samplers/kernels/kernel_dim.h"
 #include "samplers/tpe_options.h"
 #include "samplers/tpe_weights.h"
 
 namespace hpo {
-
-// One dimension of an estimator's domain.
-struct KernelDim {
-  bool categorical = false;
-  int n_choices = 0;  // categorical only
-  double low = 0.0;  // numeric: the kernels' support; a grid's is widened by q/2
-  double high = 1.0;
-  double q = 0.0;  // numeric: the grid step; 0 for continuous
-};
 
 // The defaults are Optuna 3.1's.
 struct ParzenOptions {
@@ -55,6 +47,7 @@ class ParzenEstimator {
   ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
                   const Eigen::ArrayXd& weights, const ParzenOptions& options,
                   const std::vector<std::vector<int>>& order = {});
+  ~ParzenEstimator();
 
   // `n` draws, one per row. Grid values are not snapped to the grid.
   Eigen::ArrayXXd sample(std::mt19937_64& rng, int n) const;
@@ -67,49 +60,24 @@ class ParzenEstimator {
   Eigen::ArrayXd log_pdf(const Eigen::ArrayXXd& x) const;
 
   int n_kernels() const { return static_cast<int>(weights_.size()); }
-  const Eigen::ArrayXd& mus(int dim) const { return dims_[dim].mu; }
-  const Eigen::ArrayXd& sigmas(int dim) const { return dims_[dim].sigma; }
+  const Eigen::ArrayXd& mus(int dim) const;
+  const Eigen::ArrayXd& sigmas(int dim) const;
 
  private:
-  struct Dim {
-    KernelDim space;
-    // Numeric: one mean and bandwidth per kernel.
-    Eigen::ArrayXd mu, sigma;
-    Eigen::ArrayXd log_norm;  // continuous: -log(sqrt(2 pi) * mass over support), see fit_numeric
-    // Grids: each kernel's mean in half steps from the first point (see
-    // half_step_slots); empty when the grid is too fine to bucket.
-    Eigen::ArrayXi slot;
-    int n_slots = 0;
-    // Grids: kernels that share (mu, sigma) share their cell masses, and
-    // there are few distinct ones, so the cell masses are computed per group.
-    Eigen::ArrayXi group;
-    Eigen::ArrayXd group_mu, group_sigma, group_log_mass;
-    // Categorical: the observed choice per kernel, -1 for the prior.
-    Eigen::ArrayXi choice;
-    double log_hit = 0, log_miss = 0;  // an observation kernel's log mass at / off its choice
-  };
-
+  // One dimension's kernels: means and bandwidths when numeric, and its
+  // family's (samplers/kernels/).
+  struct Dim;
   // What log_pdf needs of one dimension for a given set of points.
-  struct Prepared {
-    const Dim* dim = nullptr;
-    Eigen::Index column = 0;
-    Eigen::ArrayXd inv_sigma;  // continuous
-    Eigen::ArrayXXd table;  // grid: log cell mass by (mu, sigma) group and value
-    std::vector<int> value_of;  // grid: each point's column in `table`
-  };
+  struct Prepared;
 
   void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
                    const std::vector<int>& order) const;
   void find_classes();
   double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;
-  void group_kernels(Dim& dim) const;
-  void fit_categorical(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs) const;
   Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus,  // mus: dim.mu
                             const std::vector<int>& order) const;
   Prepared prepare(const Dim& dim, const Eigen::ArrayXd& x) const;
   void add_log_pdf(const Prepared& p, double x, Eigen::Index point, Eigen::ArrayXd& acc) const;
-  void grid_table(const Dim& dim, const Eigen::ArrayXd& x, Eigen::ArrayXXd& table,
-                  std::vector<int>& value_of) const;
   Eigen::ArrayXd discrete_log_pdf(const Dim& dim, const Eigen::ArrayXd& x) const;
   double sample_dim(const Dim& dim, int kernel, std::mt19937_64& rng) const;
 

@@ -1,0 +1,142 @@
+#include "samplers/kernels/discrete.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+#include <utility>
+
+#include "samplers/truncnorm.h"
+
+namespace hpo {
+
+namespace {
+
+struct MuSigma {
+  double mu, sigma;
+  bool operator==(const MuSigma& o) const { return mu == o.mu && sigma == o.sigma; }
+};
+
+struct MuSigmaHash {
+  size_t operator()(const MuSigma& k) const {
+    return std::hash<double>()(k.mu) * 31 + std::hash<double>()(k.sigma);
+  }
+};
+
+// -1 slots: see fit_slots.
+Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space, int& n_slots) {
+  const double first = space.low + 0.5 * space.q;
+  const double n_points = std::round((space.high - space.low) / space.q);
+  if (space.q == 0 || n_points > 4.0 * static_cast<double>(mus.size()) + 64) return {};
+  n_slots = 2 * static_cast<int>(n_points) - 1;
+  Eigen::ArrayXi slot(mus.size());
+  for (Eigen::Index i = 0; i < mus.size(); ++i) {
+    // floor(v + 0.5), not lround: this loop runs over every kernel.
+    slot(i) = std::clamp(static_cast<int>(std::floor(2 * (mus(i) - first) / space.q + 0.5)), 0,
+                         n_slots - 1);
+  }
+  return slot;
+}
+
+}  // namespace
+
+// On a grid there are few distinct values: counting them is much faster
+// than sorting thousands of ties.
+std::vector<int> sorted_by_value(const Eigen::ArrayXd& mus, const Eigen::ArrayXi& slot,
+                                 int n_slots) {
+  const size_t n = static_cast<size_t>(mus.size());
+  std::vector<int> order(n);
+  if (slot.size() == 0) {
+    std::vector<std::pair<double, int>> pairs(n);
+    for (size_t i = 0; i < n; ++i)
+      pairs[i] = {mus(static_cast<Eigen::Index>(i)), static_cast<int>(i)};
+    std::sort(pairs.begin(), pairs.end());
+    for (size_t i = 0; i < n; ++i) order[i] = pairs[i].second;
+    return order;
+  }
+  std::vector<size_t> start(static_cast<size_t>(n_slots) + 1, 0);
+  for (size_t i = 0; i < n; ++i)
+    ++start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i))) + 1];
+  for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
+  for (size_t i = 0; i < n; ++i)
+    order[start[static_cast<size_t>(slot(static_cast<Eigen::Index>(i)))]++] = static_cast<int>(i);
+  return order;
+}
+
+void GridKernels::fit_slots(const Eigen::ArrayXd& mus, const KernelDim& space) {
+  slot = half_step_slots(mus, space, n_slots);
+}
+
+void GridKernels::group_kernels(const Eigen::ArrayXd& mus, const Eigen::ArrayXd& sigmas,
+                                const KernelDim& space) {
+  // A grid's kernels share few means, and each mean few bandwidths: chain
+  // the groups per mean.
+  const Eigen::Index n = mus.size();
+  std::vector<int> head(static_cast<size_t>(std::max(n_slots, 1)), -1), next;
+  std::unordered_map<MuSigma, int, MuSigmaHash> hashed;  // for grids too fine to chain
+  std::vector<double> g_mus, g_sigmas;
+  group.resize(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double mu = mus(k), sigma = sigmas(k);
+    int g = -1;
+    if (slot.size() == 0) {
+      g = hashed.emplace(MuSigma{mu, sigma}, static_cast<int>(g_mus.size())).first->second;
+    } else {
+      int& first = head[static_cast<size_t>(slot(k))];
+      for (g = first; g >= 0 && !(g_mus[static_cast<size_t>(g)] == mu &&
+                                  g_sigmas[static_cast<size_t>(g)] == sigma);) {
+        g = next[static_cast<size_t>(g)];
+      }
+      if (g < 0) {
+        next.push_back(first);
+        first = static_cast<int>(g_mus.size());
+        g = first;
+      }
+    }
+    if (g == static_cast<int>(g_mus.size())) {
+      g_mus.push_back(mu);
+      g_sigmas.push_back(sigma);
+    }
+    group(k) = g;
+  }
+  group_mu = Eigen::Map<const Eigen::ArrayXd>(g_mus.data(), static_cast<Eigen::Index>(g_mus.size()));
+  group_sigma =
+      Eigen::Map<const Eigen::ArrayXd>(g_sigmas.data(), static_cast<Eigen::Index>(g_sigmas.size()));
+  group_log_mass.resize(group_mu.size());
+  for (Eigen::Index g = 0; g < group_mu.size(); ++g) {
+    const double mu = group_mu(g), s = group_sigma(g);
+    group_log_mass(g) = truncnorm::log_gauss_mass((space.low - mu) / s, (space.high - mu) / s);
+  }
+}
+
+GridTable GridKernels::table(const KernelDim& space, const Eigen::ArrayXd& x) const {
+  // A grid holds few values, and its kernels few distinct bandwidths.
+  GridTable t;
+  const double half = 0.5 * space.q;
+  std::vector<double> values;
+  t.value_of.resize(static_cast<size_t>(x.size()));
+  for (Eigen::Index c = 0; c < x.size(); ++c) {
+    auto it = std::find(values.begin(), values.end(), x(c));
+    if (it == values.end()) it = values.insert(values.end(), x(c));
+    t.value_of[static_cast<size_t>(c)] = static_cast<int>(it - values.begin());
+  }
+  const Eigen::Index n_groups = group_mu.size();
+  t.log_mass.resize(n_groups, static_cast<Eigen::Index>(values.size()));
+  for (size_t v = 0; v < values.size(); ++v) {
+    const double lo = std::max(values[v] - half, space.low);
+    const double hi = std::min(values[v] + half, space.high);
+    for (Eigen::Index g = 0; g < n_groups; ++g) {
+      const double mu = group_mu(g), s = group_sigma(g);
+      t.log_mass(g, static_cast<Eigen::Index>(v)) =
+          truncnorm::log_gauss_mass((lo - mu) / s, (hi - mu) / s) - group_log_mass(g);
+    }
+  }
+  return t;
+}
+
+Eigen::ArrayXd GridKernels::pooled_log_weights(const Eigen::ArrayXd& w) const {
+  Eigen::ArrayXd pooled = Eigen::ArrayXd::Zero(group_mu.size());
+  for (Eigen::Index k = 0; k < w.size(); ++k) pooled(group(k)) += w(k);
+  return pooled.log();
+}
+
+}  // namespace hpo
