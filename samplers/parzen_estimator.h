@@ -55,7 +55,7 @@ class ParzenEstimator {
   // The log density of each row of `x` (log mass on grids and choices);
   // grid values must lie on their grid. Unless `normalized`, continuous
   // kernels are weighted by their bandwidth, as in Optuna 3.1 (see
-  // fit_numeric), and over continuous dimensions this is a score
+  // ContinuousKernels::fit), and over continuous dimensions this is a score
   // proportional to no density.
   Eigen::ArrayXd log_pdf(const Eigen::ArrayXXd& x) const;
 

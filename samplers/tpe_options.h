@@ -67,7 +67,7 @@ struct TpeOptions {
   bool consider_endpoints =
       false;  // kOptuna only: outermost kernels also look at the domain's ends
   // Continuous kernels as normalized densities. Optuna 3.1 weighs each by
-  // its width instead (see ParzenEstimator::fit_numeric).
+  // its width instead (see ContinuousKernels::fit).
   bool normalized_kernels = true;
   // A categorical kernel puts 1 - this on its observed choice and spreads
   // this over the others (Aitchison-Aitken); 0: Optuna's rule, the prior

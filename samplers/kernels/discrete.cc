@@ -98,7 +98,8 @@ void GridKernels::group_kernels(const Eigen::ArrayXd& mus, const Eigen::ArrayXd&
     }
     group(k) = g;
   }
-  group_mu = Eigen::Map<const Eigen::ArrayXd>(g_mus.data(), static_cast<Eigen::Index>(g_mus.size()));
+  group_mu =
+      Eigen::Map<const Eigen::ArrayXd>(g_mus.data(), static_cast<Eigen::Index>(g_mus.size()));
   group_sigma =
       Eigen::Map<const Eigen::ArrayXd>(g_sigmas.data(), static_cast<Eigen::Index>(g_sigmas.size()));
   group_log_mass.resize(group_mu.size());
