@@ -199,7 +199,9 @@ std::vector<std::string> tpe_option_keys() {
 
 std::optional<TpeOptionError> read_tpe_options(const std::map<std::string, TpeOptionValue>& values,
                                                TpeOptions& out) {
-  for (const auto& [key, value] : values) {
+  for (const auto& entry : values) {
+    // A named variable, not a structured binding: C++17 lambdas cannot capture those (clang).
+    const std::string& key = entry.first;
     const auto it = std::find_if(kTable.begin(), kTable.end(),
                                  [&](const TpeOptionRow& r) { return key == r.key; });
     if (it == kTable.end()) return TpeOptionError{key, ""};
