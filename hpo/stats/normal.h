@@ -8,8 +8,8 @@ namespace hpo::stats {
 double normal_cdf(double x);
 
 // Phi^-1(p) for p in (0, 1); -inf at 0, +inf at 1, NaN outside [0, 1].
-// Acklam's rational approximation (relative error 1.15e-9) refined by one
-// Newton step on normal_cdf, which brings it to about 1e-15.
+// samplers/truncnorm's ndtri: Acklam's rational approximation refined by
+// one Halley step, to about 1e-15.
 double normal_quantile(double p);
 
 }  // namespace hpo::stats
