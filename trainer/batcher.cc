@@ -82,7 +82,13 @@ void Batcher::work() {
     const uint64_t generation = generation_;
     std::shared_ptr<const Pass> pass = pass_;
     lock.unlock();
-    Batch batch = build(*pass, k);
+    Batch batch;
+    try {
+      batch = build(*pass, k);
+    } catch (...) {  // an exception must not end the process from this thread
+      batch.index = k;
+      batch.error = std::current_exception();
+    }
     lock.lock();
     if (generation == generation_) {
       ready_.emplace(k, std::move(batch));
@@ -112,6 +118,7 @@ std::optional<Batch> Batcher::next() {
   lock.unlock();
   work_cv_.notify_all();  // a slot is free
   waited();
+  if (batch.error) std::rethrow_exception(batch.error);
   return batch;
 }
 

@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,6 +26,7 @@ namespace hpo::trainer {
 
 struct Batch {
   size_t index = 0;  // position in the pass
+  std::exception_ptr error;  // a worker's failure, rethrown by next()
   torch::Tensor x;  // [batch, features, lookback] float32
   torch::Tensor y;  // [batch] normalized target
 };

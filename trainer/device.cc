@@ -9,6 +9,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "trainer/graph_step.h"
+
 #ifdef HPO_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
 #endif
@@ -17,6 +19,11 @@
 // tensor (torch >= 2.1).
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
 #define HPO_MULTI_TENSOR_OPTIM 1
+#endif
+// The fused AdamW kernel with the learning rate in a device tensor, which a
+// CUDA graph can replay with a new rate (torch >= 2.4).
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+#define HPO_TENSOR_LR_ADAMW 1
 #endif
 
 namespace hpo::trainer {
@@ -95,6 +102,17 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
           : setup.cuda ? "unavailable in this LibTorch (needs torch >= 2.1): AdamW per parameter"
                        : "ignored on CPU")
       << "\n";
+  setup.cuda_graphs =
+      s.cuda_graphs && setup.cuda && setup.fused_optimizer && GraphStep::available();
+  log << "setting CUDA_GRAPHS=" << on_off(s.cuda_graphs) << " -> "
+      << (setup.cuda_graphs        ? "each full training step replayed as one CUDA graph, after "
+                                     "warm-up steps; a partial last batch runs eagerly"
+          : !s.cuda_graphs         ? "off (kernels launched one by one)"
+          : !setup.cuda            ? "ignored on CPU"
+          : !setup.fused_optimizer ? "off: needs FUSED_OPTIMIZER=1"
+                                   : "unavailable in this LibTorch (needs CUDA torch >= 2.4): "
+                                     "kernels launched one by one")
+      << "\n";
   // Read by CUDA and LibTorch themselves; logged so the trial log shows them.
   for (const char* name :
        {"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "TORCH_CUDNN_V8_API_ENABLED"}) {
@@ -172,56 +190,134 @@ bool fused_adamw_available(const DeviceSetup& setup) {
 #endif
 }
 
+namespace {
+
+// A parameter's AdamW state, created as optimizer.step() creates it when
+// missing (step 0, zeroed moments).
+template <typename State>
+torch::optim::AdamWParamState& adamw_state(State& state, const torch::Tensor& p) {
+  using Key = typename std::decay_t<State>::key_type;
+  const Key key = state_key<Key>(p);
+  auto it = state.find(key);
+  if (it == state.end()) {
+    auto fresh = std::make_unique<torch::optim::AdamWParamState>();
+    fresh->step(0);
+    fresh->exp_avg(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+    fresh->exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+    state[key] = std::move(fresh);
+    it = state.find(key);
+  }
+  return static_cast<torch::optim::AdamWParamState&>(*it->second);
+}
+
+#ifdef HPO_MULTI_TENSOR_OPTIM
+// One group's tensors, as the fused kernels take them.
+struct AdamWLists {
+  std::vector<torch::Tensor> params, grads, exp_avgs, exp_avg_sqs;
+};
+
+AdamWLists adamw_lists(torch::optim::AdamW& optimizer, torch::optim::OptimizerParamGroup& group) {
+  AdamWLists lists;
+  for (auto& p : group.params()) {
+    if (!p.grad().defined()) continue;
+    auto& s = adamw_state(optimizer.state(), p);
+    lists.params.push_back(p);
+    lists.grads.push_back(p.grad());
+    lists.exp_avgs.push_back(s.exp_avg());
+    lists.exp_avg_sqs.push_back(s.exp_avg_sq());
+  }
+  return lists;
+}
+
+bool uses_amsgrad(torch::optim::AdamW& optimizer) {
+  for (auto& group : optimizer.param_groups())
+    if (static_cast<torch::optim::AdamWOptions&>(group.options()).amsgrad()) return true;
+  return false;
+}
+#endif
+
+}  // namespace
+
 void fused_adamw_step(torch::optim::AdamW& optimizer, const DeviceSetup& setup) {
 #ifdef HPO_MULTI_TENSOR_OPTIM
-  bool amsgrad = false;
-  for (auto& group : optimizer.param_groups())
-    amsgrad = amsgrad || static_cast<torch::optim::AdamWOptions&>(group.options()).amsgrad();
-  if (!fused_adamw_available(setup) || amsgrad) {
+  if (!fused_adamw_available(setup) || uses_amsgrad(optimizer)) {
     optimizer.step();
     return;
   }
   torch::NoGradGuard no_grad;
-  auto& state = optimizer.state();
-  using Key = typename std::decay_t<decltype(state)>::key_type;
   for (auto& group : optimizer.param_groups()) {
     auto& options = static_cast<torch::optim::AdamWOptions&>(group.options());
-    std::vector<torch::Tensor> params, grads, exp_avgs, exp_avg_sqs;
+    AdamWLists lists = adamw_lists(optimizer, group);
+    if (lists.params.empty()) continue;
     int64_t step = 0;
-    for (auto& p : group.params()) {
-      if (!p.grad().defined()) continue;
-      const Key key = state_key<Key>(p);
-      auto it = state.find(key);
-      if (it == state.end()) {  // as optimizer.step() initializes it
-        auto fresh = std::make_unique<torch::optim::AdamWParamState>();
-        fresh->step(0);
-        fresh->exp_avg(torch::zeros_like(p, torch::MemoryFormat::Preserve));
-        fresh->exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
-        state[key] = std::move(fresh);
-        it = state.find(key);
-      }
-      auto& s = static_cast<torch::optim::AdamWParamState&>(*it->second);
+    for (const torch::Tensor& p : lists.params) {
+      auto& s = adamw_state(optimizer.state(), p);
       s.step(s.step() + 1);
       step = std::max(step, s.step());
-      params.push_back(p);
-      grads.push_back(p.grad());
-      exp_avgs.push_back(s.exp_avg());
-      exp_avg_sqs.push_back(s.exp_avg_sq());
     }
-    if (params.empty()) continue;
     // The kernel reads each parameter's step count from a device tensor; they
     // all step together, so one scalar serves them all (written, not synced).
     torch::Tensor step_count = torch::full(
         {}, double(step), torch::TensorOptions().dtype(torch::kFloat32).device(setup.device));
-    std::vector<torch::Tensor> steps(params.size(), step_count);
-    at::_fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, at::TensorList(), steps, options.lr(),
-                      std::get<0>(options.betas()), std::get<1>(options.betas()),
-                      options.weight_decay(), options.eps(), /*amsgrad=*/false, /*maximize=*/false);
+    std::vector<torch::Tensor> steps(lists.params.size(), step_count);
+    at::_fused_adamw_(lists.params, lists.grads, lists.exp_avgs, lists.exp_avg_sqs,
+                      at::TensorList(), steps, options.lr(), std::get<0>(options.betas()),
+                      std::get<1>(options.betas()), options.weight_decay(), options.eps(),
+                      /*amsgrad=*/false, /*maximize=*/false);
   }
 #else
   (void)setup;
   optimizer.step();
 #endif
+}
+
+int64_t prepare_adamw_state(torch::optim::AdamW& optimizer) {
+#ifdef HPO_TENSOR_LR_ADAMW
+  if (uses_amsgrad(optimizer)) throw std::logic_error("prepare_adamw_state: amsgrad is not fused");
+  torch::NoGradGuard no_grad;
+  int64_t step = 0;
+  for (auto& group : optimizer.param_groups())
+    for (auto& p : group.params()) {
+      if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+      step = std::max(step, adamw_state(optimizer.state(), p).step());
+    }
+  return step;
+#else
+  (void)optimizer;
+  throw std::logic_error("prepare_adamw_state: this LibTorch has no tensor-lr fused AdamW");
+#endif
+}
+
+void adamw_step_in_place(torch::optim::AdamW& optimizer, const torch::Tensor& lr,
+                         const torch::Tensor& step_count) {
+#ifdef HPO_TENSOR_LR_ADAMW
+  torch::NoGradGuard no_grad;
+  step_count.add_(1);
+  for (auto& group : optimizer.param_groups()) {
+    auto& options = static_cast<torch::optim::AdamWOptions&>(group.options());
+    AdamWLists lists = adamw_lists(optimizer, group);
+    if (lists.params.empty()) continue;
+    std::vector<torch::Tensor> steps(lists.params.size(), step_count);
+    at::_fused_adamw_(lists.params, lists.grads, lists.exp_avgs, lists.exp_avg_sqs,
+                      at::TensorList(), steps, lr, std::get<0>(options.betas()),
+                      std::get<1>(options.betas()), options.weight_decay(), options.eps(),
+                      /*amsgrad=*/false, /*maximize=*/false);
+    at::_foreach_zero_(lists.grads);
+  }
+#else
+  (void)optimizer;
+  (void)lr;
+  (void)step_count;
+  throw std::logic_error("adamw_step_in_place: this LibTorch has no tensor-lr fused AdamW");
+#endif
+}
+
+void count_adamw_step(torch::optim::AdamW& optimizer) {
+  for (auto& group : optimizer.param_groups())
+    for (auto& p : group.params()) {
+      auto& s = adamw_state(optimizer.state(), p);
+      s.step(s.step() + 1);
+    }
 }
 
 double peak_memory_mb(const DeviceSetup& setup) {

@@ -24,6 +24,7 @@ struct DeviceSetup {
   torch::ScalarType amp_dtype = torch::kBFloat16;
   bool pin_memory = false;
   bool fused_optimizer = false;  // fused AdamW and multi-tensor clipping
+  bool cuda_graphs = false;  // training steps replayed as CUDA graphs (graph_step.h)
 };
 
 // Picks the device ("auto" | "cpu" | "cuda"), applies threads, cuDNN, TF32 and
@@ -61,6 +62,26 @@ bool fused_adamw_available(const DeviceSetup& setup);
 // with optimizer.step(), which it falls back to where unavailable or with
 // amsgrad.
 void fused_adamw_step(torch::optim::AdamW& optimizer, const DeviceSetup& setup);
+
+// For training steps that are captured in a CUDA graph (graph_step.h), where
+// nothing may allocate a parameter's state or gradient, read a host value or
+// synchronize. Available where fused_adamw_available() and the LibTorch has
+// the fused kernel that reads its learning rate from a device tensor
+// (torch >= 2.4); elsewhere the first two throw std::logic_error.
+//
+// prepare_adamw_state creates up front what optimizer.step() creates lazily
+// (each parameter's exp_avg and exp_avg_sq) and gives every parameter a zeroed
+// gradient, which backward() then accumulates into in place. Returns the
+// optimizer's step count so far (nonzero after a resume).
+int64_t prepare_adamw_state(torch::optim::AdamW& optimizer);
+// One AdamW step in one fused kernel: the step count is `step_count` (a
+// device float scalar, incremented here), the learning rate `lr` (a device
+// float scalar); the gradients are zeroed in place afterwards.
+void adamw_step_in_place(torch::optim::AdamW& optimizer, const torch::Tensor& lr,
+                         const torch::Tensor& step_count);
+// Adds one to the host copy of each parameter's step count, which checkpoints
+// save (adamw_step_in_place only advances the device's).
+void count_adamw_step(torch::optim::AdamW& optimizer);
 
 // The peak resident memory of the process (and of the CUDA allocator, when on
 // CUDA), in MiB.

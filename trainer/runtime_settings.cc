@@ -61,6 +61,7 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
       throw UsageError(fmt::format("environment: AMP_DTYPE='{}' must be bf16, fp16 or off", v));
   }
   read_bool(getenv, "FUSED_OPTIMIZER", &s.fused_optimizer);
+  read_bool(getenv, "CUDA_GRAPHS", &s.cuda_graphs);
   read_int(getenv, "OMP_NUM_THREADS", 1, &s.omp_threads);
   return s;
 }

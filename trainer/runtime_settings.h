@@ -19,6 +19,7 @@ struct RuntimeSettings {
   std::string amp_dtype = "bf16";  // AMP_DTYPE: bf16 | fp16 | off (CUDA only)
   bool fused_optimizer =
       true;  // FUSED_OPTIMIZER: fused AdamW, multi-tensor clipping (CUDA, torch >= 2.1)
+  bool cuda_graphs = true;  // CUDA_GRAPHS: replay each training step as one CUDA graph (CUDA only)
   int omp_threads = 0;  // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
 };
 

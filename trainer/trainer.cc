@@ -13,6 +13,7 @@
 #include "trainer/checkpoint.h"
 #include "trainer/device.h"
 #include "trainer/error.h"
+#include "trainer/graph_step.h"
 #include "trainer/models.h"
 #include "trainer/stop.h"
 
@@ -123,6 +124,7 @@ class Loop {
     optimizer_ = std::make_unique<torch::optim::AdamW>(
         params_, torch::optim::AdamWOptions(config_.lr).weight_decay(config_.weight_decay));
     if (resuming) load_optimizer(path, *optimizer_, device_.device);
+    if (device_.cuda_graphs) make_graph();
 
     BatcherOptions bo;
     bo.workers = settings_.num_workers;
@@ -185,6 +187,24 @@ class Loop {
     return *batcher_;
   }
 
+  // The step as graph_step.h runs it: gradients accumulate in place, and the
+  // update reads its learning rate and step count from the device.
+  void make_graph() {
+    const int64_t steps_so_far = prepare_adamw_state(*optimizer_);
+    device_step_ =
+        torch::full({}, double(steps_so_far),
+                    torch::TensorOptions().dtype(torch::kFloat32).device(device_.device));
+    StepBody body;
+    body.micro = [this](const torch::Tensor& x, const torch::Tensor& y) {
+      return train_batch(x, y);
+    };
+    body.update = [this](const torch::Tensor& lr) {
+      if (config_.grad_clip > 0) clip_grad_norm(params_, config_.grad_clip, /*multi_tensor=*/true);
+      adamw_step_in_place(*optimizer_, lr, device_step_);
+    };
+    graph_ = std::make_unique<GraphStep>(std::move(body), device_.device, log_);
+  }
+
   // This epoch's training samples: a shuffle that depends only on the seed
   // and the epoch, so a resumed epoch sees the same order.
   std::vector<Sample> epoch_samples(int64_t epoch) const {
@@ -238,25 +258,39 @@ class Loop {
     Batcher& b = batcher();
     b.start(epoch_samples(state_.epoch), config_.batch_size, state_.batch);
     b.reset_wait();
+    std::optional<GraphStep::Pass> graph_pass;  // a graph copies each batch itself
+    if (graph_) graph_pass.emplace(*graph_);
     torch::Tensor loss_sum =
-        torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device_.device));
+        graph_ ? graph_->loss_sum()
+               : torch::zeros({},
+                              torch::TensorOptions().dtype(torch::kFloat64).device(device_.device));
     int64_t batches = 0;
     const auto start = Clock::now();
     // Double buffer: batch k+1's copy is queued before batch k's compute.
     std::optional<Batch> current = b.next();
     std::optional<DeviceBatch> on_device;
-    if (current) on_device = to_device(*current);
+    if (current && !graph_) on_device = to_device(*current);
     while (current) {
       std::optional<Batch> following = b.next();
       std::optional<DeviceBatch> following_on_device;
-      if (following) following_on_device = to_device(*following);
+      if (following && !graph_) following_on_device = to_device(*following);
 
-      loss_sum += train_batch(on_device->first, on_device->second);
-      stats->trained += on_device->first.size(0);
-      ++batches;
       const int64_t done = int64_t(current->index) + 1;
-      if (done % config_.grad_accum == 0 || done == batches_per_epoch_) {
-        optimizer_step();
+      const bool step_now = done % config_.grad_accum == 0 || done == batches_per_epoch_;
+      if (graph_) {
+        graph_->train(current->x, current->y, step_now, step_now ? set_lr() : 0.0);
+      } else {
+        loss_sum += train_batch(on_device->first, on_device->second);
+      }
+      stats->trained += current->x.size(0);
+      ++batches;
+      if (step_now) {
+        if (graph_) {
+          count_adamw_step(*optimizer_);
+          ++state_.step;
+        } else {
+          optimizer_step();
+        }
         if (options_.after_step) options_.after_step(state_.step);
         if (stop_requested() && done < batches_per_epoch_) {
           state_.batch = done;
@@ -336,10 +370,16 @@ class Loop {
     state_.epoch_loss_count += batches;
   }
 
-  void optimizer_step() {
+  // The schedule's learning rate for the next step, set as the optimizer's.
+  double set_lr() {
     const double lr = learning_rate(config_.lr, state_.step, warmup_steps_, total_steps_);
     for (auto& group : optimizer_->param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+    return lr;
+  }
+
+  void optimizer_step() {
+    set_lr();
     if (config_.grad_clip > 0) clip_grad_norm(params_, config_.grad_clip, device_.fused_optimizer);
     if (device_.fused_optimizer)
       fused_adamw_step(*optimizer_, device_);
@@ -379,6 +419,8 @@ class Loop {
   std::shared_ptr<ReturnModel> model_;
   std::vector<torch::Tensor> params_;
   std::unique_ptr<torch::optim::AdamW> optimizer_;
+  std::unique_ptr<GraphStep> graph_;  // CUDA graphs: null where off or unavailable
+  torch::Tensor device_step_;  // AdamW's step count on the device, for graph_
   BatcherOptions batcher_options_;
   std::unique_ptr<Batcher> batcher_;
   LoopState state_;

@@ -78,8 +78,11 @@ TEST_CASE("runtime settings from the environment") {
   CHECK(s.omp_threads == 2);
   CHECK(s.tf32);  // default
   CHECK(s.fused_optimizer);  // default
+  CHECK(s.cuda_graphs);  // default
   env["FUSED_OPTIMIZER"] = "0";
   CHECK_FALSE(read_runtime_settings(lookup).fused_optimizer);
+  env["CUDA_GRAPHS"] = "off";
+  CHECK_FALSE(read_runtime_settings(lookup).cuda_graphs);
   env["TF32"] = "maybe";
   CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
                        "environment: TF32='maybe' is not a boolean (use 1/0, true/false)",
