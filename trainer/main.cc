@@ -1,6 +1,8 @@
 // hpo-trainer: trains a return-prediction model for one hpo trial and reports
 // through the trainer protocol. See kHelpFooter (and --help) for the contract.
 #include <fmt/format.h>
+#include <torch/cuda.h>
+#include <torch/version.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include "trainer/config.h"
 #include "trainer/dataset.h"
 #include "trainer/error.h"
+#include "trainer/graph_step.h"
 #include "trainer/runtime_settings.h"
 #include "trainer/stop.h"
 #include "trainer/synthetic.h"
@@ -52,8 +55,16 @@ Environment (the study's env settings): NUM_WORKERS (batch-builder threads,
 default 1), PREFETCH_FACTOR (2), PIN_MEMORY (1), PIN_MEMORY_DEVICE,
 PERSISTENT_WORKERS (1), CUDNN_BENCHMARK (1), TF32 (1), AMP_DTYPE (bf16|fp16|off,
 CUDA only; default bf16), FUSED_OPTIMIZER (1: on CUDA with torch >= 2.1, one
-fused AdamW kernel and multi-tensor gradient clipping), OMP_NUM_THREADS
-(intra-op threads). Each is logged at start-up as applied.
+fused AdamW kernel and multi-tensor gradient clipping), CUDA_GRAPHS (1: on
+CUDA with torch >= 2.4, each full training step is replayed as one CUDA
+graph), OMP_NUM_THREADS (intra-op threads). Each is logged at start-up as
+applied.
+
+  hpo-trainer --capabilities
+prints what this build can do as one JSON object: "torch" (LibTorch's
+version), "cuda_built" (linked against a CUDA LibTorch), "cuda_devices" (GPUs
+it sees now), "cuda_graphs" (can replay steps as CUDA graphs). hpo doctor
+reads it.
 
 Data: `data` names a CSV with columns date,ticker,open,high,low,close,volume
 (ISO dates). Without it the built-in synthetic panel is generated in memory.
@@ -131,11 +142,26 @@ int export_features(const std::string& dir, const TrainerConfig& config) {
   return kExitOk;
 }
 
+// What this build and machine can do, for hpo doctor and GPU set-ups.
+int print_capabilities() {
+#ifdef HPO_TORCH_CUDA
+  const bool cuda_built = true;
+#else
+  const bool cuda_built = false;
+#endif
+  const nlohmann::json caps = {{"torch", TORCH_VERSION},
+                               {"cuda_built", cuda_built},
+                               {"cuda_devices", cuda_built ? torch::cuda::device_count() : 0},
+                               {"cuda_graphs", GraphStep::available()}};
+  std::cout << caps.dump() << "\n";
+  return kExitOk;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"hpo-trainer: a LibTorch trainer for stock-return models (TCN or MLP)"};
   app.footer(std::string(kHelpFooter) + "\n" + config_help());
   std::string config_path, out_dir, report_path, make_data_path, export_dir;
-  bool resume = false;
+  bool resume = false, capabilities = false;
   SyntheticSpec spec;
   std::string signal_strength;
   app.add_option("--config", config_path, "Trial config (JSON or YAML); default $HPO_CONFIG");
@@ -152,6 +178,8 @@ int run(int argc, char** argv) {
   app.add_option("--signal-strength,--signal", signal_strength,
                  "--make-data: planted signal, easy | realistic | noise | a number (default: the "
                  "config's, easy)");
+  app.add_flag("--capabilities", capabilities,
+               "Print what this build can do (CUDA, CUDA graphs) as JSON and exit");
   app.add_option("--export-features", export_dir,
                  "Benchmark aid: write the config's features as raw arrays to DIR");
   try {
@@ -161,6 +189,7 @@ int run(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
+  if (capabilities) return print_capabilities();
   if (config_path.empty()) config_path = env_or("HPO_CONFIG", "");
   if (out_dir.empty()) out_dir = env_or("HPO_TRIAL_DIR", "");
   TrainerConfig config = config_path.empty() ? TrainerConfig{} : load_config(config_path);
