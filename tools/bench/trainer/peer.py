@@ -287,6 +287,8 @@ def main():
     ap.add_argument("--prefetch-factor", type=int, default=2, help="batches built ahead (with --workers > 0)")
     ap.add_argument("--compile", choices=["auto", "on", "off"], default="auto",
                     help="torch.compile the model (auto: with --loader gather on CUDA, where torch has it)")
+    ap.add_argument("--compile-mode", choices=["default", "reduce-overhead", "max-autotune"], default="default",
+                    help="torch.compile's mode: reduce-overhead and max-autotune replay CUDA graphs")
     args = ap.parse_args()
     if args.self_check:
         return self_check()
@@ -319,7 +321,7 @@ def main():
     compiled = compiled and hasattr(torch, "compile")  # torch >= 2
     if compiled:
         torch._dynamo.config.suppress_errors = True  # what it cannot compile runs eagerly
-        model = torch.compile(model)
+        model = torch.compile(model, mode=None if args.compile_mode == "default" else args.compile_mode)
     per_epoch = min(len(samples), args.max_train_samples) if args.max_train_samples > 0 else len(samples)
     batches = math.ceil(per_epoch / args.batch_size)
     steps_per_epoch = math.ceil(batches / args.grad_accum)
@@ -349,7 +351,7 @@ def main():
     for epoch in range(args.epochs):
         order = rng.permutation(len(samples))[:per_epoch]
         epoch_trained, epoch_wait = 0, 0.0
-        start = time.perf_counter()
+        start, wall_start = time.perf_counter(), time.time()
         t_fetch = time.perf_counter()
         for k, (x, y) in enumerate(epoch_batches(order)):
             epoch_wait += time.perf_counter() - t_fetch
@@ -371,7 +373,8 @@ def main():
             torch.cuda.synchronize()
         epoch_seconds = time.perf_counter() - start
         epochs.append({"samples_per_s": epoch_trained / epoch_seconds, "data_wait_frac": epoch_wait / epoch_seconds,
-                       "samples": epoch_trained, "seconds": epoch_seconds})
+                       "samples": epoch_trained, "seconds": epoch_seconds,
+                       "wall_start": wall_start, "wall_end": time.time()})
         trained += epoch_trained
         seconds += epoch_seconds
         wait += epoch_wait
@@ -379,7 +382,7 @@ def main():
                       "samples": trained, "seconds": seconds, "threads": torch.get_num_threads(),
                       "device": args.device, "amp": args.amp if cuda else "off", "torch": torch.__version__,
                       "loader": args.loader, "model": tcn.__name__, "optimizer": optimizer_kind,
-                      "compiled": compiled,
+                      "compiled": compiled, "compile_mode": args.compile_mode if compiled else None,
                       "epochs": epochs}))
 
 
