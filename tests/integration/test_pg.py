@@ -403,6 +403,17 @@ def test_outage_within_retry_budget(p):
     expect(r.returncode == 3 and "HPO_DB_RETRY_SECONDS='soon'" in r.stderr, r.stderr)
 
 
+def test_datetimes_in_utc(p):
+    # A worker in UTC+14 stores datetime_start and datetime_complete in naive
+    # UTC, as Optuna does, not 14 hours ahead.
+    p.study()
+    p.run("run", "--study", "s", "-n", "2", env=dict(os.environ, TZ="Etc/GMT-14"))
+    off = p.pg.sql("SELECT MAX(ABS(EXTRACT(EPOCH FROM (t - (now() AT TIME ZONE 'UTC'))))) FROM "
+                   "(SELECT datetime_start AS t FROM trials UNION ALL SELECT datetime_complete FROM trials) x",
+                   db="study")
+    expect(float(off[0][0]) < 120, f"stored times are {float(off[0][0]):.0f} s off UTC")
+
+
 def run_pg_test(tests, prefix="hpo_pg_test_", server_settings=None):
     """Runs tests["test_" + TEST_NAME] (from argv) on a PgProject on a fresh
     server, with server_settings[TEST_NAME] if any (see PgServer)."""
