@@ -58,7 +58,7 @@ void add_html_report_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--study", flags->study, "Study name or study file")->required();
   cmd->add_option(
       "--storage", flags->storage,
-      "Study database URL (default: the study file's, else $HPO_STORAGE, else sqlite:///hpo.db)");
+      "Study database URL (default: $HPO_STORAGE, else the study file's, else sqlite:///hpo.db)");
   cmd->add_option("-o,--output", flags->output,
                   "The HTML file to write (- for stdout; default report.html)");
   cmd->footer(

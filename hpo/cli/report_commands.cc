@@ -32,7 +32,7 @@ void add_study_options(CLI::App* cmd, StudyFlags& flags) {
   cmd->add_option("--study", flags.study, "Study name or study file")->required();
   cmd->add_option(
       "--storage", flags.storage,
-      "Study database URL (default: the study file's, else $HPO_STORAGE, else sqlite:///hpo.db)");
+      "Study database URL (default: $HPO_STORAGE, else the study file's, else sqlite:///hpo.db)");
   cmd->add_flag("--json", flags.json, "Print JSON for scripts instead of a table");
 }
 

@@ -61,7 +61,7 @@ FailureLimit failure_limit(double flag) {
 StudyConfig configure(const RunFlags& flags) {
   StudyConfig config = load_study(flags.study);
   if (flags.n_trials > 0) config.n_trials = flags.n_trials;
-  if (!flags.storage.empty()) config.storage = flags.storage;
+  config.storage = storage_url(flags.storage, config);
   if (!flags.sampler.empty()) {
     config.sampler.name = flags.sampler;
     config.sampler.options = nlohmann::json::object();  // options belong to the file's sampler
@@ -234,7 +234,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--storage", flags->storage,
                   "Study database URL: sqlite:///hpo.db, or "
                   "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
-                  "(the database must exist; default: the study file's)");
+                  "(the database must exist; default: $HPO_STORAGE, else the study file's)");
   cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
       ->check(CLI::IsMember(sampler_names()));
   cmd->add_option("--seed", flags->seed,

@@ -1,9 +1,10 @@
 // `hpo slurm`: runs a study on a Slurm cluster as a job array of `hpo run`
 // workers. The script is built in hpo/slurm; this file gathers the flags,
 // writes the script beside the study's runs and hands it to sbatch.
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -13,6 +14,7 @@
 #include "hpo/config/config_error.h"
 #include "hpo/gpu/command_output.h"
 #include "hpo/launch/process.h"
+#include "hpo/slurm/private_file.h"
 #include "hpo/slurm/sbatch_script.h"
 #include "hpo/storage/open_storage.h"
 
@@ -54,6 +56,7 @@ SbatchRequest make_request(const SlurmFlags& flags, int& study_trials) {
                             ? flags.trials_per_worker
                             : (config.n_trials + flags.workers - 1) / flags.workers;
   r.storage = storage_url(flags.storage, config);
+  check_storage_url(r.storage);  // the workers would all fail on it
   r.project_dir = fs::current_path().string();
   r.hpo = fs::read_symlink("/proc/self/exe").string();
   r.runs_dir = fs::absolute(flags.runs_dir.empty() ? config.runs_dir : flags.runs_dir)
@@ -67,41 +70,47 @@ SbatchRequest make_request(const SlurmFlags& flags, int& study_trials) {
   return r;
 }
 
-// The script holds the storage URL, maybe with a password: only its owner
-// may read it (the array's tasks run as the owner).
-void write_script(const std::string& path, const std::string& text) {
+void write_private(const std::string& path, const std::string& text, const char* what) {
+  if (const int error = write_private_file(path, text); error != 0)
+    throw ConfigError(path + ": cannot write the " + what + ": " + std::strerror(error));
+}
+
+// The env file holds the storage URL, maybe with a password, and the script
+// names the env file: both only for their owner's eyes (the array's tasks run
+// as the owner). Returns the script's path. Each pair gets names of its own,
+// so that two submissions in one second do not collide.
+std::string write_files(SbatchRequest& r, const std::string& stem) {
   std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  std::ofstream out(path);
-  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
-  out << text;
-  out.close();
-  if (ec || !out)
-    throw ConfigError(path + ": cannot write the sbatch script" + (ec ? ": " + ec.message() : ""));
+  fs::create_directories(r.output_dir, ec);
+  for (int n = 1;; ++n) {
+    const std::string base = stem + (n == 1 ? "" : "-" + std::to_string(n));
+    r.env_file = base + ".env";
+    const int error = write_private_file(r.env_file, storage_env_text(r.storage));
+    if (error == EEXIST && n < 100) continue;
+    if (error != 0)
+      throw ConfigError(r.env_file +
+                        ": cannot write the workers' storage: " + std::strerror(error));
+    write_private(base + ".sbatch", sbatch_script(r), "sbatch script");
+    return base + ".sbatch";
+  }
 }
 
 int submit(const SlurmFlags& flags) {
   int study_trials = 0;
-  const SbatchRequest r = make_request(flags, study_trials);
-  const std::string script = sbatch_script(r);
-  const std::string path =
-      r.output_dir + "/hpo-" + r.study_name + "-" + utc_stamp("%Y%m%d-%H%M%S") + ".sbatch";
+  SbatchRequest r = make_request(flags, study_trials);
+  const std::string stem = r.output_dir + "/hpo-" + r.study_name + "-" + utc_stamp("%Y%m%d-%H%M%S");
   const int total = r.workers * r.trials_per_worker;
   std::cout << r.workers << " worker(s) x " << r.trials_per_worker << " trial(s) = " << total
             << " trial(s) (the study file asks for " << study_trials << "), storage "
             << shown_url(r.storage) << "\n";
   if (flags.dry_run) {
-    std::string shown = script;
-    const std::string masked = shown_url(r.storage);
-    for (size_t at = 0; (at = shown.find(r.storage, at)) != std::string::npos;
-         at += masked.size()) {
-      shown.replace(at, r.storage.size(), masked);
-    }
-    std::cout << "dry run: would write " << path << ":\n\n"
-              << shown << "\nand run: sbatch --parsable " << path << "\n";
+    r.env_file = stem + ".env";
+    std::cout << "dry run: would write " << r.env_file << " (mode 0600):\n\n"
+              << storage_env_text(shown_url(r.storage)) << "\nand " << stem << ".sbatch:\n\n"
+              << sbatch_script(r) << "\nand run: sbatch --parsable " << stem << ".sbatch\n";
     return kExitOk;
   }
-  write_script(path, script);
+  const std::string path = write_files(r, stem);
   const std::string sbatch = resolve_program("sbatch");
   if (sbatch.empty())
     throw ConfigError("sbatch was not found in PATH (is this a Slurm login node?); the script is " +
@@ -137,7 +146,7 @@ void add_slurm_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--storage", flags->storage,
                   "Study database URL every worker uses; PostgreSQL for workers on several nodes "
-                  "(default: the study file's)");
+                  "(default: $HPO_STORAGE, else the study file's)");
   cmd->add_option(
       "--runs-dir", flags->runs_dir,
       "Where trial directories go; the script and each task's output go to RUNS_DIR/STUDY/slurm "
@@ -158,7 +167,9 @@ void add_slurm_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--dry-run", flags->dry_run,
                 "Print the script and the sbatch command; write and submit nothing");
   cmd->footer(
-      "Each array task runs `hpo run --study NAME -n K --storage URL` in this directory; the "
+      "Each array task runs `hpo run --study NAME -n K` in this directory, with HPO_STORAGE read "
+      "from a\n"
+      "file only you can read (RUNS_DIR/STUDY/slurm/*.env), so the password is in no argv; the "
       "workers\n"
       "share the study through its storage, claim trials one at a time, and take over the trials "
       "of a\n"

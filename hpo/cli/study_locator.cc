@@ -50,10 +50,14 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
   return load_study_file(path);
 }
 
+// The environment comes before the study file: a study file is shared by
+// every host, and each host (a Slurm task, a Kubernetes pod) is pointed at the
+// fleet's database through $HPO_STORAGE. A study file that sets no storage
+// holds the default, so it could not tell "unset" from "set" anyway.
 std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study) {
   if (!flag.empty()) return flag;
-  if (study && !study->storage.empty()) return study->storage;
   if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return env;
+  if (study && !study->storage.empty()) return study->storage;
   return kDefaultStorage;
 }
 

@@ -24,8 +24,9 @@ StudyConfig load_study(const std::string& name_or_path);
 // live only in a database). Errors in a file that exists still throw.
 std::optional<StudyConfig> try_load_study(const std::string& name_or_path);
 
-// The storage URL: --storage, else the study file's, else $HPO_STORAGE,
-// else the default sqlite:///hpo.db in the working directory.
+// The storage URL, the first of: --storage, $HPO_STORAGE, the study file's
+// `storage`, the default sqlite:///hpo.db in the working directory. Every
+// command that opens a study database decides this way.
 std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study);
 
 // Throws ConfigError when `url` names a SQLite database on a network file

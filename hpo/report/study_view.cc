@@ -15,8 +15,7 @@ double datetime_seconds(const std::string& text) {
   std::istringstream in(text);
   in >> std::get_time(&tm, "%Y-%m-%d %H:%M:%S");
   if (in.fail()) return -1;
-  tm.tm_isdst = -1;
-  double seconds = static_cast<double>(std::mktime(&tm));
+  double seconds = static_cast<double>(timegm(&tm));
   const auto dot = text.find('.');
   if (dot != std::string::npos) seconds += std::stod("0" + text.substr(dot));
   return seconds;

@@ -28,8 +28,9 @@ std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k);
 // start and end times; negative when unknown (e.g. still running).
 double trial_seconds(const TrialRecord& trial);
 
-// A stored time, "YYYY-MM-DD HH:MM:SS.ffffff" in local time as Optuna
-// writes it, in seconds since the epoch; negative when it does not parse.
+// A stored time, "YYYY-MM-DD HH:MM:SS.ffffff" in UTC as Optuna writes it
+// (format_datetime), in seconds since the epoch; negative when it does not
+// parse. Pages show it in the reader's local time.
 double datetime_seconds(const std::string& text);
 
 // A trial's params as they ran, in stored order: the stored values, but for

@@ -49,6 +49,24 @@ std::string line_problem(const std::string& what, const std::string& value) {
   return "";
 }
 
+// Whether an --extra line sets the nodes: sbatch (getopt_long) takes any
+// unambiguous prefix of a long option, down to --nodel and --nodef.
+bool names_nodes(const std::string& line) {
+  const std::string name = line.substr(2, line.find_first_of("= \t") - 2);
+  if (name.size() < 5) return false;
+  return std::string("nodelist").rfind(name, 0) == 0 || std::string("nodefile").rfind(name, 0) == 0;
+}
+
+std::string extra_problem(const std::string& line) {
+  std::string problem = line_problem("--extra '" + line + "'", line);
+  if (!problem.empty()) return problem;
+  if (line.rfind("--", 0) != 0)
+    return "--extra '" + line + "': expected an sbatch option such as --qos=long";
+  if (names_nodes(line))
+    return "--extra '" + line + "': name the nodes with hpo slurm's own --nodelist";
+  return "";
+}
+
 }  // namespace
 
 std::string sbatch_request_problem(const SbatchRequest& request) {
@@ -58,11 +76,14 @@ std::string sbatch_request_problem(const SbatchRequest& request) {
     const std::string problem = line_problem(what, value);
     if (!problem.empty()) return problem;
   }
+  if (request.output_dir.find('\\') != std::string::npos) {
+    return "the runs directory '" + request.output_dir +
+           "': holds a backslash, with which sbatch would not expand the output file's "
+           "%A_%a (every task would die without output); use --runs-dir DIR without one";
+  }
   for (const auto& line : request.extra) {
-    std::string problem = line_problem("--extra '" + line + "'", line);
+    std::string problem = extra_problem(line);
     if (!problem.empty()) return problem;
-    if (line.rfind("--", 0) != 0)
-      return "--extra '" + line + "': expected an sbatch option such as --qos=long";
   }
   return "";
 }
@@ -95,10 +116,14 @@ std::string sbatch_script(const SbatchRequest& r) {
       "echo \"hpo worker: task ${SLURM_ARRAY_TASK_ID} of job ${SLURM_ARRAY_JOB_ID} on "
       "$(hostname)\"\n";
   text += "cd " + shell_quote(r.project_dir) + " || exit 1\n";
+  text += ". " + shell_quote(r.env_file) + " || exit 1  # sets HPO_STORAGE\n";
   text += "exec " + shell_quote(r.hpo) + " run --study " + shell_quote(r.study) + " -n " +
-          std::to_string(r.trials_per_worker) + " --storage " + shell_quote(r.storage) +
-          " --runs-dir " + shell_quote(r.runs_dir) + "\n";
+          std::to_string(r.trials_per_worker) + " --runs-dir " + shell_quote(r.runs_dir) + "\n";
   return text;
+}
+
+std::string storage_env_text(const std::string& storage) {
+  return "HPO_STORAGE=" + shell_quote(storage) + "\nexport HPO_STORAGE\n";
 }
 
 }  // namespace hpo

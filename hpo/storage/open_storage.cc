@@ -6,6 +6,7 @@
 #include "hpo/storage/pg_storage.h"
 #include "hpo/storage/pg_url.h"
 #include "hpo/storage/sqlite_storage.h"
+#include "hpo/storage/url_mask.h"
 
 namespace hpo {
 
@@ -30,17 +31,39 @@ void create_parent_directory(const std::string& url, const std::string& path) {
 }  // namespace
 
 std::string shown_url(const std::string& url) {
-  if (!is_pg_url(url)) return url;
-  try {
-    return parse_pg_url(url).masked;
-  } catch (const StorageError&) {
-    return "(a malformed postgresql URL)";  // cannot tell where its password is
+  if (sqlite_path(url)) return url;
+  if (is_pg_url(url)) {
+    try {
+      return parse_pg_url(url).masked;
+    } catch (const StorageError&) {
+      // Malformed: masked_url hides all that may be a password.
+    }
   }
+  return masked_url(url);
 }
 
 std::optional<std::string> sqlite_path(const std::string& url) {
   if (!starts_with(url, kSqlitePrefix)) return std::nullopt;
   return url.substr(sizeof kSqlitePrefix - 1);
+}
+
+namespace {
+
+[[noreturn]] void refuse_unsupported(const std::string& url) {
+  throw StorageError("unsupported storage URL '" + masked_url(url) +
+                     "'; expected sqlite:///relative/path.db, sqlite:////absolute/path.db or "
+                     "postgresql://USER:PASSWORD@HOST:PORT/DATABASE");
+}
+
+}  // namespace
+
+void check_storage_url(const std::string& url) {
+  if (const auto sqlite = sqlite_path(url)) {
+    if (sqlite->empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");
+    return;
+  }
+  if (!is_pg_url(url)) refuse_unsupported(url);
+  parse_pg_url(url);
 }
 
 std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
@@ -59,9 +82,7 @@ std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
     return std::make_unique<SqliteStorage>(path);
   }
   if (is_pg_url(url)) return std::make_unique<PgStorage>(url, mode == OpenMode::kCreateIfMissing);
-  throw StorageError("unsupported storage URL '" + url +
-                     "'; expected sqlite:///relative/path.db, sqlite:////absolute/path.db or "
-                     "postgresql://USER:PASSWORD@HOST:PORT/DATABASE");
+  refuse_unsupported(url);
 }
 
 }  // namespace hpo

@@ -25,11 +25,17 @@ enum class OpenMode { kCreateIfMissing, kMustExist };
 std::unique_ptr<Storage> open_storage(const std::string& url,
                                       OpenMode mode = OpenMode::kCreateIfMissing);
 
+// Throws StorageError, the URL masked, when open_storage would refuse `url`
+// by its form alone (before connecting to anything): for `hpo slurm`, whose
+// workers open it later, elsewhere.
+void check_storage_url(const std::string& url);
+
 // The database file a "sqlite:///PATH" URL names (relative "x.db" or
 // absolute "/x.db", as SQLAlchemy reads it); nullopt for any other URL.
 std::optional<std::string> sqlite_path(const std::string& url);
 
-// `url` as messages may show it: a PostgreSQL password replaced by ***.
+// `url` as messages may show it: a PostgreSQL URL as parse_pg_url masks it,
+// any other (refused, malformed) through masked_url; SQLite URLs as given.
 std::string shown_url(const std::string& url);
 
 }  // namespace hpo

@@ -239,11 +239,11 @@ std::string format_datetime(std::chrono::system_clock::time_point time) {
   const auto since_epoch = duration_cast<microseconds>(time.time_since_epoch()).count();
   const std::time_t seconds = static_cast<std::time_t>(since_epoch / 1000000);
   const long micros = static_cast<long>(since_epoch % 1000000);
-  std::tm local{};
-  localtime_r(&seconds, &local);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%06ld", local.tm_year + 1900,
-                local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, micros);
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%06ld", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, micros);
   return buf;
 }
 

@@ -46,8 +46,10 @@ EncodedValue encode_value(double value);
 // Throws std::invalid_argument for an unknown type or a FINITE NULL.
 double decode_value(const std::optional<double>& value, const std::string& type);
 
-// "YYYY-MM-DD HH:MM:SS.ffffff" in local time, like Python's
-// str(datetime.now()) as SQLAlchemy stores it in SQLite.
+// "YYYY-MM-DD HH:MM:SS.ffffff" in UTC, without a zone: what Optuna (since
+// 3.2's models) stores for datetime_start and datetime_complete, so that
+// hosts in different time zones write comparable times. Local time is for
+// display only.
 std::string format_datetime(std::chrono::system_clock::time_point time);
 
 }  // namespace hpo

@@ -1,16 +1,34 @@
 #include "hpo/storage/pg_connection.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "hpo/storage/backoff.h"
 #include "hpo/storage/pg_client_env.h"
+#include "hpo/storage/retry_budget.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
 
 namespace {
 
-// Reconnecting waits up to 2 s between tries: a server that restarts (a
-// failover, a crash) is back within the ~15 s the attempts span.
+// Tries are at most 2 s apart, so a server that is back is found soon.
 constexpr int kBackoffCapMs = 2000;
+
+// Whether a failed connection attempt met a server that is there but cannot
+// take this connection yet: it is full (SQLSTATE 53300) or starting or
+// stopping (57P03), as in a failover. libpq reports no SQLSTATE for a failed
+// connection, only the server's message: these are its English texts (the
+// server sends them before it knows the client's language).
+bool server_busy(const std::string& message) {
+  for (const char* text :
+       {"too many clients already", "remaining connection slots are reserved",
+        "too many connections for", "the database system is starting up",
+        "the database system is shutting down", "the database system is in recovery mode"}) {
+    if (message.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
 
 // Whether the server or the network ended the session: SQLSTATE class 08
 // (connection exception) or 57P01..57P03 (terminated by an administrator,
@@ -37,11 +55,15 @@ std::string trimmed(std::string s) {
 
 }  // namespace
 
-PgConnection::PgConnection(PgUrl url) : url_(std::move(url)) {
-  try {
-    conn_ = connect(url_.conninfo);
-  } catch (const std::exception& e) {
-    fail("cannot connect", e.what());
+PgConnection::PgConnection(PgUrl url) : url_(std::move(url)), budget_(retry_budget()) {
+  for (PgAttempt attempt;; ++attempt.number) {
+    try {
+      conn_ = connect(url_.conninfo);
+      return;
+    } catch (const std::exception& e) {
+      if (!server_busy(e.what())) fail("cannot connect", e.what());
+      pause_or_fail("cannot connect", e.what(), attempt);
+    }
   }
 }
 
@@ -70,11 +92,23 @@ void PgConnection::on_failure(const char* what, const std::exception& e, PgAttem
     retry = true;  // serialization failure, deadlock: nothing was written
   }
   if (!retry) fail(what, e.what());
-  if (attempt.number >= kMaxAttempts) {
-    fail(what,
-         trimmed(e.what()) + " (gave up after " + std::to_string(attempt.number) + " attempts)");
+  pause_or_fail(what, e.what(), attempt);
+}
+
+void PgConnection::pause_or_fail(const char* what, const std::string& why,
+                                 PgAttempt& attempt) const {
+  using std::chrono::duration_cast;
+  const auto spent = std::chrono::steady_clock::now() - attempt.first;
+  if (spent >= budget_) {
+    const auto seconds = duration_cast<std::chrono::milliseconds>(spent).count() / 1000.0;
+    char span[32];
+    std::snprintf(span, sizeof span, "%.1f", seconds);
+    fail(what, trimmed(why) + " (gave up after " + std::to_string(attempt.number) +
+                   " attempts in " + span + " s; HPO_DB_RETRY_SECONDS=" +
+                   std::to_string(duration_cast<std::chrono::seconds>(budget_).count()) + ")");
   }
-  backoff(attempt.number, kBackoffCapMs);
+  const auto left = duration_cast<std::chrono::milliseconds>(budget_ - spent).count();
+  backoff(attempt.number, static_cast<int>(std::min<long long>(kBackoffCapMs, left + 1)));
 }
 
 void PgConnection::fail(const char* what, const std::string& why) const {

@@ -1,14 +1,18 @@
 // One connection to a PostgreSQL server and the transactions run on it.
 // A transaction is retried whole, after a pause, when the server could not
 // serialize it (a deadlock, a serialization failure) or the connection was
-// lost; a lost connection is opened again. Bounded: after kMaxAttempts the
-// failure is a StorageError naming the URL, its password masked.
+// lost; a lost connection is opened again. Bounded by the retry budget
+// (retry_budget.h): past it the failure is a StorageError naming the URL,
+// its password masked. Connecting at start-up is retried within the same
+// budget only when the server is there but cannot take the connection yet
+// (too many clients, starting up, shutting down for a failover).
 //
 // Not safe across threads: the owner serializes calls (PgStorage holds a
 // mutex), so a process uses one connection however many threads it runs.
 #ifndef HPO_STORAGE_PG_CONNECTION_H_
 #define HPO_STORAGE_PG_CONNECTION_H_
 
+#include <chrono>
 #include <memory>
 #include <pqxx/pqxx>
 #include <string>
@@ -21,6 +25,7 @@ namespace hpo {
 // What a transaction body knows of the call it belongs to.
 struct PgAttempt {
   int number = 1;  // 1 for the first try
+  std::chrono::steady_clock::time_point first = std::chrono::steady_clock::now();
   // An earlier try of this call lost its connection while COMMIT was on the
   // wire, so it may have committed: the body must then look for its own
   // earlier write before writing again (see PgStorage's create and finish).
@@ -29,8 +34,9 @@ struct PgAttempt {
 
 class PgConnection {
  public:
-  // Connects at once, and once only: a wrong password or host is reported
-  // now rather than retried. Throws StorageError.
+  // Connects at once: a wrong password or host is reported now rather than
+  // retried; a server that is full or starting up is waited for within the
+  // budget. Throws StorageError (also for a bad HPO_DB_RETRY_SECONDS).
   explicit PgConnection(PgUrl url);
   ~PgConnection();
   PgConnection(const PgConnection&) = delete;
@@ -44,16 +50,17 @@ class PgConnection {
   template <typename Body>
   auto transact(const char* what, Body&& body);
 
-  static constexpr int kMaxAttempts = 12;
-
  private:
   pqxx::connection& connection();  // opens it again if it was lost
   // Decides after a failed try: returns to retry (after a pause, with
   // attempt updated) or throws StorageError.
   void on_failure(const char* what, const std::exception& e, PgAttempt& attempt);
   [[noreturn]] void fail(const char* what, const std::string& why) const;
+  // Pauses before the next try, or fails with `why` if the budget is spent.
+  void pause_or_fail(const char* what, const std::string& why, PgAttempt& attempt) const;
 
   PgUrl url_;
+  std::chrono::steady_clock::duration budget_;
   std::unique_ptr<pqxx::connection> conn_;
 };
 

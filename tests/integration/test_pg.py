@@ -13,6 +13,7 @@ import sys
 import tempfile
 import textwrap
 import time
+import urllib.parse
 
 from harness import AS_OPTUNA_32, expect
 from pg_server import BIN, PgServer, PgServerError
@@ -266,6 +267,153 @@ def test_server_restart(p):
     expect(values == [["16", "16"]], values)
 
 
+# A password with what URLs treat specially, and one with an '@' that libpq
+# splits at (everything after it would be taken for the host and printed).
+ODD_PASSWORD = "Se#cr?et'x:Q"
+AT_PASSWORD = "p@TailOfSecret"
+
+
+def leaks(text, password):
+    """The parts of `password` that show in `text` (the tail after an '@' too)."""
+    parts = [password] + [part for part in password.split("@")[1:] if len(part) > 3]
+    return [part for part in parts if part in text]
+
+
+def test_password_never_shows(p):
+    # Every shape of URL libpq or SQLAlchemy accepts, with a password holding
+    # '#', '?', "'" and ':': hpo runs the study, and no line it prints (the
+    # plan, the summary, status, the Slurm dry run) holds the password.
+    p.study()
+    p.pg.sql("CREATE ROLE odd LOGIN PASSWORD '%s'" % ODD_PASSWORD.replace("'", "''"))
+    p.pg.sql('GRANT ALL ON DATABASE study TO odd')
+    p.pg.sql('ALTER DATABASE study OWNER TO odd')
+    p.pg.create_role("at_user", AT_PASSWORD)
+    quoted = urllib.parse.quote(ODD_PASSWORD, safe="")
+    sock = f"host={p.pg.dir}"
+    accepted = [f"postgresql://odd:{ODD_PASSWORD}@/study?{sock}",
+                f"postgresql+psycopg2://odd:{quoted}@/study?{sock}",
+                f"postgresql://odd@/study?{sock}&password={quoted}",
+                f"postgres://odd:{ODD_PASSWORD}@/study?{sock}"]
+    for n, url in enumerate(accepted):
+        for args, env in ((["--storage", url], None), ([], dict(os.environ, HPO_STORAGE=url))):
+            for command in (["run", "--study", "s", "-n", "1"], ["status", "--study", "s"], ["studies"],
+                            ["slurm", "--study", "s", "--workers", "2", "--dry-run"]):
+                r = p.run(*command, *args, env=env, check=False)
+                shown = r.stdout + r.stderr
+                expect(r.returncode == 0, f"{url}: hpo {command[0]} exited {r.returncode}:\n{shown}")
+                expect(not leaks(shown, ODD_PASSWORD), f"{url}: hpo {command[0]} printed the password:\n{shown}")
+    expect(p.count() == 8, f"{p.count()} trials, not 8")
+    # URLs hpo (or libpq) refuses are named in the error, masked.
+    refused = [(f"postgresql://at_user:{AT_PASSWORD}@/study?{sock}", AT_PASSWORD),
+               (f"postgresql:/odd:{ODD_PASSWORD}@/study?{sock}", ODD_PASSWORD),
+               (f"postgresq://odd:{ODD_PASSWORD}@/study?{sock}", ODD_PASSWORD),
+               (f"postgres://odd:{ODD_PASSWORD}x@/study?{sock}", ODD_PASSWORD),
+               (f"postgresql://odd:{ODD_PASSWORD}@localhost:1", ODD_PASSWORD)]
+    for url, password in refused:
+        for args, env in ((["--storage", url], None), ([], dict(os.environ, HPO_STORAGE=url))):
+            for command in (["run", "--study", "s", "-n", "1"], ["status", "--study", "s"],
+                            ["slurm", "--study", "s", "--workers", "2", "--dry-run"]):
+                r = p.run(*command, *args, env=env, check=False)
+                shown = r.stdout + r.stderr
+                # hpo slurm checks the URL's form, but connects to nothing.
+                connects = command[0] != "slurm" or password == AT_PASSWORD or "localhost:1" in url
+                expect(r.returncode != 0 or not connects, f"{url}: hpo {command[0]} exited 0:\n{shown}")
+                expect(not leaks(shown, password), f"{url}: hpo {command[0]} printed the password:\n{shown}")
+    expect(p.count() == 8, "a refused URL added trials")
+
+
+def test_storage_precedence(p):
+    # --storage, then $HPO_STORAGE, then the study file's, then the default:
+    # for run, slurm and every command that reads.
+    p.study()
+    path = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(path).read().replace(f'storage: "{p.url}"', "storage: sqlite:///file.db")
+    open(path, "w").write(text)
+    env = dict(os.environ, HPO_STORAGE=p.url)
+    p.run("run", "--study", "s", "-n", "2", env=env)
+    expect(p.count() == 2, "hpo run did not use $HPO_STORAGE over the study file's storage")
+    expect(not os.path.exists(os.path.join(p.dir, "file.db")), "hpo run wrote the study file's database")
+    reads = {"status": ["status", "--study", "s", "--json"], "best": ["best", "--study", "s"],
+             "export": ["export", "--study", "s", "--format", "csv"],
+             "report": ["report", "--study", "s", "-o", "r.html"], "studies": ["studies"],
+             "db info": ["db", "info"]}
+    for name, args in reads.items():
+        r = p.run(*args, env=env, check=False)
+        expect(r.returncode == 0, f"hpo {name} with $HPO_STORAGE exited {r.returncode}:\n{r.stdout}{r.stderr}")
+    expect(len(json.loads(p.run(*reads["status"], env=env).stdout)["trials"]) == 2, "status")
+    expect(len(p.run(*reads["export"], env=env).stdout.strip().splitlines()) == 3, "export")
+    dry = p.run("slurm", "--study", "s", "--workers", "2", "--dry-run", env=env).stdout
+    expect("storage postgresql://hpo_user:***@/study" in dry, dry)
+    # The flag over the environment.
+    p.run("run", "--study", "s", "-n", "1", "--storage", "sqlite:///flag.db", env=env)
+    expect(os.path.exists(os.path.join(p.dir, "flag.db")) and p.count() == 2, "--storage lost to $HPO_STORAGE")
+    r = p.run("status", "--study", "s", "--json", "--storage", "sqlite:///flag.db", env=env)
+    expect(len(json.loads(r.stdout)["trials"]) == 1, r.stdout)
+    # Without either, the study file's.
+    bare = {k: v for k, v in os.environ.items() if k != "HPO_STORAGE"}
+    p.run("run", "--study", "s", "-n", "1", env=bare)
+    expect(os.path.exists(os.path.join(p.dir, "file.db")), "the study file's storage was not used")
+    dry = p.run("slurm", "--study", "s", "--workers", "1", "--dry-run", env=bare).stdout
+    expect("storage sqlite:///file.db" in dry, dry)
+
+
+def test_too_many_clients(p):
+    # The server takes 5 clients of hpo_user's kind (8, 3 kept for the
+    # superuser); 12 workers start at once. Those refused at first wait within
+    # the retry budget and get in as others finish: none exits 3.
+    p.study(fixed="sleep: 0.3")
+    procs = [subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(12)]
+    for q in procs:
+        out, err = q.communicate(timeout=120)
+        expect(q.returncode == 0, f"a worker exited {q.returncode}:\n{out}{err}")
+    rows = p.pg.sql("SELECT state, COUNT(*) FROM trials GROUP BY state", db="study")
+    expect(rows == [["COMPLETE", "12"]], rows)
+
+
+def test_outage_within_retry_budget(p):
+    # A server down for 20 s (a failover, longer than the old ~10.6 s budget)
+    # costs a pause, not the run; with HPO_DB_RETRY_SECONDS=2 the same outage
+    # ends the run, and the message says which setting gave up.
+    p.study(fixed="sleep: 0.2")
+    for budget, outage in ((None, 20), ("2", 8)):
+        env = dict(os.environ, **({"HPO_DB_RETRY_SECONDS": budget} if budget else {}))
+        before = p.count() if budget else 0
+        proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "8"], cwd=p.dir, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                if p.count("state = 'COMPLETE'") >= before + 2:
+                    break
+            except PgServerError:
+                pass
+            time.sleep(0.05)
+        p.pg.stop("immediate")
+        time.sleep(outage)
+        p.pg.start()
+        out, err = proc.communicate(timeout=120)
+        no_password(out + err)
+        if budget is None:
+            expect(proc.returncode == 0, f"a {outage} s outage ended the run ({proc.returncode}):\n{out}{err}")
+        else:
+            expect(proc.returncode == 3 and "gave up after" in err and "HPO_DB_RETRY_SECONDS=2" in err,
+                   f"exit {proc.returncode}:\n{err}")
+    r = p.run("status", "--study", "s", env=dict(os.environ, HPO_DB_RETRY_SECONDS="soon"), check=False)
+    expect(r.returncode == 3 and "HPO_DB_RETRY_SECONDS='soon'" in r.stderr, r.stderr)
+
+
+def test_datetimes_in_utc(p):
+    # A worker in UTC+14 stores datetime_start and datetime_complete in naive
+    # UTC, as Optuna does, not 14 hours ahead.
+    p.study()
+    p.run("run", "--study", "s", "-n", "2", env=dict(os.environ, TZ="Etc/GMT-14"))
+    off = p.pg.sql("SELECT MAX(ABS(EXTRACT(EPOCH FROM (t - (now() AT TIME ZONE 'UTC'))))) FROM "
+                   "(SELECT datetime_start AS t FROM trials UNION ALL SELECT datetime_complete FROM trials) x",
+                   db="study")
+    expect(float(off[0][0]) < 120, f"stored times are {float(off[0][0]):.0f} s off UTC")
+
+
 def run_pg_test(tests, prefix="hpo_pg_test_", server_settings=None):
     """Runs tests["test_" + TEST_NAME] (from argv) on a PgProject on a fresh
     server, with server_settings[TEST_NAME] if any (see PgServer)."""
@@ -280,4 +428,6 @@ def run_pg_test(tests, prefix="hpo_pg_test_", server_settings=None):
 
 
 if __name__ == "__main__":
-    run_pg_test(globals())
+    # 8 connections, 3 of them kept for the superuser.
+    run_pg_test(globals(), server_settings={"too_many_clients": {"max_connections": "8",
+                                                                 "superuser_reserved_connections": "3"}})

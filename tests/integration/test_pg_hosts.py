@@ -26,7 +26,7 @@ from collections import Counter
 from slurm_cluster import SlurmCluster
 from test_cli import alive
 from test_hosts import finish, on_host, test_two_hosts_share_a_study  # noqa: F401 (run on PostgreSQL here)
-from test_pg import run_pg_test
+from test_pg import PASSWORD, run_pg_test
 from test_slurm import hpo_slurm
 
 
@@ -319,17 +319,46 @@ def test_slurm_array_without_nodelist(p):
     # trials asked for.
     # The password never shows (PgProject.run checks every output), and
     # the script that must hold it is its owner's alone.
+    # No process's argv holds the password (every user sees them in ps): the
+    # workers read the URL from a file only its owner can read.
     p.study(fixed="sleep: 0.3")
     with SlurmCluster() as cluster:
         r = hpo_slurm(p, cluster, "--workers", "3", "--trials-per-worker", "2", "--dry-run")
-        expect("--storage 'postgresql://hpo_user:***@/study" in r.stdout, r.stdout)
-        r = hpo_slurm(p, cluster, "--workers", "3", "--trials-per-worker", "2")
-        expect("3 worker(s) x 2 trial(s) = 6 trial(s)" in r.stdout, r.stdout)
-        job, script = r.stdout.split("submitted job ", 1)[1].split()[:2]
-        expect(os.stat(script.strip("()")).st_mode & 0o777 == 0o600, f"{script} is readable by others")
-        cluster.wait_job(job, timeout=150)
+        expect("HPO_STORAGE='postgresql://hpo_user:***@/study" in r.stdout, r.stdout)
+        seen, stop = [], threading.Event()
+        watcher = threading.Thread(target=watch_argv, args=(PASSWORD, seen, stop))
+        watcher.start()
+        try:
+            r = hpo_slurm(p, cluster, "--workers", "3", "--trials-per-worker", "2")
+            expect("3 worker(s) x 2 trial(s) = 6 trial(s)" in r.stdout, r.stdout)
+            job, script = r.stdout.split("submitted job ", 1)[1].split()[:2]
+            cluster.wait_job(job, timeout=150)
+        finally:
+            stop.set()
+            watcher.join()
+        expect(not seen, f"the password is in argv: {seen[:3]}")
+        slurm_dir = os.path.dirname(script.strip("()"))
+        for name in os.listdir(slurm_dir):
+            path = os.path.join(slurm_dir, name)
+            text = open(path).read()
+            if name.endswith((".sbatch", ".env")):
+                expect(os.stat(path).st_mode & 0o777 == 0o600, f"{path} is readable by others")
+            expect(name.endswith(".env") or PASSWORD not in text, f"{path} holds the password")
     rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
     expect(rows == [[str(n), "COMPLETE"] for n in range(6)], rows)
+
+
+def watch_argv(password, seen, stop):
+    """Appends to `seen` each process command line that holds `password`, until `stop`."""
+    while not stop.is_set():
+        for pid in os.listdir("/proc"):
+            try:
+                argv = open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")
+            except (OSError, ValueError):
+                continue
+            if password in argv:
+                seen.append(argv.replace("\0", " "))
+        time.sleep(0.02)
 
 
 if __name__ == "__main__":

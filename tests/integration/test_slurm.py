@@ -66,10 +66,25 @@ def test_dry_run_submits_nothing(p):
         # The study file asks for 5 trials: 2 workers run 3 each.
         expect("2 worker(s) x 3 trial(s) = 6 trial(s) (the study file asks for 5)" in r.stdout, r.stdout)
         for line in ("#SBATCH --array=0-1", "#SBATCH --partition=debug", "#SBATCH --time=00:10:00",
-                     "#SBATCH --comment=nightly", "-n 3 --storage sqlite:///studies.db", "sbatch --parsable"):
+                     "#SBATCH --comment=nightly", "-n 3 --runs-dir", "HPO_STORAGE=sqlite:///studies.db",
+                     "sbatch --parsable"):
             expect(line in r.stdout, f"{line!r} not in:\n{r.stdout}")
         expect(all_jobs(cluster) == [], "--dry-run submitted a job")
     expect(not os.path.exists(os.path.join(p.dir, "runs")), "--dry-run wrote a script")
+
+
+def test_refuses_what_sbatch_cannot_run(p):
+    # A backslash in the runs directory keeps sbatch from expanding the
+    # output file's %A_%a (every task dies without output); an --extra that
+    # names nodes would override the --nodelist the SQLite check trusted.
+    p.study()
+    with SlurmCluster() as cluster:
+        for args, needle in ((["--runs-dir", "runs\\x", "--storage", "postgresql://u@h/db"], "backslash"),
+                             (["--nodelist", cluster.host, "--extra=--nodelist=a,b"], "--nodelist"),
+                             (["--nodelist", cluster.host, "--extra=--nodel=a,b"], "--nodelist")):
+            r = hpo_slurm(p, cluster, "--workers", "2", *args, check=False)
+            expect(r.returncode == 2 and needle in r.stderr, f"{args}: exit {r.returncode}: {r.stdout}{r.stderr}")
+        expect(all_jobs(cluster) == [], "a refused array was submitted")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <limits>
 #include <regex>
 #include <stdexcept>
+
+#include "hpo/report/study_view.h"
 
 namespace hpo {
 namespace {
@@ -128,11 +132,21 @@ TEST_CASE("attribute JSON is written as Python's json.dumps writes it") {
   CHECK_THROWS_AS(from_python_json("{"), std::invalid_argument);
 }
 
-TEST_CASE("datetimes look like Python's str(datetime.now())") {
+TEST_CASE("datetimes are naive UTC, as Optuna stores them, whatever the local zone") {
   const std::string s = format_datetime(std::chrono::system_clock::now());
   CHECK(std::regex_match(s, std::regex(R"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6})")));
   const auto t = std::chrono::system_clock::time_point(std::chrono::microseconds(1234567));
-  CHECK(format_datetime(t).substr(19) == ".234567");
+  const char* old = std::getenv("TZ");
+  const std::string saved = old ? old : "";
+  setenv("TZ", "Etc/GMT-14", 1);  // UTC+14
+  tzset();
+  CHECK(format_datetime(t) == "1970-01-01 00:00:01.234567");
+  CHECK(datetime_seconds("1970-01-01 00:00:01.234567") == doctest::Approx(1.234567));
+  if (old)
+    setenv("TZ", saved.c_str(), 1);
+  else
+    unsetenv("TZ");
+  tzset();
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ TEST_CASE("PostgreSQL URLs: SQLAlchemy's forms, the password masked everywhere")
   CHECK(is_pg_url("postgresql://u@h/db"));
   CHECK(is_pg_url("postgresql+psycopg2://u@h/db"));
   CHECK_FALSE(is_pg_url("sqlite:///x.db"));
-  CHECK_FALSE(is_pg_url("postgres://u@h/db"));
+  CHECK(is_pg_url("postgres://u@h/db"));  // libpq's other scheme
 
   const PgUrl url =
       parse_pg_url("postgresql+psycopg2://alice:s3cr%40t@db.example:5433/hpo?sslmode=require");
@@ -33,8 +33,6 @@ TEST_CASE("PostgreSQL URLs: SQLAlchemy's forms, the password masked everywhere")
   CHECK(url.masked == "postgresql+psycopg2://alice:***@db.example:5433/hpo?sslmode=require");
   CHECK(mask_password(url, "FATAL: bad password s3cr%40t") == "FATAL: bad password ***");
 
-  // libpq takes the password up to the last '@' of the authority.
-  CHECK(parse_pg_url("postgresql://bob:p@ss@h/db").masked == "postgresql://bob:***@h/db");
   CHECK(parse_pg_url("postgresql://bob@h/db").masked == "postgresql://bob@h/db");
   CHECK(parse_pg_url("postgresql://postgres@/db?host=/tmp/x").conninfo ==
         "postgresql://postgres@/db?host=/tmp/x");
@@ -151,6 +149,8 @@ class SessionTimeZone {
   const char* variable_;
 };
 
+void check_beats_agree(Storage& west, Storage& east);
+
 // Heartbeats are in the session's time zone, as Optuna keeps them; hpo's
 // sessions are all in the server's, whatever PGTZ or PGOPTIONS say.
 void check_zones_agree(const char* variable, const std::string& west_value,
@@ -165,6 +165,13 @@ void check_zones_agree(const char* variable, const std::string& west_value,
     SessionTimeZone zone(variable, east_value);
     east = db.open();
   }
+  check_beats_agree(*west, *east);
+}
+
+// West's fresh beat is fresh to east, and the other way round.
+void check_beats_agree(Storage& west_storage, Storage& east_storage) {
+  Storage* west = &west_storage;
+  Storage* east = &east_storage;
   const auto study = west->get_or_create_study("s", Direction::kMaximize);
   const auto t = west->create_trial(study.id, {});
   west->record_heartbeat(t.id);
@@ -182,6 +189,15 @@ TEST_CASE("hosts in other time zones agree on heartbeats" * doctest::test_suite(
     check_zones_agree("PGOPTIONS", "-c timezone=Etc/GMT+12",
                       "--TimeZone=Etc/GMT-14 -c statement_timeout=0");
   }
+}
+
+TEST_CASE("a time zone in the URL's options is ignored as PGTZ is" *
+          doctest::test_suite("postgres")) {
+  if (!test_pg_url()) return;
+  PgBackend db;
+  const auto west = open_storage(db.url() + "&options=-c%20TimeZone%3DEtc/GMT%2B12");  // UTC-12
+  const auto east = open_storage(db.url() + "&options=--timezone%3DEtc/GMT-14");  // UTC+14
+  check_beats_agree(*west, *east);
 }
 
 TEST_CASE("PGOPTIONS keeps its settings but the time zone") {

@@ -2,12 +2,16 @@
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "hpo/gpu/command_output.h"
+#include "hpo/slurm/private_file.h"
 #include "temp_dir.h"
 
 namespace hpo {
@@ -24,6 +28,7 @@ SbatchRequest request() {
   r.hpo = "/opt/hpo/bin/hpo";
   r.runs_dir = "/proj/runs";
   r.output_dir = "/proj/runs/s/slurm";
+  r.env_file = "/proj/runs/s/slurm/hpo-s.env";
   return r;
 }
 
@@ -58,9 +63,37 @@ TEST_CASE("the script is an array of one `hpo run` worker per task, output per t
   CHECK(lines == want);
   const std::string script = sbatch_script(r);
   CHECK(script.rfind("#!/bin/sh\n", 0) == 0);
-  CHECK(
-      script.find("exec /opt/hpo/bin/hpo run --study s -n 2 --storage postgresql://u:p@db:5432/hpo "
-                  "--runs-dir /proj/runs\n") != std::string::npos);
+  CHECK(script.find(". /proj/runs/s/slurm/hpo-s.env || exit 1") != std::string::npos);
+  CHECK(script.find("exec /opt/hpo/bin/hpo run --study s -n 2 --runs-dir /proj/runs\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("the storage URL is in no worker's argv and not in the script") {
+  SbatchRequest r = request();
+  r.storage = "postgresql://u:pa's$w0rd@db:5432/hpo";
+  const std::string script = sbatch_script(r);
+  CHECK(script.find("pa") == std::string::npos);
+  CHECK(script.find("postgresql") == std::string::npos);
+  CHECK(storage_env_text(r.storage) ==
+        "HPO_STORAGE='postgresql://u:pa'\\''s$w0rd@db:5432/hpo'\n"
+        "export HPO_STORAGE\n");
+}
+
+TEST_CASE("private files are created 0600 whatever the umask, never over an existing path") {
+  TempDir tmp;
+  const mode_t old_umask = ::umask(0);
+  const std::string path = tmp.path("secret.env");
+  CHECK(write_private_file(path, "HPO_STORAGE=x\n") == 0);
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  CHECK(write_private_file(path, "again") == EEXIST);
+  // A link planted where the file goes is not followed.
+  const std::string planted = tmp.path("planted");
+  REQUIRE(::symlink(tmp.path("theirs").c_str(), planted.c_str()) == 0);
+  CHECK(write_private_file(planted, "secret") == EEXIST);
+  CHECK_FALSE(std::filesystem::exists(tmp.path("theirs")));
+  ::umask(old_umask);
 }
 
 TEST_CASE("a % in the runs directory is not taken for a job or task number") {
@@ -74,20 +107,22 @@ TEST_CASE("nasty names reach hpo run as the same arguments, and the worker start
   TempDir tmp;
   const std::string project = tmp.path("it's a $(touch pwned) `x` dir");
   // A stand-in for hpo that prints where it runs and its arguments, one a line.
-  const std::string fake =
-      tmp.write("bin dir/fake hpo", "#!/bin/sh\npwd\nfor a; do printf '%s\\n' \"$a\"; done\n");
+  const std::string fake = tmp.write(
+      "bin dir/fake hpo",
+      "#!/bin/sh\npwd\nprintf '%s\\n' \"$HPO_STORAGE\"\nfor a; do printf '%s\\n' \"$a\"; done\n");
   REQUIRE(::chmod(fake.c_str(), 0755) == 0);
   REQUIRE(std::filesystem::create_directories(project));
   SbatchRequest r = request();
   r.study = "studies/my \"study\"; rm -rf ~.yaml";
-  r.storage = "sqlite:///$HOME/a b.db";
+  r.storage = "sqlite:///$HOME/a 'b'.db";
   r.project_dir = project;
   r.runs_dir = project + "/runs 'n' $(touch pwned)";
   r.hpo = fake;
+  r.env_file = tmp.write("env 'dir'/$(touch pwned).env", storage_env_text(r.storage));
   const std::string out = run_script(sbatch_script(r));
   const std::string args = out.substr(out.find('\n') + 1);  // after the worker's banner
-  CHECK(args == project + "\nrun\n--study\n" + r.study + "\n-n\n2\n--storage\n" + r.storage +
-                    "\n--runs-dir\n" + r.runs_dir + "\n");
+  CHECK(args == project + "\n" + r.storage + "\nrun\n--study\n" + r.study +
+                    "\n-n\n2\n--runs-dir\n" + r.runs_dir + "\n");
   CHECK_FALSE(std::filesystem::exists(tmp.path("pwned")));
   CHECK_FALSE(std::filesystem::exists(project + "/pwned"));
 }
@@ -106,6 +141,21 @@ TEST_CASE("values a #SBATCH line cannot carry are refused by name") {
   r = request();
   r.extra = {"qos=long"};
   CHECK(sbatch_request_problem(r).find("--extra 'qos=long'") == 0);
+  // sbatch would not expand %A_%a: every task would die without output.
+  r = request();
+  r.output_dir = "/runs\\x/s/slurm";
+  CHECK(sbatch_request_problem(r).find("backslash") != std::string::npos);
+}
+
+TEST_CASE("--extra cannot name the nodes past the SQLite check") {
+  SbatchRequest r = request();
+  for (const char* extra : {"--nodelist=a,b", "--nodelist a,b", "--nodel=a,b", "--nodefile=f"}) {
+    CAPTURE(extra);
+    r.extra = {extra};
+    CHECK(sbatch_request_problem(r).find("--nodelist") != std::string::npos);
+  }
+  r.extra = {"--nodes=1"};
+  CHECK(sbatch_request_problem(r) == "");
 }
 
 TEST_CASE("a value with a blank is quoted on its #SBATCH line") {
