@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
