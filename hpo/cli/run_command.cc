@@ -151,6 +151,8 @@ void print_summary(const RunSummary& summary, bool stopped, double seconds,
   std::cout << "run " << (summary.interrupted > 0 || stopped ? "stopped" : "finished") << " after "
             << Progress::format_duration(seconds) << ": " << summary.completed << " complete, "
             << summary.pruned << " pruned, " << summary.failed << " failed";
+  if (summary.ended_elsewhere)
+    std::cout << ", " << summary.ended_elsewhere << " ended by another client (not counted)";
   if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
   if (summary.taken_over)
     std::cout << ", " << summary.taken_over << " taken over by other hosts (this run was cut off)";
@@ -166,7 +168,7 @@ void print_summary(const RunSummary& summary, bool stopped, double seconds,
 int exit_code(const RunSummary& summary, const StopFlag& stop) {
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;
-  if (summary.completed == 0 && summary.pruned == 0 && summary.failed > 0)
+  if (summary.completed == 0 && summary.pruned == 0 && summary.failed + summary.ended_elsewhere > 0)
     return kExitAllTrialsFailed;
   return kExitOk;
 }

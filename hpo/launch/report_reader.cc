@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "hpo/launch/trainer_text.h"
+
 namespace hpo {
 
 namespace {
@@ -17,10 +19,12 @@ namespace {
 // let a broken trainer exhaust hpo's memory.
 constexpr size_t kMaxLineBytes = 1 << 20;
 
-ReportEvent invalid(int line, std::string problem) {
+ReportEvent invalid(int line, const std::string& problem) {
   ReportEvent e;
   e.line = line;
-  e.problem = std::move(problem);
+  // The JSON parser's messages quote the line cut anywhere, even inside a
+  // character: stored as the trial's reason, they too must be text.
+  e.problem = valid_utf8(problem);
   return e;
 }
 
@@ -136,7 +140,9 @@ ReportEvent parse_series(const nlohmann::json& j, int line_number) {
 
 }  // namespace
 
-ReportEvent parse_report_line(const std::string& line, int line_number) {
+ReportEvent parse_report_line(const std::string& bytes, int line_number) {
+  // Names, messages and errors below quote the line: make it text first.
+  const std::string line = valid_utf8(bytes);
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(quote_nonfinite_literals(line));

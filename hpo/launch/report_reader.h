@@ -41,8 +41,9 @@ struct ReportEvent {
   bool fails_trial = false;
 };
 
-// Parses one line of the report channel.
-ReportEvent parse_report_line(const std::string& line, int line_number);
+// Parses one line of the report channel: any bytes, taken as UTF-8 with
+// each invalid sequence read as U+FFFD (see trainer_text.h).
+ReportEvent parse_report_line(const std::string& bytes, int line_number);
 
 class ReportReader {
  public:

@@ -69,7 +69,7 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
   print_line(line);
 }
 
-void Progress::trial_taken_over(const std::string& text) {
+void Progress::trial_gone(const std::string& text) {
   std::lock_guard<std::mutex> lock(mu_);
   --running_;
   print_line(text);

@@ -25,9 +25,10 @@ class Progress {
   void trial_started(int number, const std::string& params);
   void trial_finished(int number, TrialState state, std::optional<double> value,
                       const std::string& reason, double seconds);
-  // A trial another worker took over: no longer running here, and neither
-  // done nor failed. Prints `text`.
-  void trial_taken_over(const std::string& text);
+  // A trial no longer this run's to end (another worker took it over, or
+  // another client ended it): not running here, and neither done nor
+  // failed by this run. Prints `text`.
+  void trial_gone(const std::string& text);
   // A line of its own (warnings, notices), kept clear of the status line.
   void note(const std::string& text);
   // Redraws the status line (elapsed time moves on); no-op without a TTY.

@@ -339,21 +339,30 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
 }
 
 // Neither a failure nor a result of ours: the trial is the new owner's to
-// finish, and our trainer is already stopped.
-void StudyRunner::note_taken_over(const TrialPlan& plan, const nlohmann::json& holder) {
-  const Owner owner = Owner::from_json(holder);
-  progress_.trial_taken_over("trial " + std::to_string(plan.number) + ": taken over by " +
-                             (owner.host.empty() ? "(unknown)" : owner.host) + " (owner " +
-                             holder.dump() + "); stopped its trainer here");
+// finish, or was ended by another client (an Optuna worker's
+// fail_stale_trials, say), and our trainer is already stopped.
+void StudyRunner::note_gone(const TrialPlan& plan, const TrialResult& result, RunSummary& summary) {
+  const std::string trial = "trial " + std::to_string(plan.number) + ": ";
+  if (result.taken_over) {
+    ++summary.taken_over;
+    const Owner owner = Owner::from_json(*result.taken_over);
+    progress_.trial_gone(trial + "taken over by " +
+                         (owner.host.empty() ? "(unknown)" : owner.host) + " (owner " +
+                         result.taken_over->dump() + "); stopped its trainer here");
+    return;
+  }
+  ++summary.ended_elsewhere;
+  progress_.trial_gone(trial + "set to " + to_string(*result.ended_elsewhere) +
+                       " by another client while it ran; " + result.reason);
 }
 
 // A trial whose trainer was stopped while this worker was cut off from the
 // database runs again here, first of all, if it is still ours once the
 // database answers (nobody took it over meanwhile): no trial is failed for
-// an outage. Returns its new owner otherwise.
-std::optional<nlohmann::json> StudyRunner::queue_again(const TrialPlan& plan,
-                                                       const std::string& why) {
-  progress_.note("trial " + std::to_string(plan.number) + ": " + why +
+// an outage. Otherwise sets in `result` its new owner, or, if it is still
+// ours but ended, the state another client gave it.
+void StudyRunner::queue_again(const TrialPlan& plan, TrialResult& result) {
+  progress_.note("trial " + std::to_string(plan.number) + ": " + result.reason +
                  "; it runs again once the database answers, unless another host took it over");
   std::optional<TrialRecord> trial = storage_.trial(plan.trial_id);
   nlohmann::json holder = nullptr;
@@ -361,12 +370,19 @@ std::optional<nlohmann::json> StudyRunner::queue_again(const TrialPlan& plan,
     const auto it = trial->system_attrs.find(kOwnerAttr);
     if (it != trial->system_attrs.end()) holder = it->second;
   }
-  if (!trial || trial->state != TrialState::kRunning || holder != owner_) return holder;
+  if (!trial || holder != owner_) {
+    result.taken_over = holder;
+    return;
+  }
+  if (trial->state != TrialState::kRunning) {
+    result.ended_elsewhere = trial->state;
+    result.reason = "stopped its trainer";
+    return;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   running_.erase(plan.trial_id);
   orphans_.push_front(std::move(*trial));
   ++budget_;  // the same trial, not another one
-  return std::nullopt;
 }
 
 void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
@@ -410,7 +426,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
                                          guard_);
         }
       }
-      if (result.cut_off) result.taken_over = queue_again(*plan, result.reason);
+      if (result.cut_off) queue_again(*plan, result);
     } catch (const OwnershipLost& e) {
       result.taken_over = e.holder;
     } catch (...) {
@@ -421,12 +437,12 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       give_up(std::current_exception());
       return;
     }
-    if (result.cut_off && !result.taken_over) continue;  // queued to run again
-    if (result.taken_over) {
+    const bool gone = result.taken_over || result.ended_elsewhere;
+    if (result.cut_off && !gone) continue;  // queued to run again
+    if (gone) {
       std::lock_guard<std::mutex> lock(mu_);
       running_.erase(plan->trial_id);
-      ++summary.taken_over;
-      note_taken_over(*plan, *result.taken_over);
+      note_gone(*plan, result, summary);
       continue;
     }
     {

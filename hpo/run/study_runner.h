@@ -36,6 +36,7 @@ struct RunSummary {
   int failed = 0;
   int resumed = 0;  // orphans taken over and run again
   int taken_over = 0;  // this run's trials that other workers took over
+  int ended_elsewhere = 0;  // this run's trials another client ended while they ran
   int interrupted = 0;  // left RUNNING by a Ctrl-C
   std::string gave_up;  // why launching stopped early (too many failures); empty otherwise
 };
@@ -82,8 +83,10 @@ class StudyRunner {
   // Adds a finished trial to the summary and applies the failure limit;
   // needs mu_ held.
   void count_result(const TrialResult& result, bool resumed, RunSummary& summary);
-  void note_taken_over(const TrialPlan& plan, const nlohmann::json& holder);
-  std::optional<nlohmann::json> queue_again(const TrialPlan& plan, const std::string& why);
+  // Counts and tells of a trial that is no longer this run's to end; needs
+  // mu_ held.
+  void note_gone(const TrialPlan& plan, const TrialResult& result, RunSummary& summary);
+  void queue_again(const TrialPlan& plan, TrialResult& result);
 
   Storage& storage_;
   const StudyConfig& config_;

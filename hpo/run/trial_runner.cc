@@ -5,14 +5,16 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
+#include "hpo/launch/trainer_text.h"
 #include "hpo/run/atomic_file.h"
 #include "hpo/run/oom.h"
 #include "hpo/run/trial_config.h"
+#include "hpo/run/trial_end.h"
 #include "hpo/run/verdict.h"
+#include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
 
@@ -103,21 +105,6 @@ class TrialRunner::Watch {
   int last_step_ = -1;
   std::string bad_series_;  // the first broken series line, which fails the trial
 };
-
-std::string file_tail(const std::string& path, size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return "";
-  const auto size = static_cast<size_t>(in.tellg());
-  const size_t start = size > max_bytes ? size - max_bytes : 0;
-  in.seekg(static_cast<std::streamoff>(start));
-  std::string text(size - start, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (start > 0) {
-    const auto newline = text.find('\n');
-    if (newline != std::string::npos && newline + 1 < text.size()) text.erase(0, newline + 1);
-  }
-  return text;
-}
 
 struct TrialRunner::Attempt {
   TrainerRun run;
@@ -249,6 +236,13 @@ TrialResult TrialRunner::run(const TrialPlan& plan) {
     result.taken_over = e.holder;
     result.reason = "taken over";
     return result;
+  } catch (const TrialNotRunning& e) {
+    // Its trainer reported on, and it was killed as the report was refused.
+    TrialResult result;
+    result.state = TrialState::kRunning;  // not ours to end
+    result.ended_elsewhere = e.state;
+    result.reason = "stopped its trainer";
+    return result;
   }
 }
 
@@ -323,7 +317,17 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
     outcome.system_attrs["hpo:fail_kind"] = verdict.oom ? "oom" : "error";
     outcome.system_attrs["hpo:stderr_tail"] = file_tail(a.stderr_path, kStderrTailBytes);
   }
-  storage_.finish_trial(plan.trial_id, outcome);
+  if (!store_trial_end(storage_, plan.trial_id, plan.number, outcome)) {
+    const auto now = storage_.trial(plan.trial_id);
+    result.state = TrialState::kRunning;  // not ours to end
+    result.ended_elsewhere = now ? now->state : TrialState::kFail;
+    result.reason = "its result here was not stored";
+    return result;
+  }
+  if (outcome.state != verdict.state) {  // stored as a failure instead
+    verdict = Verdict{outcome.state, std::nullopt,
+                      outcome.system_attrs["hpo:fail_reason"].get<std::string>()};
+  }
   result.state = verdict.state;
   result.value = verdict.value;
   result.reason = verdict.reason;

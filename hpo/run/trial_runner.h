@@ -54,6 +54,10 @@ struct TrialResult {
   // Its trainer was stopped because its heartbeats failed past the grace
   // (beat_watch.h): left RUNNING, nothing stored, `reason` says why.
   bool cut_off = false;
+  // Ended by another client while it ran (an Optuna worker's
+  // fail_stale_trials, say): its state now. Nothing of this run's end was
+  // stored; its trainer was stopped if it still ran. `reason` says which.
+  std::optional<TrialState> ended_elsewhere;
 };
 
 // Files inside a trial directory.
@@ -84,7 +88,7 @@ class TrialRunner {
   // Blocks until the trainer has ended (or was stopped) and the outcome is
   // stored. A trial taken over by another worker (a guarded write refused,
   // or found in `lost`) has its trainer killed and is returned with
-  // taken_over set.
+  // taken_over set; one that another client ended, with ended_elsewhere.
   TrialResult run(const TrialPlan& plan);
 
  private:
@@ -106,9 +110,6 @@ class TrialRunner {
   const LostTrials* const lost_;
   BeatWatch* const watch_;
 };
-
-// The last `max_bytes` of a file, starting at a line boundary when possible.
-std::string file_tail(const std::string& path, size_t max_bytes);
 
 }  // namespace hpo
 

@@ -7,6 +7,7 @@
 #include "hpo/storage/pg_client_env.h"
 #include "hpo/storage/retry_budget.h"
 #include "hpo/storage/storage.h"
+#include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
 
@@ -78,8 +79,9 @@ pqxx::connection& PgConnection::connection() {
 }
 
 void PgConnection::on_failure(const char* what, const std::exception& e, PgAttempt& attempt) {
-  // A guarded write refused is an answer, not a failure: the caller acts on it.
+  // A write refused is an answer, not a failure: the caller acts on it.
   if (const auto* lost = dynamic_cast<const OwnershipLost*>(&e)) throw *lost;
+  if (const auto* ended = dynamic_cast<const TrialNotRunning*>(&e)) throw *ended;
   bool retry = false;
   if (dynamic_cast<const pqxx::in_doubt_error*>(&e)) {
     attempt.maybe_committed = true;

@@ -11,6 +11,7 @@
 #include "hpo/storage/pg_trial_reader.h"
 #include "hpo/storage/pg_url.h"
 #include "hpo/storage/storage_checks.h"
+#include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
 
@@ -391,10 +392,7 @@ void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value,
                                        const OwnerGuard& guard) {
   transact("set_intermediate_value", [&](pqxx::work& tx, const PgAttempt&) {
     const TrialState state = guarded_state(tx, trial_id, guard, "SHARE");
-    if (state != TrialState::kRunning) {
-      throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) +
-                         ", not RUNNING");
-    }
+    if (state != TrialState::kRunning) throw TrialNotRunning(trial_id, state);
     const EncodedValue v = encode_value(value);
     const OptionalReal number(v.value);
     tx.exec_params0(

@@ -13,6 +13,7 @@
 #include "hpo/storage/sqlite_db.h"
 #include "hpo/storage/sqlite_trial_reader.h"
 #include "hpo/storage/storage_checks.h"
+#include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
 
@@ -165,6 +166,8 @@ auto SqliteStorage::retrying(const char* what, Fn&& fn) {
       throw StorageError(url_ + ": " + what + ": " + e.what() + file_system_hint(path_));
     } catch (const OwnershipLost&) {
       throw;  // an answer for the caller, not a failure
+    } catch (const TrialNotRunning&) {
+      throw;  // the same
     } catch (const std::exception& e) {
       throw StorageError(url_ + ": " + what + ": " + e.what());
     }
@@ -331,10 +334,7 @@ void SqliteStorage::set_intermediate_value(int64_t trial_id, int step, double va
   write("set_intermediate_value", [&] {
     const TrialState state = trial_state(*db_, trial_id);
     check_guard(*db_, trial_id, guard);
-    if (state != TrialState::kRunning) {
-      throw StorageError("trial " + std::to_string(trial_id) + " is " + to_string(state) +
-                         ", not RUNNING");
-    }
+    if (state != TrialState::kRunning) throw TrialNotRunning(trial_id, state);
     const EncodedValue v = encode_value(value);
     Statement(
         *db_,

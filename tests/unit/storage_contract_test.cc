@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "hpo/storage/trial_not_running.h"
+
 namespace hpo {
 namespace {
 
@@ -131,8 +133,15 @@ STORAGE_CONTRACT(finish_twice, "finishing a finished trial returns false and cha
   CHECK(after->user_attrs == before->user_attrs);
   CHECK(after->system_attrs == before->system_attrs);
   CHECK(after->datetime_complete == before->datetime_complete);
-  // A finished trial takes no more reports, as in Optuna.
-  CHECK_THROWS_AS(storage.set_intermediate_value(t.id, 5, 1.0), StorageError);
+  // A finished trial takes no more reports, as in Optuna; the refusal says
+  // how it ended, so that its runner can stop its trainer and go on.
+  try {
+    storage.set_intermediate_value(t.id, 5, 1.0);
+    FAIL("a report for a finished trial was taken");
+  } catch (const TrialNotRunning& e) {
+    CHECK(e.trial_id == t.id);
+    CHECK(e.state == TrialState::kComplete);
+  }
   CHECK(storage.trial(t.id)->intermediate.empty());
 }
 
