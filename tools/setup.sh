@@ -38,7 +38,30 @@ else
   echo "setup: $web/node_modules matches package-lock.json"
 fi
 
+# Debian's LibTorch is CPU-only. On a GPU machine hpo-trainer must train on
+# the GPU: build it against the CUDA LibTorch of python3's torch where there
+# is one, else say loudly how to get one (hpo run would stop at the first
+# trial with a no_cuda failure, exit 6).
+torch_args=()
+if command -v nvidia-smi >/dev/null 2>&1; then
+  py=$(command -v python3 || echo python3)
+  torch_dir=$("$py" -c 'import torch, os
+if torch.version.cuda and torch.cuda.is_available():
+    print(os.path.join(torch.utils.cmake_prefix_path, "Torch"))' 2>/dev/null || true)
+  if [ -n "$torch_dir" ]; then
+    echo "setup: GPU machine: hpo-trainer builds against the CUDA LibTorch of $py's torch ($torch_dir)"
+    torch_args=(-DTorch_DIR="$torch_dir")
+  else
+    {
+      echo "setup: WARNING: this machine has a GPU (nvidia-smi), but $py has no CUDA build of torch,"
+      echo "setup: so hpo-trainer is built against Debian's CPU-only LibTorch and cannot train on the GPU:"
+      echo "setup: hpo run stops at the first trial on a GPU slot (no_cuda, exit 6). Install a CUDA torch"
+      echo "setup: for python3 (pip install torch) and run tools/setup.sh again, or use --gpu-profile cpu."
+    } >&2
+  fi
+fi
+
 jobs=$(nproc)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${torch_args[@]}"
 cmake --build "$build" -j "$jobs"
 echo "setup: built $build/bin/hpo"

@@ -25,13 +25,51 @@ std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRang
 
 }  // namespace
 
-Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
-  Dataset d;
+namespace {
+
+PanelData panel_data(const Panel& panel, const TrainerConfig& config) {
+  PanelData p;
   const LabelSpec label{config.horizon, label_entry_named(config.label_entry).value()};
-  d.features = compute_features(panel, label);
-  d.dates = panel.dates;
+  p.features = compute_features(panel, label);
+  p.dates = panel.dates;
+  return p;
+}
+
+// The panel data of `config` computed afresh: from its CSV or the synthetic panel.
+PanelData build_panel_data(const TrainerConfig& config) {
+  if (!config.data.empty()) {
+    PanelData p = panel_data(read_panel_csv(config.data), config);
+    p.source = config.data;
+    return p;
+  }
+  SyntheticSpec spec;
+  spec.tickers = config.synthetic_tickers;
+  spec.days = config.synthetic_days;
+  spec.seed = config.synthetic_seed;
+  spec.signal = signal_named(config.signal_strength).value();
+  SyntheticPanel synthetic = make_synthetic_panel(spec);
+  PanelData p = panel_data(synthetic.panel, config);
+  p.oracle = std::move(synthetic.planted_score);
+  p.source = fmt::format("synthetic panel ({} tickers x {} days, seed {}, signal_strength {})",
+                         spec.tickers, spec.days, spec.seed, config.signal_strength);
+  return p;
+}
+
+}  // namespace
+
+Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
+  return make_dataset(panel_data(panel, config), config);
+}
+
+Dataset make_dataset(PanelData data, const TrainerConfig& config) {
+  Dataset d;
+  d.features = std::move(data.features);
+  d.dates = std::move(data.dates);
+  d.oracle = std::move(data.oracle);
+  d.source = std::move(data.source);
+  const LabelSpec& label = d.features.label_spec;
   const size_t first_day = kLongestWindow + size_t(config.lookback) - 1;
-  d.splits = make_splits(panel.num_days(), first_day, label_reach(label), config.train_frac,
+  d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
                          config.valid_frac);
   d.train = samples_in(d.features, d.splits.train);
   d.valid =
@@ -51,23 +89,23 @@ Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
   return d;
 }
 
-Dataset load_dataset(const TrainerConfig& config) {
-  if (!config.data.empty()) {
-    Dataset d = make_dataset(read_panel_csv(config.data), config);
-    d.source = config.data;
-    return d;
+Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir, std::ostream* log) {
+  if (cache_dir.empty()) return make_dataset(build_panel_data(config), config);
+  const std::string key = feature_cache_key(config);
+  const std::string path = feature_cache_path(cache_dir, key);
+  std::string why;
+  if (std::optional<PanelData> cached = read_feature_cache(path, key, &why)) {
+    if (log) *log << "features: from the cache " << path << "\n";
+    return make_dataset(std::move(*cached), config);
   }
-  SyntheticSpec spec;
-  spec.tickers = config.synthetic_tickers;
-  spec.days = config.synthetic_days;
-  spec.seed = config.synthetic_seed;
-  spec.signal = signal_named(config.signal_strength).value();
-  SyntheticPanel synthetic = make_synthetic_panel(spec);
-  Dataset d = make_dataset(synthetic.panel, config);
-  d.oracle = std::move(synthetic.planted_score);
-  d.source = fmt::format("synthetic panel ({} tickers x {} days, seed {}, signal_strength {})",
-                         spec.tickers, spec.days, spec.seed, config.signal_strength);
-  return d;
+  PanelData built = build_panel_data(config);
+  try {
+    write_feature_cache(path, key, built);
+    if (log) *log << "features: built and cached in " << path << " (" << why << ")\n";
+  } catch (const std::exception& e) {  // a cache that cannot be written costs time, not the trial
+    if (log) *log << "features: built; not cached (" << e.what() << ")\n";
+  }
+  return make_dataset(std::move(built), config);
 }
 
 Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,

@@ -4,11 +4,13 @@
 #define HPO_TRAINER_DATASET_H_
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "trainer/config.h"
 #include "trainer/cv.h"
+#include "trainer/feature_cache.h"
 #include "trainer/features.h"
 #include "trainer/metrics.h"
 #include "trainer/panel.h"
@@ -38,8 +40,15 @@ struct Dataset {
 // for the longest feature window and the lookback.
 Dataset make_dataset(const Panel& panel, const TrainerConfig& config);
 
-// Reads config.data, or generates the synthetic panel when it is empty.
-Dataset load_dataset(const TrainerConfig& config);
+// Splits already computed panel data into samples, as make_dataset does.
+Dataset make_dataset(PanelData data, const TrainerConfig& config);
+
+// Reads config.data, or generates the synthetic panel when it is empty. With
+// a `cache_dir`, the panel data comes from the feature cache there when it
+// holds this config's (feature_cache.h), and goes there otherwise; `log`
+// says which.
+Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir = "",
+                     std::ostream* log = nullptr);
 
 // Scores `pred` (one value per sample, in order) on `samples`, with the
 // daily portfolio net of `cost_bps` per unit of turnover.

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "trainer/error.h"
 #include "trainer/graph_step.h"
 
 #ifdef HPO_TORCH_CUDA
@@ -44,17 +45,37 @@ void set_cuda_autocast_dtype(at::ScalarType t) { at::autocast::set_autocast_gpu_
 
 const char* on_off(bool b) { return b ? "on" : "off"; }
 
+// Why CUDA cannot be used, after the marker hpo looks for (hpo/run/no_cuda.h).
+std::string no_cuda_reason(const std::string& asked) {
+#ifdef HPO_TORCH_CUDA
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  return "no_cuda: " + asked +
+         ", but this CUDA build of hpo-trainer sees no GPU (CUDA_VISIBLE_DEVICES=" +
+         (visible ? std::string("'") + visible + "'" : std::string("unset")) + ")";
+#else
+  return "no_cuda: " + asked + ", but this hpo-trainer was built against a CPU-only LibTorch (" +
+         TORCH_VERSION +
+         "); build it against a CUDA LibTorch (docs/hpo-trainer.md, Building against CUDA; "
+         "tools/setup.sh does when python3 has a CUDA torch)";
+#endif
+}
+
 }  // namespace
 
 DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& device,
                                    std::ostream& log) {
   DeviceSetup setup;
   const bool has_cuda = torch::cuda::is_available();
-  setup.cuda = device == "cuda" || (device == "auto" && has_cuda);
-  if (setup.cuda && !has_cuda)
-    throw std::runtime_error("device cuda requested but no CUDA device is available");
+  // hpo's slot decides where `auto` trains: a GPU slot must not fall back to
+  // the CPU unnoticed.
+  const bool from_slot = device == "auto" && !s.device.empty() && s.device != "auto";
+  const std::string wanted = from_slot ? s.device : device;
+  setup.cuda = wanted == "cuda" || (wanted == "auto" && has_cuda);
+  const std::string asked = from_slot ? "HPO_DEVICE=cuda (hpo's GPU slot)" : "device=cuda";
+  if (setup.cuda && !has_cuda) throw UsageError(no_cuda_reason(asked));
   setup.device = setup.cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
-  log << "setting device=" << device << " -> " << (setup.cuda ? "cuda:0" : "cpu") << "\n";
+  log << "setting device=" << device << (from_slot ? " with HPO_DEVICE=" + s.device : "") << " -> "
+      << (setup.cuda ? "cuda:0" : "cpu") << "\n";
 
   if (s.omp_threads > 0) at::set_num_threads(s.omp_threads);
   log << "setting OMP_NUM_THREADS=" << (s.omp_threads > 0 ? std::to_string(s.omp_threads) : "unset")

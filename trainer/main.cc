@@ -1,15 +1,21 @@
 // hpo-trainer: trains a return-prediction model for one hpo trial and reports
 // through the trainer protocol. See kHelpFooter (and --help) for the contract.
 #include <fmt/format.h>
+#include <time.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "trainer/config.h"
 #include "trainer/dataset.h"
@@ -40,7 +46,9 @@ Trainer protocol (how hpo runs this program):
     {"type": "final", "metrics": {"val_rank_ic" (best epoch, the objective),
       "val_sharpe", "val_sharpe_net", "val_turnover", "val_ic",
       "val_rank_icir", "val_loss", the same with test_, "best_epoch",
-      "samples_per_s", "data_wait_frac", "peak_mem_mb", with cross-validation
+      "samples_per_s", "data_wait_frac", "peak_mem_mb", the time split in
+      seconds "load_s" (process start to main: loading LibTorch), "data_s",
+      "train_s", "valid_s", "test_s" and on CUDA "cuda_init_s", with cross-validation
       "cv_folds" and "fold_K_val_rank_ic", "fold_K_val_sharpe_net", and on
       the synthetic panel "oracle_val_rank_ic", "oracle_val_sharpe",
       "oracle_val_sharpe_net", "oracle_test_rank_ic", "oracle_test_sharpe_net"}}
@@ -58,7 +66,11 @@ CUDA only; default bf16), FUSED_OPTIMIZER (1: on CUDA with torch >= 2.1, one
 fused AdamW kernel and multi-tensor gradient clipping), CUDA_GRAPHS (1: on
 CUDA with torch >= 2.4, each full training step is replayed as one CUDA
 graph), OMP_NUM_THREADS (intra-op threads). Each is logged at start-up as
-applied.
+applied. HPO_DEVICE (auto|cpu|cuda; hpo sets it per slot) decides where the
+config's device auto trains; a GPU slot this build cannot use fails with a
+line holding "no_cuda:" (exit 2). HPO_CACHE_DIR (hpo sets it to the runs
+directory's .cache) keeps the panel's features, built once per data file and
+trainer binary, for every trial to read back.
 
   hpo-trainer --capabilities
 prints what this build can do as one JSON object: "torch" (LibTorch's
@@ -91,6 +103,25 @@ unit of daily turnover (val_turnover, test_turnover). See
 docs/hpo-trainer-validation.md.
 Features: trainer/FEATURES.md.
 )";
+
+// Seconds from this process's start (by the kernel's clock) to now: before
+// main() that is mostly loading LibTorch's shared libraries. 0 if unknown.
+double seconds_since_process_start() {
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // Field 22, starttime in clock ticks after boot, counted after the
+  // command name's closing parenthesis (the name may hold spaces).
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {
+  }
+  struct timespec now = {};
+  if (field.empty() || clock_gettime(CLOCK_BOOTTIME, &now) != 0) return 0;
+  const double started = std::stod(field) / double(sysconf(_SC_CLK_TCK));
+  return std::max(0.0, double(now.tv_sec) + double(now.tv_nsec) * 1e-9 - started);
+}
 
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
@@ -218,7 +249,13 @@ int run(int argc, char** argv) {
                            env_or("HPO_TRIAL_NUMBER", "-"), env_or("HPO_STUDY_NAME", "-"),
                            config_path.empty() ? "(defaults)" : config_path);
   install_stop_handler();
-  const Dataset data = load_dataset(config);
+  options.load_s = seconds_since_process_start();
+  const auto data_start = std::chrono::steady_clock::now();
+  // hpo points every trial at one cache (its runs directory's), so the panel
+  // and features are built once per data file, not once per trial.
+  const Dataset data = load_dataset(config, env_or("HPO_CACHE_DIR", ""), &std::cerr);
+  options.data_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - data_start).count();
   return train(config, settings, data, options).exit_code;
 }
 

@@ -62,6 +62,11 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
   }
   read_bool(getenv, "FUSED_OPTIMIZER", &s.fused_optimizer);
   read_bool(getenv, "CUDA_GRAPHS", &s.cuda_graphs);
+  if (const char* v = getenv("HPO_DEVICE"); v && *v) {
+    s.device = lower(v);
+    if (s.device != "auto" && s.device != "cpu" && s.device != "cuda")
+      throw UsageError(fmt::format("environment: HPO_DEVICE='{}' must be auto, cpu or cuda", v));
+  }
   read_int(getenv, "OMP_NUM_THREADS", 1, &s.omp_threads);
   return s;
 }

@@ -20,6 +20,7 @@ struct RuntimeSettings {
   bool fused_optimizer =
       true;  // FUSED_OPTIMIZER: fused AdamW, multi-tensor clipping (CUDA, torch >= 2.1)
   bool cuda_graphs = true;  // CUDA_GRAPHS: replay each training step as one CUDA graph (CUDA only)
+  std::string device;  // HPO_DEVICE: auto | cpu | cuda, the slot's; replaces the config's auto
   int omp_threads = 0;  // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
 };
 

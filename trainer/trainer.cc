@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <random>
 
 #include "trainer/batcher.h"
@@ -48,6 +49,24 @@ struct LoopData {
   bool checkpoints;
 };
 
+// Where a run's time went, for the final line's time split: the caller's
+// load_s and data_s, the loops' training and validation (with the validation
+// repeated for the daily series), the test window, and on CUDA the device's
+// start-up.
+struct TimeSplit {
+  double train_s = 0, valid_s = 0, test_s = 0;
+  std::optional<double> cuda_init_s;
+
+  void add_to(Metrics* m, const TrainOptions& options) const {
+    (*m)["load_s"] = options.load_s;
+    (*m)["data_s"] = options.data_s;
+    (*m)["train_s"] = train_s;
+    (*m)["valid_s"] = valid_s;
+    (*m)["test_s"] = test_s;
+    if (cuda_init_s) (*m)["cuda_init_s"] = *cuda_init_s;
+  }
+};
+
 // Trains one model on one train/valid pair, keeping its best epoch.
 class Loop {
  public:
@@ -75,7 +94,7 @@ class Loop {
 
   // Predicts `samples` in order, in inference mode, and scores them.
   Scores evaluate(const std::vector<Sample>& samples) {
-    torch::NoGradGuard no_grad;
+    torch::InferenceMode inference;  // no autograd bookkeeping at all, unlike NoGradGuard
     model_->eval();
     Batcher& b = batcher();
     b.start(samples, config_.eval_batch_size);
@@ -95,6 +114,13 @@ class Loop {
     return score_samples(data_.features, samples, pred, config_.cost_bps);
   }
 
+  // Where this loop's time went (see TimeSplit).
+  void add_times(TimeSplit* t) const {
+    t->train_s += total_train_seconds_;
+    t->valid_s += valid_seconds_;
+    if (device_.cuda) t->cuda_init_s = t->cuda_init_s.value_or(0) + cuda_init_seconds_;
+  }
+
   // Throughput over the whole run, for the final line.
   void add_throughput(Metrics* m) const {
     (*m)["samples_per_s"] = total_trained_ / std::max(total_train_seconds_, 1e-9);
@@ -109,6 +135,7 @@ class Loop {
   }
 
   void setup() {
+    const auto setup_start = Clock::now();
     device_ = apply_runtime_settings(settings_, config_.device, log_);
     torch::manual_seed(config_.seed);
     model_ = make_model(int64_t(data_.features.num_features), config_);
@@ -120,6 +147,10 @@ class Loop {
                           state_.batch, state_.step);
     }
     model_->to(device_.device);
+    if (device_.cuda) {
+      synchronize(device_);
+      cuda_init_seconds_ = seconds_since(setup_start);  // the context and first copies
+    }
     params_ = model_->parameters();
     optimizer_ = std::make_unique<torch::optim::AdamW>(
         params_, torch::optim::AdamWOptions(config_.lr).weight_decay(config_.weight_decay));
@@ -230,7 +261,9 @@ class Loop {
     const auto epoch_start = Clock::now();
     PassStats pass;
     if (!train_pass(&pass)) return false;
+    const auto valid_start = Clock::now();
     const Scores val = evaluate(what_.valid);
+    valid_seconds_ += seconds_since(valid_start);
     report_epoch(val, pass, seconds_since(epoch_start));
     update_best(val);
     ++state_.epoch;
@@ -428,6 +461,7 @@ class Loop {
   size_t train_per_epoch_ = 0;
   int64_t batches_per_epoch_ = 0, steps_per_epoch_ = 0, total_steps_ = 0, warmup_steps_ = 0;
   double total_trained_ = 0, total_train_seconds_ = 0, total_wait_seconds_ = 0;
+  double valid_seconds_ = 0, cuda_init_seconds_ = 0;
 };
 
 // The portfolio scores that are not in pack(): net Sharpe and turnover.
@@ -472,6 +506,10 @@ void write_series(ReportWriter* report, const Dataset& data, const std::string& 
 
 void log_final(std::ostream& log, const Metrics& m) {
   log << fmt::format(
+      "time: load {:.2f}s, data {:.2f}s, train {:.2f}s, valid {:.2f}s, test {:.2f}s{}\n",
+      m.at("load_s"), m.at("data_s"), m.at("train_s"), m.at("valid_s"), m.at("test_s"),
+      m.count("cuda_init_s") ? fmt::format(", CUDA start-up {:.2f}s", m.at("cuda_init_s")) : "");
+  log << fmt::format(
       "final: best epoch {} val_rank_ic {:.4f} val_sharpe_net {:.2f}; test rank_ic {:.4f} ic "
       "{:.4f} sharpe {:.2f} "
       "sharpe_net {:.2f} turnover {:.2f}\n",
@@ -484,8 +522,14 @@ TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& set
                          const Dataset& data, const TrainOptions& options, ReportWriter* report) {
   Loop loop(config, settings, data, {data.train, data.valid, "", report, true}, options);
   if (!loop.fit()) return {kExitStopped, {}};
+  TimeSplit times;
+  auto start = Clock::now();
   const Scores valid = loop.evaluate(data.valid);  // the best epoch again, for its daily series
+  times.valid_s = seconds_since(start);
+  start = Clock::now();
   const Scores test = loop.evaluate(data.test);
+  times.test_s = seconds_since(start);
+  loop.add_times(&times);
   Metrics m;
   add_scores(&m, "val_", loop.state().best_val);
   add_costs(&m, "val_", valid);
@@ -495,6 +539,7 @@ TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& set
   m["epochs_run"] = double(loop.state().epoch);
   m["test_long_short"] = test.long_short;
   loop.add_throughput(&m);
+  times.add_to(&m, options);
   add_oracle(&m, data, config.cost_bps);
   write_series(report, data, "valid", {valid});
   write_series(report, data, "test", {test});
@@ -513,6 +558,7 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
   std::vector<Scores> folds;
   Metrics mean, m;
   std::unique_ptr<Loop> loop;
+  TimeSplit times;
   for (size_t k = 0; k < data.folds.size(); ++k) {
     TrainerConfig fold_config = config;
     fold_config.seed = config.seed + k;
@@ -521,7 +567,10 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
         fold_config, settings, data,
         LoopData{f.train, f.valid, fmt::format("fold {}", k), nullptr, false}, options);
     if (!loop->fit()) return {kExitStopped, {}};
+    const auto valid_start = Clock::now();
     folds.push_back(loop->evaluate(f.valid));
+    times.valid_s += seconds_since(valid_start);
+    loop->add_times(&times);
     mean.clear();
     for (const Scores& fold : folds)
       for (const auto& [name, value] : all_scores("val_", fold))
@@ -534,7 +583,9 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
     m[fmt::format("fold_{}_val_rank_ic", k)] = folds.back().rank_ic;
     m[fmt::format("fold_{}_val_sharpe_net", k)] = folds.back().sharpe_net;
   }
+  const auto test_start = Clock::now();
   const Scores test = loop->evaluate(data.test);
+  times.test_s = seconds_since(test_start);
   for (const auto& [name, value] : mean) m[name] = value;
   for (const auto& [name, value] : all_scores("test_", test)) m[name] = value;
   m["cv_folds"] = double(folds.size());
@@ -542,6 +593,7 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
   m["epochs_run"] = double(loop->state().epoch);
   m["test_long_short"] = test.long_short;
   loop->add_throughput(&m);
+  times.add_to(&m, options);
   add_oracle(&m, data, config.cost_bps);
   write_series(report, data, "valid", folds);
   write_series(report, data, "test", {test});

@@ -23,6 +23,9 @@ struct TrainOptions {
   // Called after every optimizer step with the step count (tests use it to
   // send SIGTERM at a known point).
   std::function<void(int64_t)> after_step;
+  // Seconds spent before training, for the final line's time split: from
+  // the process's start to main() (loading LibTorch), and building the data.
+  double load_s = 0, data_s = 0;
 };
 
 struct TrainResult {

@@ -6,14 +6,17 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
+#include "hpo/gpu/command_output.h"
 #include "hpo/gpu/gpu_context.h"
 #include "hpo/gpu/memory_estimate.h"
 #include "hpo/gpu/slot_plan.h"
@@ -88,9 +91,51 @@ void check_gpu(const GpuContext& c, Findings& f) {
                  : f.ok("GPU", text.str());
 }
 
-void check_trainer(const StudyConfig& study, Findings& f) {
+// hpo-trainer says what it was built with. On a GPU plan a CPU-only build
+// fails every trial with no_cuda, and hpo run stops at the first (exit 6):
+// better to hear it before the sweep. Other trainers are not asked: an
+// unknown flag might start a training run.
+void check_trainer_build(const std::string& path, bool on_gpu, Findings& f) {
+  if (std::filesystem::path(path).filename() != "hpo-trainer") return;
+  const CommandOutput out = run_command({path, "--capabilities"}, 60);
+  nlohmann::json caps;
+  try {
+    if (out.ok()) caps = nlohmann::json::parse(out.out);
+  } catch (const nlohmann::json::exception&) {
+  }
+  if (!caps.is_object()) {
+    f.warn("trainer build",
+           path + " --capabilities: " + (out.ok() ? "printed no JSON object" : out.problem()));
+    return;
+  }
+  const bool cuda = caps.value("cuda_built", false);
+  const int gpus = caps.value("cuda_devices", 0);
+  const std::string text =
+      "LibTorch " + caps.value("torch", std::string("?")) +
+      (cuda ? " with CUDA, sees " + std::to_string(gpus) + " GPU(s)" +
+                  (caps.value("cuda_graphs", false) ? ", replays steps as CUDA graphs" : "")
+            : " (CPU only)");
+  if (on_gpu && !cuda) {
+    f.warn("trainer build",
+           text +
+               ": on this GPU plan every trial would fail with no_cuda; build hpo-trainer "
+               "against a CUDA LibTorch (tools/setup.sh does when python3 has a CUDA torch; "
+               "docs/hpo-trainer.md, Building against CUDA), or use --gpu-profile cpu");
+  } else if (on_gpu && gpus == 0) {
+    f.warn("trainer build", text + ": the trials' GPUs are not visible to it");
+  } else {
+    f.ok("trainer build", text);
+  }
+}
+
+void check_trainer(const StudyConfig& study, bool on_gpu, Findings& f) {
   const TrainerProgram trainer = find_trainer(study);
-  trainer.path.empty() ? f.warn("trainer", trainer.problem) : f.ok("trainer", trainer.path);
+  if (trainer.path.empty()) {
+    f.warn("trainer", trainer.problem);
+    return;
+  }
+  f.ok("trainer", trainer.path);
+  check_trainer_build(trainer.path, on_gpu, f);
 }
 
 // The stock trainer reads a CSV named by the fixed value `data`; empty or
@@ -222,7 +267,7 @@ int diagnose(const DoctorFlags& flags) {
   check_gpu(context, f);
   f.ok("profile", profile.name + " (" + std::string(to_string(context.choice.source)) + ": " +
                       context.choice.reason + ")");
-  check_trainer(study, f);
+  check_trainer(study, plan.on_gpu, f);
   check_data(study, f);
   check_bounds(study, profile, f);
   check_memory(study, profile, plan, f);

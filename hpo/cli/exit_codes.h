@@ -11,6 +11,7 @@ enum ExitCode : int {
   kExitStorage = 3,  // the study database could not be read or written
   kExitInternal = 4,  // anything else unexpected
   kExitTooManyFailures = 5,  // `hpo run` stopped by --max-failures
+  kExitNoCuda = 6,  // `hpo run` stopped: the trainer cannot use the GPU of its slot
   kExitInterrupted = 130,  // stopped by SIGINT (Ctrl-C); 143 for SIGTERM
 };
 

@@ -159,7 +159,9 @@ void print_summary(const RunSummary& summary, bool stopped, double seconds,
   if (summary.interrupted)
     std::cout << ", " << summary.interrupted
               << " interrupted (left RUNNING; the next run resumes them)";
-  if (!summary.gave_up.empty()) std::cout << "\nstopped by --max-failures: " << summary.gave_up;
+  if (!summary.gave_up.empty())
+    std::cout << "\nstopped" << (summary.gave_up_no_cuda ? "" : " by --max-failures") << ": "
+              << summary.gave_up;
   std::cout << "\nsee: hpo status --study " << config.name
             << (flags.storage.empty() ? "" : " --storage " + storage.url())
             << "\n";  // its password masked
@@ -167,6 +169,7 @@ void print_summary(const RunSummary& summary, bool stopped, double seconds,
 
 int exit_code(const RunSummary& summary, const StopFlag& stop) {
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
+  if (summary.gave_up_no_cuda) return kExitNoCuda;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;
   if (summary.completed == 0 && summary.pruned == 0 && summary.failed + summary.ended_elsewhere > 0)
     return kExitAllTrialsFailed;

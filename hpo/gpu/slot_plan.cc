@@ -25,7 +25,10 @@ Slot gpu_slot(const GpuDevice& device, size_t position, int worker, int threads,
   s.worker = worker;
   s.env = {{"CUDA_VISIBLE_DEVICES", device.visible_id()},
            {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
-           {"OMP_NUM_THREADS", std::to_string(threads)}};
+           {"OMP_NUM_THREADS", std::to_string(threads)},
+           // The trainer must use that GPU: a trainer that cannot says no_cuda
+           // and the run stops (hpo/run/no_cuda.h), not trains on the CPU.
+           {"HPO_DEVICE", "cuda"}};
   if (profile.memory_fraction)
     s.env.emplace_back("HPO_GPU_MEMORY_FRACTION", fraction_text(*profile.memory_fraction));
   s.env.emplace_back("HPO_SLOT", s.name);
@@ -38,6 +41,7 @@ Slot cpu_slot(int worker, int threads) {
   s.worker = worker;
   s.env = {{"CUDA_VISIBLE_DEVICES", ""},
            {"OMP_NUM_THREADS", std::to_string(threads)},
+           {"HPO_DEVICE", "cpu"},
            {"HPO_SLOT", s.name}};
   return s;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <set>
 #include <sstream>
 
@@ -56,6 +57,30 @@ std::string hosts_text(const StudyView& view) {
   return "by host:\n" + render(rows) + "\n";
 }
 
+// Where a trial's time went, as its trainer reported it (hpo-trainer's final
+// load_s, data_s, train_s, valid_s and test_s, and on CUDA cuda_init_s):
+// "0.41/1.02/0.55/0.12/0.30", "" for a trainer that reports no split.
+const char* const kTimeSplit[] = {"load_s", "data_s", "train_s", "valid_s", "test_s"};
+
+std::string fixed_text(double v, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+std::string time_split_cell(const TrialRecord& t) {
+  std::string cell;
+  for (const char* key : kTimeSplit) {
+    const auto it = t.user_attrs.find(key);
+    if (it == t.user_attrs.end() || !it->second.is_number()) return "";
+    cell += (cell.empty() ? "" : "/") + fixed_text(it->second.get<double>(), 2);
+  }
+  const auto cuda = t.user_attrs.find("cuda_init_s");
+  if (cuda != t.user_attrs.end() && cuda->second.is_number())
+    cell += " (CUDA " + fixed_text(cuda->second.get<double>(), 2) + ")";
+  return cell;
+}
+
 }  // namespace
 
 std::string status_table(const StudyView& view) {
@@ -75,6 +100,10 @@ std::string status_table(const StudyView& view) {
       std::any_of(view.trials.begin(), view.trials.end(),
                   [](const TrialRecord& t) { return t.system_attrs.count("hpo:gpu") > 0; });
   if (gpu_column) header.push_back("gpu util/mem");
+  const bool time_column =
+      std::any_of(view.trials.begin(), view.trials.end(),
+                  [](const TrialRecord& t) { return !time_split_cell(t).empty(); });
+  if (time_column) header.push_back("load/data/train/valid/test s");
   header.push_back("duration");
   header.push_back("note");
   std::vector<Row> rows = {header};
@@ -100,6 +129,10 @@ std::string status_table(const StudyView& view) {
                         : "gpu" + std::to_string(g->second.value("gpu", -1)) + " " +
                               short_number(g->second.value("mean_util_pct", 0.0)) + "% " +
                               short_number(g->second.value("mean_mem_mib", 0.0)) + " MiB");
+    }
+    if (time_column) {
+      const std::string split = time_split_cell(t);
+      row.push_back(split.empty() ? "-" : split);
     }
     const double seconds = trial_seconds(t);
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");

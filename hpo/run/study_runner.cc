@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "hpo/config/placeholders.h"
+#include "hpo/run/no_cuda.h"
 #include "hpo/run/owner.h"
 #include "hpo/run/trial_config.h"
 
@@ -127,16 +128,20 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   plan.argv = expand_command(config_.trainer.command, vars);
   plan.argv[0] = program_;
   plan.env = config_.env;
-  plan.env.insert(plan.env.end(),
-                  {
-                      {"HPO_STUDY_NAME", config_.name},
-                      {"HPO_TRIAL_NUMBER", std::to_string(trial.number)},
-                      {"HPO_TRIAL_ID", std::to_string(trial.id)},
-                      {"HPO_TRIAL_DIR", plan.trial_dir},
-                      {"HPO_CONFIG", config_path},
-                      {"HPO_REPORT_FILE", (fs::path(plan.trial_dir) / kReportFile).string()},
-                      {"HPO_OBJECTIVE", config_.objective.metric},
-                  });
+  plan.env.insert(
+      plan.env.end(),
+      {
+          {"HPO_STUDY_NAME", config_.name},
+          {"HPO_TRIAL_NUMBER", std::to_string(trial.number)},
+          {"HPO_TRIAL_ID", std::to_string(trial.id)},
+          {"HPO_TRIAL_DIR", plan.trial_dir},
+          {"HPO_CONFIG", config_path},
+          {"HPO_REPORT_FILE", (fs::path(plan.trial_dir) / kReportFile).string()},
+          {"HPO_OBJECTIVE", config_.objective.metric},
+          // Shared by every trial (the trainer keys what it keeps):
+          // hpo-trainer builds its features once per data file there.
+          {"HPO_CACHE_DIR", fs::absolute(fs::path(config_.runs_dir) / ".cache").string()},
+      });
   // The slot's GPU and thread count win over the study's env settings.
   plan.env.insert(plan.env.end(), slot.env.begin(), slot.env.end());
   return plan;
@@ -327,6 +332,19 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
   else
     ++summary.failed;
   const int finished = summary.completed + summary.pruned + summary.failed;
+  if (is_no_cuda(result.reason) && summary.gave_up.empty()) {
+    // Every later trial would fail the same way, or (given another slot)
+    // train on the CPU: stop rather than run the sweep where it was not
+    // meant, and say so even when nothing was left to launch.
+    budget_ = 0;
+    summary.gave_up_no_cuda = true;
+    summary.gave_up = "the trainer cannot use the GPU of its slot: " + result.reason +
+                      ". Build hpo-trainer against a CUDA LibTorch (tools/setup.sh does when "
+                      "python3 has a CUDA torch; docs/hpo-trainer.md, Building against CUDA), or "
+                      "run on the CPU with --gpu-profile cpu";
+    progress_.note("stopping the study: " + summary.gave_up);
+    return;
+  }
   const bool too_many =
       (limit_.count > 0 && summary.failed >= limit_.count) ||
       (limit_.fraction > 0 && finished >= 4 && summary.failed >= limit_.fraction * finished);

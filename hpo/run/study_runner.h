@@ -39,6 +39,7 @@ struct RunSummary {
   int ended_elsewhere = 0;  // this run's trials another client ended while they ran
   int interrupted = 0;  // left RUNNING by a Ctrl-C
   std::string gave_up;  // why launching stopped early (too many failures); empty otherwise
+  bool gave_up_no_cuda = false;  // ... because the trainer cannot use its GPU (no_cuda.h)
 };
 
 // When to stop a study that keeps failing: after `count` failed trials in

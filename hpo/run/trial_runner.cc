@@ -10,6 +10,7 @@
 #include "hpo/launch/report_reader.h"
 #include "hpo/launch/trainer_text.h"
 #include "hpo/run/atomic_file.h"
+#include "hpo/run/no_cuda.h"
 #include "hpo/run/oom.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/run/trial_end.h"
@@ -223,7 +224,10 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
   } catch (const LaunchError& e) {
     run.launch_error = e.what();
   }
-  if (run.exit && !run.exit->success()) run.oom_line = find_oom(spec);
+  if (run.exit && !run.exit->success()) {
+    run.oom_line = find_oom(spec);
+    run.no_cuda_line = find_no_cuda_line(file_tail(spec.stderr_path, kStderrTailBytes));
+  }
   return a;
 }
 
@@ -314,7 +318,9 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   if (!ran.outside.empty()) outcome.system_attrs[kRanOutsideSpaceAttr] = ran.outside;
   if (verdict.state == TrialState::kFail) {
     outcome.system_attrs["hpo:fail_reason"] = verdict.reason;
-    outcome.system_attrs["hpo:fail_kind"] = verdict.oom ? "oom" : "error";
+    outcome.system_attrs["hpo:fail_kind"] = verdict.oom       ? "oom"
+                                            : verdict.no_cuda ? "no_cuda"
+                                                              : "error";
     outcome.system_attrs["hpo:stderr_tail"] = file_tail(a.stderr_path, kStderrTailBytes);
   }
   if (!store_trial_end(storage_, plan.trial_id, plan.number, outcome)) {

@@ -32,7 +32,10 @@ Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
   if (run.timed_out) return fail("timeout: still running after " + seconds(run.timeout_s));
   if (!run.exit->success()) {
     Verdict v = fail("trainer failed: " + run.exit->describe());
-    if (!run.oom_line.empty()) {
+    if (!run.no_cuda_line.empty()) {
+      v.reason = run.no_cuda_line + " (" + run.exit->describe() + ")";
+      v.no_cuda = true;
+    } else if (!run.oom_line.empty()) {
       v.reason = "oom: " + run.oom_line + " (" + run.exit->describe() + ")";
       v.oom = true;
     } else if (run.exit->signaled && run.exit->signal == SIGKILL) {

@@ -24,6 +24,7 @@ struct TrainerRun {
   std::optional<int> pruned_at;  // the step at which the pruner stopped it
   std::optional<double> last_intermediate;  // the objective at the last reported step
   std::string oom_line;  // the log line that reported running out of memory
+  std::string no_cuda_line;  // the log line that said CUDA was unusable (no_cuda.h)
   // Stopped by hpo after this many seconds without a heartbeat (beat_watch.h).
   std::optional<double> cut_off_s;
 };
@@ -33,6 +34,7 @@ struct Verdict {
   std::optional<double> value;  // the objective, for COMPLETE
   std::string reason;  // why it failed; empty when COMPLETE
   bool oom = false;  // failed for lack of memory: reason starts "oom: "
+  bool no_cuda = false;  // could not use the GPU it was given: reason starts "no_cuda: "
 };
 
 // The rules: a trainer that could not start, timed out, exited non-zero or
@@ -43,7 +45,8 @@ struct Verdict {
 // its trainer ended, with its last intermediate value (unless NaN) as its
 // value, as Optuna records it. A crash whose log says it ran out of memory,
 // or a SIGKILL hpo did not send (the kernel's OOM killer, most likely), is
-// an "oom" failure. A run hpo stopped because its heartbeats failed FAILs
+// an "oom" failure; one whose log says it could not use CUDA, a "no_cuda"
+// failure (no_cuda.h). A run hpo stopped because its heartbeats failed FAILs
 // as cut off from the database, unless it completed all the same.
 Verdict judge(const TrainerRun& run, const std::string& objective_metric);
 

@@ -30,7 +30,9 @@ TRIAL = {
     "synthetic_tickers": 80, "synthetic_days": 400, "synthetic_seed": 5,
 }
 # Scores only: the speed and memory figures differ between any two runs.
-NOT_COMPARED = {"samples_per_s", "data_wait_frac", "peak_mem_mb"}
+# Timings, which no two runs share.
+NOT_COMPARED = {"samples_per_s", "data_wait_frac", "peak_mem_mb", "load_s", "data_s", "train_s", "valid_s", "test_s",
+                "cuda_init_s"}
 
 
 def one_core():

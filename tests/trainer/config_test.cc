@@ -83,6 +83,13 @@ TEST_CASE("runtime settings from the environment") {
   CHECK_FALSE(read_runtime_settings(lookup).fused_optimizer);
   env["CUDA_GRAPHS"] = "off";
   CHECK_FALSE(read_runtime_settings(lookup).cuda_graphs);
+  CHECK(read_runtime_settings(lookup).device.empty());  // no slot: the config decides
+  env["HPO_DEVICE"] = "CUDA";
+  CHECK(read_runtime_settings(lookup).device == "cuda");
+  env["HPO_DEVICE"] = "gpu";
+  CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
+                       "environment: HPO_DEVICE='gpu' must be auto, cpu or cuda", UsageError);
+  env.erase("HPO_DEVICE");
   env["TF32"] = "maybe";
   CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
                        "environment: TF32='maybe' is not a boolean (use 1/0, true/false)",

@@ -67,8 +67,13 @@ TEST_CASE("2 GPUs x 2 per GPU: 4 slots, GPUs 0,0,1,1, cores split four ways") {
     CHECK(env(s, "CUDA_DEVICE_ORDER") == "PCI_BUS_ID");
     CHECK(env(s, "HPO_SLOT") == s.name);
     CHECK(env(s, "HPO_GPU_MEMORY_FRACTION") == "<unset>");
+    CHECK(env(s, "HPO_DEVICE") == "cuda");  // a trainer that cannot use it says no_cuda
   }
   CHECK(plan.warnings.empty());
+  for (const Slot& s : plan_slots({}, cpu_profile(1), 2, 16).slots) {
+    CHECK(env(s, "HPO_DEVICE") == "cpu");
+    CHECK(env(s, "CUDA_VISIBLE_DEVICES").empty());
+  }
 }
 
 TEST_CASE("fewer jobs than slots: every GPU gets one before any gets two") {

@@ -1,0 +1,51 @@
+// Where hpo-trainer trains: hpo's slot (HPO_DEVICE) decides for the config's
+// `auto`, and a GPU slot never falls back to the CPU unnoticed.
+#include "trainer/device.h"
+
+#include <torch/torch.h>
+
+#include <sstream>
+#include <string>
+
+#include "trainer/error.h"
+
+// After the torch headers: glog (pulled in by LibTorch) defines its own CHECK.
+#include <doctest/doctest.h>
+
+namespace hpo::trainer {
+namespace {
+
+TEST_CASE("device: the slot's HPO_DEVICE decides where auto trains") {
+  RuntimeSettings s;
+  std::ostringstream log;
+  s.device = "cpu";
+  CHECK_FALSE(apply_runtime_settings(s, "auto", log).cuda);
+  CHECK(log.str().find("setting device=auto with HPO_DEVICE=cpu -> cpu") != std::string::npos);
+
+  s.device = "cuda";
+  CHECK_FALSE(apply_runtime_settings(s, "cpu", log).cuda);  // the config's own choice stands
+  if (torch::cuda::is_available()) {
+    CHECK(apply_runtime_settings(s, "auto", log).cuda);
+    return;
+  }
+  // A GPU slot on a build or machine without CUDA: a clear no_cuda error,
+  // which hpo turns into a stop of the run, never a silent CPU run.
+  std::string error;
+  try {
+    apply_runtime_settings(s, "auto", log);
+  } catch (const UsageError& e) {
+    error = e.what();
+  }
+  CHECK(error.rfind("no_cuda: HPO_DEVICE=cuda (hpo's GPU slot), but ", 0) == 0);
+  s.device = "";
+  error.clear();
+  try {
+    apply_runtime_settings(s, "cuda", log);
+  } catch (const UsageError& e) {
+    error = e.what();
+  }
+  CHECK(error.rfind("no_cuda: device=cuda, but ", 0) == 0);
+}
+
+}  // namespace
+}  // namespace hpo::trainer

@@ -1,0 +1,252 @@
+#include "trainer/feature_cache.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+#include "trainer/synthetic.h"
+
+namespace hpo::trainer {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '1'};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  in.seekg(0, std::ios::end);
+  std::string bytes(size_t(in.tellg()), '\0');
+  in.seekg(0);
+  in.read(bytes.data(), std::streamsize(bytes.size()));
+  return in ? bytes : std::string();
+}
+
+std::string hex(uint64_t h) { return fmt::format("{:016x}", h); }
+
+// The bytes of one cache file, appended field by field.
+class Writer {
+ public:
+  void u64(uint64_t v) { raw(&v, sizeof v); }
+  void text(const std::string& s) {
+    u64(s.size());
+    raw(s.data(), s.size());
+  }
+  void texts(const std::vector<std::string>& v) {
+    u64(v.size());
+    for (const std::string& s : v) text(s);
+  }
+  void floats(const std::vector<float>& v) {
+    u64(v.size());
+    raw(v.data(), v.size() * sizeof(float));
+  }
+  void raw(const void* p, size_t n) { bytes_.append(static_cast<const char*>(p), n); }
+  std::string& bytes() { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+// Reads a cache file's fields back, checking every length against what is
+// left (a corrupt length must not allocate gigabytes or read past the end).
+class Reader {
+ public:
+  Reader(const char* p, size_t n) : p_(p), left_(n) {}
+  uint64_t u64() {
+    uint64_t v;
+    raw(&v, sizeof v);
+    return v;
+  }
+  std::string text() {
+    const uint64_t n = u64();
+    need(n);
+    std::string s(p_, n);
+    skip(n);
+    return s;
+  }
+  std::vector<std::string> texts() {
+    const uint64_t n = u64();
+    need_items(n, sizeof(uint64_t));  // each at least its length
+    std::vector<std::string> v(n);
+    for (std::string& s : v) s = text();
+    return v;
+  }
+  std::vector<float> floats() {
+    const uint64_t n = u64();
+    need_items(n, sizeof(float));
+    std::vector<float> v(n);
+    raw(v.data(), n * sizeof(float));
+    return v;
+  }
+  void raw(void* out, size_t n) {
+    need(n);
+    std::memcpy(out, p_, n);
+    skip(n);
+  }
+  size_t left() const { return left_; }
+
+ private:
+  void need(uint64_t n) const {
+    if (n > left_) throw std::runtime_error("a length runs past the end of the file");
+  }
+  void need_items(uint64_t n, size_t size) const {
+    if (n > left_ / size) throw std::runtime_error("a length runs past the end of the file");
+  }
+  void skip(size_t n) {
+    p_ += n;
+    left_ -= n;
+  }
+  const char* p_;
+  size_t left_;
+};
+
+// Hashes this hpo-trainer binary once: a rebuilt trainer (whose features may
+// differ) never reads another's cache.
+const std::string& binary_hash() {
+  static const std::string hash = [] {
+    const std::string exe = read_file("/proc/self/exe");
+    return exe.empty() ? std::string("unknown-binary") : hex(hash64(exe.data(), exe.size()));
+  }();
+  return hash;
+}
+
+void write_features(Writer& w, const FeatureSet& f) {
+  w.u64(f.num_tickers);
+  w.u64(f.num_days);
+  w.u64(f.num_features);
+  w.u64(f.first_full_day);
+  w.u64(uint64_t(f.label_spec.horizon));
+  w.u64(uint64_t(f.label_spec.entry));
+  w.texts(f.names);
+  w.floats(f.values);
+  w.floats(f.label);
+  w.floats(f.target);
+  w.floats(f.daily_return);
+}
+
+FeatureSet read_features(Reader& r) {
+  FeatureSet f;
+  f.num_tickers = r.u64();
+  f.num_days = r.u64();
+  f.num_features = r.u64();
+  f.first_full_day = r.u64();
+  f.label_spec.horizon = int(r.u64());
+  f.label_spec.entry = LabelEntry(r.u64());
+  f.names = r.texts();
+  f.values = r.floats();
+  f.label = r.floats();
+  f.target = r.floats();
+  f.daily_return = r.floats();
+  const size_t cells = f.num_tickers * f.num_days;
+  if (f.names.size() != f.num_features || f.values.size() != cells * f.num_features ||
+      f.label.size() != cells || f.target.size() != cells || f.daily_return.size() != cells)
+    throw std::runtime_error("its arrays do not match its dimensions");
+  return f;
+}
+
+}  // namespace
+
+uint64_t hash64(const void* data, size_t size, uint64_t seed) {
+  constexpr uint64_t kPrime = 1099511628211ULL;
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint64_t h = seed;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    h = (h ^ word) * kPrime;
+    h ^= h >> 29;  // fold the high bits down, which the multiply alone never does
+  }
+  for (; i < size; ++i) h = (h ^ p[i]) * kPrime;
+  return h ^ size;
+}
+
+std::string feature_cache_key(const TrainerConfig& config) {
+  std::string source;
+  if (config.data.empty()) {
+    source = fmt::format("synthetic tickers={} days={} seed={} signal={}", config.synthetic_tickers,
+                         config.synthetic_days, config.synthetic_seed,
+                         signal_named(config.signal_strength).value_or(-1.0));
+  } else {
+    const std::string bytes = read_file(config.data);
+    source = fmt::format("data={} bytes={} hash={}", fs::absolute(config.data).string(),
+                         bytes.size(), hex(hash64(bytes.data(), bytes.size())));
+  }
+  return fmt::format("{}; horizon={} label_entry={}; trainer={}", source, config.horizon,
+                     config.label_entry, binary_hash());
+}
+
+std::string feature_cache_path(const std::string& dir, const std::string& key) {
+  return (fs::path(dir) / ("features-" + hex(hash64(key.data(), key.size())) + ".bin")).string();
+}
+
+std::optional<PanelData> read_feature_cache(const std::string& path, const std::string& key,
+                                            std::string* why) {
+  const std::string bytes = read_file(path);
+  if (bytes.empty()) {
+    *why = "not cached yet";
+    return std::nullopt;
+  }
+  try {
+    if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+      throw std::runtime_error("not a feature cache file");
+    const size_t body = bytes.size() - 8;
+    uint64_t stored;
+    std::memcpy(&stored, bytes.data() + body, 8);
+    if (stored != hash64(bytes.data(), body)) throw std::runtime_error("its checksum is wrong");
+    Reader r(bytes.data() + sizeof kMagic, body - sizeof kMagic);
+    if (r.text() != key) {
+      *why = "written for other data";
+      return std::nullopt;
+    }
+    PanelData d;
+    d.features = read_features(r);
+    d.dates = r.texts();
+    d.oracle = r.floats();
+    d.source = r.text();
+    if (d.dates.size() != d.features.num_days || r.left() != 0 ||
+        (!d.oracle.empty() && d.oracle.size() != d.features.num_tickers * d.features.num_days))
+      throw std::runtime_error("its fields do not fit together");
+    return d;
+  } catch (const std::exception& e) {
+    *why = std::string("unreadable: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+void write_feature_cache(const std::string& path, const std::string& key, const PanelData& data) {
+  Writer w;
+  w.raw(kMagic, sizeof kMagic);
+  w.text(key);
+  write_features(w, data.features);
+  w.texts(data.dates);
+  w.floats(data.oracle);
+  w.text(data.source);
+  w.u64(hash64(w.bytes().data(), w.bytes().size()));
+
+  fs::create_directories(fs::path(path).parent_path());
+  // A name of this process's own, renamed into place: a reader sees the old
+  // file or the new one, never a part.
+  const std::string tmp =
+      fmt::format("{}.tmp.{}.{}", path, ::getpid(), std::random_device{}() & 0xffffff);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(w.bytes().data(), std::streamsize(w.bytes().size()));
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      throw std::runtime_error("feature cache: cannot write " + tmp);
+    }
+  }
+  fs::rename(tmp, path);
+}
+
+}  // namespace hpo::trainer
