@@ -14,13 +14,14 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/space_view.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
 #include "hpo/gpu/command_output.h"
 #include "hpo/gpu/gpu_context.h"
 #include "hpo/gpu/memory_estimate.h"
 #include "hpo/gpu/slot_plan.h"
-#include "hpo/gpu/space_bounds.h"
+#include "hpo/gpu/space_fit.h"
 #include "hpo/run/trainer_program.h"
 #include "samplers/param_value.h"
 
@@ -157,10 +158,14 @@ void check_data(const StudyConfig& study, Findings& f) {
          "no `data` file in the fixed values (the stock trainer then uses its synthetic panel)");
 }
 
-void check_bounds(const StudyConfig& study, const GpuProfile& profile, Findings& f) {
-  SearchSpace bounded = study.space.params;
+// The space as trials get it on the profile (space_fit.h); the study then
+// holds it, so the memory and time estimates below are for those trials.
+void check_space(StudyConfig& study, const GpuProfile& profile, Findings& f) {
   try {
-    for (const std::string& note : bound_search_space(bounded, profile)) f.info("space", note);
+    FittedSpace fit = fit_search_space(study.space, profile);
+    for (const std::string& note : fit.notes) f.info("space", note);
+    for (const std::string& line : space_lines(fit)) f.info("space", line);
+    study.space = std::move(fit.declared);
   } catch (const ConfigError& e) {
     f.warn("space", e.what());
   }
@@ -211,6 +216,7 @@ void check_cpu(const StudyConfig& study, const SlotPlan& plan, const GpuContext&
   f.info("CPU", "cores: " + c.cores_reason);
   const std::string threads = std::to_string(plan.threads_per_trial);
   const std::string omp = env_of(study, "OMP_NUM_THREADS");
+  for (const std::string& note : plan.fit_notes) f.info("CPU", note);
   if (!omp.empty() && omp != threads) {
     f.info("CPU", "the study's OMP_NUM_THREADS=" + omp + " is replaced by each slot's " + threads);
   }
@@ -252,13 +258,13 @@ void estimate_time(const StudyConfig& study, const GpuProfile& profile, bool on_
 }
 
 int diagnose(const DoctorFlags& flags) {
-  const StudyConfig study = load_study(flags.study);  // bad input: ConfigError, exit 2
+  StudyConfig study = load_study(flags.study);  // bad input: ConfigError, exit 2
   const std::optional<int> n_jobs =
       flags.n_jobs.empty() ? std::optional<int>(study.n_jobs) : parse_n_jobs(flags.n_jobs);
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
   const GpuProfile& profile = context.choice.profile;
   const SlotPlan plan = plan_slots(context.detection.devices, profile, n_jobs, context.cores,
-                                   loader_workers(study.env));
+                                   cpu_wants(study.env, study.env_fixed));
 
   std::cout << "hpo doctor: study " << study.name << " (" << study.path << ")\n";
   Findings f;
@@ -269,7 +275,7 @@ int diagnose(const DoctorFlags& flags) {
                       context.choice.reason + ")");
   check_trainer(study, plan.on_gpu, f);
   check_data(study, f);
-  check_bounds(study, profile, f);
+  check_space(study, profile, f);
   check_memory(study, profile, plan, f);
   check_cpu(study, plan, context, f);
   estimate_time(study, profile, plan.on_gpu, f);

@@ -9,9 +9,11 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/space_view.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/gpu/gpu_context.h"
 #include "hpo/gpu/slot_plan.h"
+#include "hpo/gpu/space_fit.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -90,13 +92,16 @@ void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, const Gp
     id_width = std::max(id_width, env_value(s, "CUDA_VISIBLE_DEVICES").size() + 4);
   const int width = static_cast<int>(id_width);
   out << "  " << std::left << std::setw(10) << "slot" << std::setw(5) << "gpu" << std::setw(width)
-      << "CUDA_VISIBLE_DEVICES" << std::setw(17) << "OMP_NUM_THREADS"
+      << "CUDA_VISIBLE_DEVICES" << std::setw(17) << "OMP_NUM_THREADS" << std::setw(13)
+      << "NUM_WORKERS"
       << "HPO_GPU_MEMORY_FRACTION\n";
   for (const Slot& s : plan.slots) {
     out << "  " << std::setw(10) << s.name << std::setw(5) << (s.gpu ? std::to_string(*s.gpu) : "-")
         << std::setw(width) << ("\"" + env_value(s, "CUDA_VISIBLE_DEVICES") + "\"") << std::setw(17)
-        << env_value(s, "OMP_NUM_THREADS") << env_value(s, "HPO_GPU_MEMORY_FRACTION") << "\n";
+        << env_value(s, "OMP_NUM_THREADS") << std::setw(13) << env_value(s, "NUM_WORKERS")
+        << env_value(s, "HPO_GPU_MEMORY_FRACTION") << "\n";
   }
+  for (const std::string& n : plan.fit_notes) out << "note: " << n << "\n";
   for (const std::string& w : plan.warnings) out << "warning: " << w << "\n";
   if (!plan.cpu_warning.empty()) out << "warning: " << plan.cpu_warning << "\n";
 }
@@ -149,6 +154,7 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
           {"cores_reason", c.cores_reason},
           {"loader_workers", plan.loader_workers},
           {"threads_reason", plan.threads_reason},
+          {"fit_notes", plan.fit_notes},
           {"on_gpu", plan.on_gpu},
           {"capacity", plan.capacity},
           {"n_jobs", plan.n_jobs()},
@@ -157,14 +163,26 @@ nlohmann::json gpu_json(const GpuContext& c, const SlotPlan& plan) {
           {"warnings", warnings}};
 }
 
+// The study's space on the chosen profile, with --study only.
+void print_space(const FittedSpace& fit, std::ostream& out) {
+  out << "space (as trials get it on this profile):\n";
+  for (const std::string& line : space_lines(fit)) out << "  " << line << "\n";
+}
+
 int show(const GpuFlags& flags) {
   const std::optional<int> n_jobs = parse_n_jobs(flags.n_jobs);
-  const int workers = flags.study.empty() ? 0 : loader_workers(load_study(flags.study).env);
+  std::optional<StudyConfig> study;
+  if (!flags.study.empty()) study = load_study(flags.study);
+  const CpuWants wants = study ? cpu_wants(study->env, study->env_fixed) : CpuWants{};
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
   const SlotPlan plan =
-      plan_slots(context.detection.devices, context.choice.profile, n_jobs, context.cores, workers);
+      plan_slots(context.detection.devices, context.choice.profile, n_jobs, context.cores, wants);
+  std::optional<FittedSpace> fit;
+  if (study) fit = fit_search_space(study->space, context.choice.profile);
   if (flags.json) {
-    std::cout << gpu_json(context, plan).dump(2) << "\n";
+    nlohmann::json j = gpu_json(context, plan);
+    if (fit) j["space"] = space_json(*fit);
+    std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
   print_devices(context.detection, std::cout);
@@ -172,6 +190,7 @@ int show(const GpuFlags& flags) {
             << to_string(context.choice.source) << ": " << context.choice.reason << ")\n  "
             << profile_summary(context.choice.profile) << "\n";
   print_plan(plan, n_jobs, context, std::cout);
+  if (fit) print_space(*fit, std::cout);
   return kExitOk;
 }
 
@@ -183,7 +202,8 @@ void add_gpu_command(CLI::App& app, int& exit_code) {
       app.add_subcommand("gpu", "Show the GPUs, the GPU profile chosen for them and the slot plan");
   cmd->add_option(
       "--study", flags->study,
-      "Plan for this study's data-loader workers (its env's NUM_WORKERS); default none");
+      "Plan for this study: fit its NUM_WORKERS to the cores and show its search space on the "
+      "profile");
   cmd->add_option(
       "--gpu-profile", flags->profile,
       "Profile name (gpu_profiles/NAME.yaml) or file (default: $GPU_PROFILE, else detected)");
@@ -205,7 +225,8 @@ void add_gpu_command(CLI::App& app, int& exit_code) {
       "./gpu_profiles\n"
       "and hpo's shipped ones. Each slot is one (GPU, worker) pair; its trials get "
       "CUDA_VISIBLE_DEVICES,\n"
-      "OMP_NUM_THREADS = cores / slots - NUM_WORKERS (at least 1) and, if the profile sets one,\n"
+      "OMP_NUM_THREADS and NUM_WORKERS fitted to cores / slots (the study's NUM_WORKERS is a "
+      "maximum,\nlowered first) and, if the profile sets one, "
       "HPO_GPU_MEMORY_FRACTION. Cores are those of hpo's affinity mask, capped by its cgroup's CPU "
       "quota\n"
       "(cpu.max, or cpu.cfs_quota_us / cpu.cfs_period_us, under $HPO_CGROUP_ROOT or "

@@ -17,7 +17,7 @@
 #include "hpo/gpu/gpu_context.h"
 #include "hpo/gpu/gpu_detect.h"
 #include "hpo/gpu/slot_plan.h"
-#include "hpo/gpu/space_bounds.h"
+#include "hpo/gpu/space_fit.h"
 #include "hpo/gpu/utilization_sampler.h"
 #include "hpo/launch/process.h"
 #include "hpo/report/study_view.h"
@@ -109,22 +109,23 @@ std::chrono::milliseconds gpu_sample_period() {
 struct Placement {
   GpuContext gpu;
   SlotPlan slots;
-  std::vector<std::string> bounded;  // notes on what the profile bounded
+  std::vector<std::string> bounded;  // notes on what the profile set or bounded
   SamplingSpace space;  // the profile bounds what is sampled, not the study's distributions
 };
 
-// Also sets config.n_jobs to the slots planned.
+// Also sets config.n_jobs to the slots planned, and config.space to the
+// space fitted to the profile: trials are stored and configured with it.
 Placement place_trials(const RunFlags& flags, StudyConfig& config) {
   GpuContext gpu = resolve_gpu_context(flags.gpu_profile);
   const std::optional<int> jobs =
       flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
   SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores,
-                              loader_workers(config.env));
+                              cpu_wants(config.env, config.env_fixed));
   config.n_jobs = slots.n_jobs();
-  SearchSpace bounded_space = config.space.params;
-  auto bounded = bound_search_space(bounded_space, gpu.choice.profile);
-  SamplingSpace space(config.space.params, std::move(bounded_space));
-  return {std::move(gpu), std::move(slots), std::move(bounded), std::move(space)};
+  FittedSpace fit = fit_search_space(config.space, gpu.choice.profile);
+  config.space = fit.declared;
+  SamplingSpace space(config.space.params, std::move(fit.sampled));
+  return {std::move(gpu), std::move(slots), std::move(fit.notes), std::move(space)};
 }
 
 void print_plan(const StudyConfig& config, const PreparedStudy& prepared, const Sampler& sampler,
@@ -143,6 +144,7 @@ void print_plan(const StudyConfig& config, const PreparedStudy& prepared, const 
   for (const auto& w : p.gpu.detection.warnings) std::cout << "warning: " << w << "\n";
   for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";
   if (!slots.cpu_warning.empty()) std::cout << "warning: " << slots.cpu_warning << "\n";
+  for (const auto& n : slots.fit_notes) std::cout << "note: " << n << "\n";
   for (const auto& b : p.bounded) std::cout << "note: " << b << "\n";
 }
 

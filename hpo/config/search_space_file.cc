@@ -12,7 +12,7 @@ namespace hpo {
 namespace {
 
 const std::vector<std::string> kTypes = {"float", "int", "categorical", "fixed"};
-const std::vector<std::string> kNumberKeys = {"type", "low", "high", "log", "step"};
+const std::vector<std::string> kNumberKeys = {"type", "low", "high", "log", "step", "pinned"};
 
 // NaN would make every comparison below false and pass them all.
 double finite_number(const YamlNode& node) {
@@ -107,7 +107,7 @@ CategoricalDistribution parse_categorical(const YamlMap& map) {
 }
 
 const std::vector<std::string>& keys_of(const std::string& type) {
-  static const std::vector<std::string> categorical = {"type", "choices"};
+  static const std::vector<std::string> categorical = {"type", "choices", "pinned"};
   static const std::vector<std::string> fixed = {"type", "value"};
   if (type == "categorical") return categorical;
   if (type == "fixed") return fixed;
@@ -149,7 +149,10 @@ void parse_param(const std::string& name, const YamlNode& param, SearchSpaceConf
     space.params.push_back({name, parse_categorical(map)});
   } else {
     space.fixed.emplace_back(name, map.require("value").as_value());
+    return;
   }
+  // `pinned: true` keeps the space's own domain on every GPU profile.
+  if (auto pinned = map.find("pinned"); pinned && pinned->as_bool()) space.pinned.push_back(name);
 }
 
 }  // namespace

@@ -23,6 +23,9 @@ struct SearchSpaceConfig {
   std::string path;  // the file it came from
   SearchSpace params;  // what the sampler chooses
   FixedValues fixed;  // what every trial gets as is
+  // Parameters marked `pinned: true`: a GPU profile does not replace their
+  // domain (see hpo/gpu/space_fit.h), though its ceilings still apply.
+  std::vector<std::string> pinned;
 };
 
 struct ObjectiveConfig {
@@ -66,6 +69,9 @@ struct StudyConfig {
   int n_jobs = 1;
   TrainerConfig trainer;
   std::vector<std::pair<std::string, std::string>> env;  // set for every trial, in file order
+  // env_fixed: env settings hpo passes as written instead of fitting them to
+  // the cores (NUM_WORKERS, OMP_NUM_THREADS; see hpo/gpu/cpu_fit.h).
+  std::vector<std::string> env_fixed;
   std::string storage = "sqlite:///hpo.db";
   std::string runs_dir = "runs";
   // Seconds between heartbeats of running trials; a trial owned by another

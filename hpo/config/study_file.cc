@@ -22,9 +22,13 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kStudyKeys = {
-    "name",   "description", "search_space", "objective", "sampler",
-    "pruner", "n_trials",    "n_jobs",       "trainer",   "env",
-    "fixed",  "storage",     "runs_dir",     "on_oom",    "heartbeat_interval"};
+    "name",     "description", "search_space", "objective", "sampler",
+    "pruner",   "n_trials",    "n_jobs",       "trainer",   "env",
+    "fixed",    "storage",     "runs_dir",     "on_oom",    "heartbeat_interval",
+    "env_fixed"};
+
+// The env settings hpo fits to the cores, and so the ones env_fixed may pin.
+const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
 
 bool is_ascii_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -214,6 +218,39 @@ std::vector<std::pair<std::string, std::string>> parse_env(const YamlNode& node)
   return env;
 }
 
+const std::string* env_value(const StudyConfig& study, const std::string& name) {
+  for (const auto& [key, value] : study.env) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+// env_fixed: [NUM_WORKERS]: names of env settings hpo must not fit. Each
+// must be one hpo fits and be set in env, so the pin has a value to keep.
+std::vector<std::string> parse_env_fixed(const YamlNode& node, const StudyConfig& study) {
+  std::vector<std::string> names;
+  for (const YamlNode& item : node.as_list()) {
+    const std::string name = item.as_string();
+    if (std::find(kFittedEnv.begin(), kFittedEnv.end(), name) == kFittedEnv.end()) {
+      item.fail("'" + name + "' is not a setting hpo fits" + did_you_mean(name, kFittedEnv) +
+                "; expected NUM_WORKERS or OMP_NUM_THREADS (other env settings are always "
+                "passed as written)");
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      item.fail(name + " is listed twice");
+    const std::string* value = env_value(study, name);
+    if (!value) item.fail(name + " is pinned but not set in env: give its value there");
+    if (name == "OMP_NUM_THREADS" && (!is_worker_count(*value) || std::stoi(*value) < 1)) {
+      item.fail(
+          "a pinned OMP_NUM_THREADS must be a thread count (an integer from 1 to 1024), "
+          "but env says '" +
+          *value + "'");
+    }
+    names.push_back(name);
+  }
+  return names;
+}
+
 void merge_fixed(const YamlNode& node, SearchSpaceConfig& space) {
   for (const auto& [name, value] : node.as_map()) {
     if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
@@ -287,6 +324,7 @@ StudyConfig load_study_file(const std::string& path) {
     study.trainer.retry_halved_on_oom = policy == "retry_halved";
   }
   if (auto env = root.find("env")) study.env = parse_env(*env);
+  if (auto env_fixed = root.find("env_fixed")) study.env_fixed = parse_env_fixed(*env_fixed, study);
   if (auto storage = root.find("storage")) study.storage = non_empty_string(*storage);
   if (auto runs_dir = root.find("runs_dir")) study.runs_dir = non_empty_string(*runs_dir);
   if (auto heartbeat = root.find("heartbeat_interval")) {

@@ -33,7 +33,8 @@ const std::vector<std::string> kProfileKeys = {"name",
                                                "memory_fraction",
                                                "hidden_size_max",
                                                "threads_per_trial",
-                                               "effective_tflops"};
+                                               "effective_tflops",
+                                               "max_train_samples"};
 
 bool is_profile_name(const std::string& name) {
   return !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
@@ -144,6 +145,15 @@ GpuProfile parse_gpu_profile(const std::string& yaml_text, const std::string& pa
   if (auto threads = map.find("threads_per_trial"))
     p.threads_per_trial = static_cast<int>(positive_int(*threads));
   if (auto tflops = map.find("effective_tflops")) p.effective_tflops = positive_number(*tflops);
+  if (auto samples = map.find("max_train_samples")) {
+    const int64_t value = samples->as_int();
+    if (value < 0) {
+      samples->fail(
+          "expected a number of training samples per epoch >= 0 (0 = every sample), got " +
+          samples->describe());
+    }
+    p.max_train_samples = value;
+  }
   check_consistency(p, map);
   return p;
 }

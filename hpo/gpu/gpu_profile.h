@@ -3,14 +3,18 @@
 // (one file per profile, named after it); users add their own files.
 //
 //   description: NVIDIA H100 80GB
-//   device: gpu                     # gpu (default) or cpu
-//   match: [h100]                   # nvidia-smi names it matches (case, spaces, '-' and '_'
-//   ignored) vram_gb: 80 max_parallel_trials: 3          # per GPU memory_per_model_gb: 16 # what
-//   one trial may use batch_size_choices: [2048, 4096] batch_size_max: 4096            # optional;
-//   else the largest choice memory_fraction: 0.3            # optional; passed as
-//   HPO_GPU_MEMORY_FRACTION hidden_size_max: 1024           # optional threads_per_trial: 2 #
-//   optional; CPU threads a trial wants effective_tflops: 99            # optional; a rough
-//   sustained rate, for time estimates
+//   device: gpu                    # gpu (default) or cpu
+//   match: [h100]                  # nvidia-smi names it matches (case, ' ', '-', '_' ignored)
+//   vram_gb: 80
+//   max_parallel_trials: 3         # per GPU
+//   memory_per_model_gb: 16        # what one trial may use
+//   batch_size_choices: [2048, 4096]  # replace the space's batch sizes (space_fit.h)
+//   batch_size_max: 4096           # optional; else the largest choice
+//   memory_fraction: 0.3           # optional; passed as HPO_GPU_MEMORY_FRACTION
+//   hidden_size_max: 1024          # optional
+//   threads_per_trial: 2           # optional; CPU threads a trial wants
+//   effective_tflops: 99           # optional; a rough sustained rate, for time estimates
+//   max_train_samples: 0           # optional; samples per epoch, 0 = every sample
 #ifndef HPO_GPU_GPU_PROFILE_H_
 #define HPO_GPU_GPU_PROFILE_H_
 
@@ -36,6 +40,9 @@ struct GpuProfile {
   std::optional<int64_t> hidden_size_max;
   std::optional<int> threads_per_trial;
   std::optional<double> effective_tflops;
+  // Training samples per epoch, given to trials as the fixed value
+  // max_train_samples unless the study sets one; 0 = every sample.
+  std::optional<int64_t> max_train_samples;
 
   // The largest batch size the profile allows: batch_size_max, else the
   // largest of batch_size_choices, else none.

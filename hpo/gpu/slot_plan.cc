@@ -13,67 +13,58 @@ namespace {
 
 std::string fraction_text(double f) { return short_number(f); }
 
+// The cores split between the trials: see cpu_fit.h.
+void split_cores(int cores, int trials, const CpuWants& wants, const GpuProfile& profile,
+                 SlotPlan& plan) {
+  const CpuFit fit = fit_cpu(cores, trials, wants, profile.threads_per_trial.value_or(1));
+  plan.threads_per_trial = fit.threads;
+  plan.loader_workers = fit.workers;
+  plan.threads_reason = fit.reason;
+  plan.fit_notes = fit.notes;
+  plan.cpu_warning = fit.warning;
+}
+
+// Trials get the fitted values over the study's: NUM_WORKERS only when the
+// study sets it (a trainer's own default is not hpo's to change).
+void add_cpu_env(Slot& slot, const CpuWants& wants, const SlotPlan& plan) {
+  slot.env.emplace_back("OMP_NUM_THREADS", std::to_string(plan.threads_per_trial));
+  if (wants.workers) slot.env.emplace_back("NUM_WORKERS", std::to_string(plan.loader_workers));
+}
+
 // `position`: the device's place in the list, which tells the MIG
 // instances of one GPU apart ("mig0.w0", "mig1.w0").
-Slot gpu_slot(const GpuDevice& device, size_t position, int worker, int threads,
-              const GpuProfile& profile) {
+Slot gpu_slot(const GpuDevice& device, size_t position, int worker, const CpuWants& wants,
+              const GpuProfile& profile, const SlotPlan& plan) {
   Slot s;
   s.name =
       (device.is_mig() ? "mig" + std::to_string(position) : "gpu" + std::to_string(device.index)) +
       ".w" + std::to_string(worker);
   s.gpu = device.index;
   s.worker = worker;
+  // The trainer must use that GPU: a trainer that cannot says no_cuda and the
+  // run stops (hpo/run/no_cuda.h), rather than trains on the CPU.
   s.env = {{"CUDA_VISIBLE_DEVICES", device.visible_id()},
            {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
-           {"OMP_NUM_THREADS", std::to_string(threads)},
-           // The trainer must use that GPU: a trainer that cannot says no_cuda
-           // and the run stops (hpo/run/no_cuda.h), not trains on the CPU.
            {"HPO_DEVICE", "cuda"}};
+  add_cpu_env(s, wants, plan);
   if (profile.memory_fraction)
     s.env.emplace_back("HPO_GPU_MEMORY_FRACTION", fraction_text(*profile.memory_fraction));
   s.env.emplace_back("HPO_SLOT", s.name);
   return s;
 }
 
-Slot cpu_slot(int worker, int threads) {
+Slot cpu_slot(int worker, const CpuWants& wants, const SlotPlan& plan) {
   Slot s;
   s.name = "cpu.w" + std::to_string(worker);
   s.worker = worker;
-  s.env = {{"CUDA_VISIBLE_DEVICES", ""},
-           {"OMP_NUM_THREADS", std::to_string(threads)},
-           {"HPO_DEVICE", "cpu"},
-           {"HPO_SLOT", s.name}};
+  s.env = {{"CUDA_VISIBLE_DEVICES", ""}, {"HPO_DEVICE", "cpu"}};
+  add_cpu_env(s, wants, plan);
+  s.env.emplace_back("HPO_SLOT", s.name);
   return s;
 }
 
-// Each trial's share of the cores, less its data-loader workers: they run
-// beside the compute threads, so counting them keeps the CPU from being
-// oversubscribed. Never below 1 thread.
-void split_cores(int cores, int trials, int workers, SlotPlan& plan) {
-  trials = std::max(1, trials);
-  const int share = cores / trials;
-  plan.loader_workers = workers;
-  plan.threads_per_trial = std::max(1, share - workers);
-  plan.threads_reason = std::to_string(cores) + " core(s) / " + std::to_string(trials) +
-                        " trial(s) = " + std::to_string(share);
-  if (workers > 0) {
-    plan.threads_reason +=
-        ", minus " + std::to_string(workers) +
-        " data-loader worker(s) (NUM_WORKERS) = " + std::to_string(share - workers);
-  }
-  if (share - workers < 1) plan.threads_reason += ", at least 1";
-  const int used = trials * (plan.threads_per_trial + workers);
-  if (workers > 0 && used > cores) {
-    plan.cpu_warning =
-        std::to_string(trials) + " trial(s) x (" + std::to_string(plan.threads_per_trial) +
-        " thread(s) + " + std::to_string(workers) +
-        " data-loader worker(s)) = " + std::to_string(used) + " on " + std::to_string(cores) +
-        " core(s): the CPU is oversubscribed; lower NUM_WORKERS or n_jobs";
-  }
-}
-
 void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
-              std::optional<int> n_jobs, int cores, int workers, SlotPlan& plan) {
+              std::optional<int> n_jobs, int cores, const CpuWants& wants, SlotPlan& plan) {
   plan.on_gpu = true;
   plan.gpus = static_cast<int>(devices.size());
   plan.capacity = plan.gpus * profile.max_parallel_trials;
@@ -85,7 +76,7 @@ void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
                             std::to_string(profile.max_parallel_trials) +
                             "): GPUs are oversubscribed and trials may run out of memory");
   }
-  split_cores(cores, n, workers, plan);
+  split_cores(cores, n, wants, profile, plan);
   // Slot k is worker k / gpus of GPU k % gpus: every GPU gets a trial
   // before any gets a second.
   std::vector<std::pair<size_t, int>> chosen;  // (device position, worker)
@@ -93,13 +84,12 @@ void plan_gpu(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
     chosen.emplace_back(static_cast<size_t>(k % plan.gpus), k / plan.gpus);
   std::sort(chosen.begin(), chosen.end());
   for (const auto& [device, worker] : chosen) {
-    plan.slots.push_back(
-        gpu_slot(devices[device], device, worker, plan.threads_per_trial, profile));
+    plan.slots.push_back(gpu_slot(devices[device], device, worker, wants, profile, plan));
   }
 }
 
-void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, int workers,
-              SlotPlan& plan) {
+void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores,
+              const CpuWants& wants, SlotPlan& plan) {
   const int wanted_threads = profile.threads_per_trial.value_or(1);
   plan.capacity = std::max(1, cores / wanted_threads);
   // A GPU profile's max_parallel_trials counts per GPU: no cap for the CPU.
@@ -111,36 +101,27 @@ void plan_cpu(const GpuProfile& profile, std::optional<int> n_jobs, int cores, i
     plan.warnings.push_back(std::to_string(n) + " trials at once on " + std::to_string(cores) +
                             " CPU core(s): the CPU is oversubscribed");
   }
-  split_cores(cores, n, workers, plan);
-  for (int w = 0; w < n; ++w) plan.slots.push_back(cpu_slot(w, plan.threads_per_trial));
+  split_cores(cores, n, wants, profile, plan);
+  for (int w = 0; w < n; ++w) plan.slots.push_back(cpu_slot(w, wants, plan));
 }
 
 }  // namespace
 
 SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
-                    std::optional<int> n_jobs, int cores, int workers) {
+                    std::optional<int> n_jobs, int cores, const CpuWants& wants) {
   SlotPlan plan;
   cores = std::max(1, cores);
-  workers = std::max(0, workers);
   if (n_jobs && *n_jobs < 1) throw ConfigError("n_jobs: expected an integer >= 1 or 'auto'");
   if (!profile.cpu && !devices.empty()) {
-    plan_gpu(devices, profile, n_jobs, cores, workers, plan);
+    plan_gpu(devices, profile, n_jobs, cores, wants, plan);
     return plan;
   }
   if (!profile.cpu) {
     plan.warnings.push_back("profile " + profile.name +
                             " is for GPUs, but none was found: trials run on CPU slots");
   }
-  plan_cpu(profile, n_jobs, cores, workers, plan);
+  plan_cpu(profile, n_jobs, cores, wants, plan);
   return plan;
-}
-
-int loader_workers(const std::vector<std::pair<std::string, std::string>>& env) {
-  int workers = 0;
-  for (const auto& [name, value] : env) {
-    if (name == "NUM_WORKERS") workers = std::max(0, std::atoi(value.c_str()));
-  }
-  return workers;
 }
 
 std::optional<int> parse_n_jobs(const std::string& text) {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "hpo/gpu/cpu_fit.h"
 #include "hpo/gpu/gpu_device.h"
 #include "hpo/gpu/gpu_profile.h"
 
@@ -26,7 +27,8 @@ struct Slot {
   //   CUDA_VISIBLE_DEVICES  the slot's GPU: its index, or a MIG instance's id
   //                         as the user gave it ("" for CPU slots: no GPU at all)
   //   CUDA_DEVICE_ORDER     PCI_BUS_ID, so CUDA numbers GPUs as nvidia-smi does
-  //   OMP_NUM_THREADS       max(1, cores / concurrent trials - NUM_WORKERS)
+  //   OMP_NUM_THREADS       the fitted compute threads (cpu_fit.h)
+  //   NUM_WORKERS           the fitted data-loader workers, when the study sets NUM_WORKERS
   //   HPO_GPU_MEMORY_FRACTION  the profile's memory_fraction, when it has one
   //   HPO_SLOT              the slot's name, for the trainer's logs
   std::vector<std::pair<std::string, std::string>> env;
@@ -37,12 +39,13 @@ struct SlotPlan {
   int gpus = 0;  // GPUs in use
   int capacity = 0;  // slots the profile allows (gpus x max_parallel_trials; CPU: see plan_slots)
   int threads_per_trial = 1;
-  int loader_workers = 0;  // each trial's data-loader workers (NUM_WORKERS)
+  int loader_workers = 0;  // each trial's data-loader workers (NUM_WORKERS), as fitted
   std::string threads_reason;  // "16 core(s) / 4 trial(s) = 4, minus 2 data-loader worker(s)
                                // (NUM_WORKERS) = 2"
   bool on_gpu = false;
   std::vector<std::string> warnings;  // oversubscription and fallbacks, for the user
-  std::string cpu_warning;  // set when the loader workers alone oversubscribe the CPU
+  std::vector<std::string> fit_notes;  // what the CPU fit lowered from the study's env
+  std::string cpu_warning;  // set when the values env_fixed pins oversubscribe the CPU
 
   int n_jobs() const { return static_cast<int>(slots.size()); }
 };
@@ -58,16 +61,12 @@ struct SlotPlan {
 // slots (threads_per_trial from the profile, else 1), capped by the
 // profile's max_parallel_trials when set. More trials than cores warns.
 //
-// Either way OMP_NUM_THREADS = max(1, cores / slots - workers): a trial's
-// data-loader workers (the study's NUM_WORKERS) run beside its
-// compute threads, so both come out of its share of the cores. Loader
-// workers alone oversubscribing the CPU is a warning.
+// Either way each trial's compute threads (OMP_NUM_THREADS) and data-loader
+// workers (NUM_WORKERS) are fitted to its share of the cores, as cpu_fit.h
+// says; the values env_fixed pins are kept, with a warning if they do not
+// fit.
 SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& profile,
-                    std::optional<int> n_jobs, int cores, int workers = 0);
-
-// NUM_WORKERS from a study's env (checked when the study file was read),
-// 0 when it is not set.
-int loader_workers(const std::vector<std::pair<std::string, std::string>>& env);
+                    std::optional<int> n_jobs, int cores, const CpuWants& wants = {});
 
 // "auto" -> nullopt, "4" -> 4; anything else throws ConfigError.
 std::optional<int> parse_n_jobs(const std::string& text);

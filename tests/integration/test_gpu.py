@@ -21,7 +21,8 @@ PYTHON = "/usr/bin/python3"
 TRAINER = """\
 import json, os, time
 config = json.load(open(os.environ["HPO_CONFIG"]))
-seen = {k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS", "HPO_SLOT")}
+seen = {k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS", "NUM_WORKERS", "HPO_SLOT")}
+seen["config"] = config
 seen["start"] = time.time()
 time.sleep(float(config.get("sleep", 0.0)))
 seen["end"] = time.time()
@@ -50,7 +51,7 @@ class Project:
                     and not k.startswith("FAKE_GPU")}
         self.env["PATH"] = self.bin + os.pathsep + "/usr/bin:/bin"
 
-    def study(self, params, name="s", jobs=1, threads=1, fixed="", workers=None):
+    def study(self, params, name="s", jobs=1, threads=1, fixed="", workers=None, extra=""):
         with open(os.path.join(self.dir, "search_spaces", "space_" + name + ".yaml"), "w") as f:
             f.write("params:\n" + textwrap.indent(params, "  "))
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
@@ -64,7 +65,7 @@ class Project:
                 env: {env}
                 storage: sqlite:///gpu.db
                 fixed: {{{fixed}}}
-                """))
+                """) + extra)
 
     def run(self, *args, expect_rc=0, **env):
         p = subprocess.run([self.hpo, *args], cwd=self.dir, capture_output=True, text=True, timeout=120,
@@ -233,7 +234,10 @@ def test_loader_workers(p):
     p.run("run", "--study", "s", "-n", "1", "--gpu-profile", "cpu", HPO_CGROUP_ROOT=root)
     seen = json.load(open(os.path.join(p.dir, "runs", "s", "trial_0000", "slot.json")))
     cores = min(len(os.sched_getaffinity(0)), 4)
-    expect(seen["OMP_NUM_THREADS"] == str(max(1, cores - 3)), (cores, seen))
+    # The cpu profile's 2 threads first, then up to 3 workers, then the threads the rest.
+    workers = min(3, cores - min(2, cores))
+    expect(seen["NUM_WORKERS"] == str(workers), (cores, seen))
+    expect(seen["OMP_NUM_THREADS"] == str(cores - workers), (cores, seen))
     with open(os.path.join(p.dir, "studies", "s.yaml")) as f:
         text = f.read().replace("NUM_WORKERS: 3", "NUM_WORKERS: many")
     with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
@@ -243,10 +247,111 @@ def test_loader_workers(p):
            in r.stderr, r.stderr)
 
 
+# --- studies sized to the card, and a CPU plan that fits ----------------------
+
+H200 = dict(FAKE_GPU_NAME="NVIDIA H200", FAKE_GPU_MIB="143771", FAKE_GPUS="1")
+
+
+def space_of(plan):
+    return {name: (param.get("choices", param.get("value")), param["from"]) for name, param in plan["space"].items()}
+
+
+def test_quick_sweep_on_gpus(p):
+    # The shipped quick_sweep on one (fake) H200, 16 cores: the profile's batches, every sample,
+    # and quick_sweep's NUM_WORKERS 4 lowered so that 5 slots x (threads + workers) fit the cores.
+    plan = p.gpu_json("--study", "quick_sweep", "--cores", "16", **H200)
+    expect(plan["profile"]["name"] == "h200" and len(plan["slots"]) == 5, plan)
+    space = space_of(plan)
+    expect(space["batch_size"] == ([4096, 8192], "profile"), space)
+    expect(space["max_train_samples"] == (0, "profile"), space)
+    expect(space["hidden_size"] == ([32, 64, 128], "space") and space["epochs"] == (5, "space"), space)
+    expect(plan["space"]["lr"] == {"type": "float", "low": 5e-06, "high": 0.005, "log": True, "from": "space"},
+           plan["space"])
+    expect(slot_env(plan, "NUM_WORKERS") == ["2"] * 5 and slot_env(plan, "OMP_NUM_THREADS") == ["1"] * 5, plan)
+    expect(plan["warnings"] == [] and plan["loader_workers"] == 2, plan)
+    expect(plan["fit_notes"] and plan["fit_notes"][0].startswith("NUM_WORKERS: 4 -> 2, so that 5 trial(s)"), plan)
+    # One H100, 12 cores: 3 slots of 1 thread + 3 workers.
+    plan = p.gpu_json("--study", "quick_sweep", "--cores", "12", FAKE_GPUS="1")
+    expect(space_of(plan)["batch_size"] == ([2048, 4096], "profile"), plan["space"])
+    expect(space_of(plan)["max_train_samples"] == (0, "profile"), plan["space"])
+    expect(slot_env(plan, "NUM_WORKERS") == ["3"] * 3 and slot_env(plan, "OMP_NUM_THREADS") == ["1"] * 3, plan)
+    # The table says the same.
+    out = p.run("gpu", "--study", "quick_sweep", "--cores", "16", **H200).stdout
+    expect("note: NUM_WORKERS: 4 -> 2" in out and "  batch_size: categorical [4096, 8192] (from the profile)" in out,
+           out)
+
+
+def test_quick_sweep_on_two_cores(p):
+    # A newcomer's 2-core machine without a GPU: one trial of 2 threads and no loader worker,
+    # the space as written, and no warning from hpo gpu or hpo doctor.
+    plan = p.gpu_json("--study", "quick_sweep", "--cores", "2", PATH=p.dir)
+    expect(plan["profile"]["name"] == "cpu" and len(plan["slots"]) == 1, plan)
+    expect(slot_env(plan, "NUM_WORKERS") == ["0"] and slot_env(plan, "OMP_NUM_THREADS") == ["2"], plan)
+    expect(plan["warnings"] == [], plan["warnings"])
+    space = space_of(plan)
+    expect(space["batch_size"] == ([256, 512, 1024, 2048], "space") and "max_train_samples" not in space, space)
+    r = p.run("doctor", "--study", "quick_sweep", "--cores", "2", expect_rc=None, PATH=p.dir)
+    expect("oversubscribed" not in r.stdout and "ok       CPU: 1 trial(s) at once x 2 thread(s) = 2 of 2" in r.stdout,
+           r.stdout)
+    expect("info     CPU: NUM_WORKERS: 4 -> 0" in r.stdout, r.stdout)
+
+
+def test_trials_get_the_plan(p):
+    # What hpo gpu shows is what the trainers get: the profile's batch sizes, max_train_samples 0,
+    # and each slot's fitted NUM_WORKERS and OMP_NUM_THREADS.
+    p.study("batch_size: {type: categorical, choices: [256, 512]}\nhidden_size: {type: categorical, choices: [32, 64]}\n",
+            jobs=5, workers=4, fixed="epochs: 2")
+    quota = cgroup_root(p, "1600000 100000\n")  # 16 CPUs, or fewer in the affinity mask
+    plan = p.gpu_json("--study", "s", HPO_CGROUP_ROOT=quota, **H200)
+    by_slot = {s["name"]: s["env"] for s in plan["slots"]}
+    expect(len(by_slot) == 5, plan)
+    p.run("run", "--study", "s", "-n", "5", "--gpu-profile", "h200", HPO_CGROUP_ROOT=quota, **H200)
+    runs = os.path.join(p.dir, "runs", "s")
+    seen = [json.load(open(os.path.join(runs, d, "slot.json"))) for d in sorted(os.listdir(runs))]
+    expect(len(seen) == 5, seen)
+    for s in seen:
+        expect(s["config"]["batch_size"] in (4096, 8192) and s["config"]["max_train_samples"] == 0, s)
+        expect(s["config"]["hidden_size"] in (32, 64) and s["config"]["epochs"] == 2, s)
+        slot = by_slot[s["HPO_SLOT"]]
+        expect((s["NUM_WORKERS"], s["OMP_NUM_THREADS"]) == (slot["NUM_WORKERS"], slot["OMP_NUM_THREADS"]), (s, slot))
+        expect(5 * (int(s["NUM_WORKERS"]) + int(s["OMP_NUM_THREADS"])) <= max(plan["cores"], 5), (plan["cores"], s))
+    # Pinned, the study's NUM_WORKERS is passed as written, and the plan warns.
+    p.study("batch_size: {type: categorical, choices: [256, 512], pinned: true}\n", name="pinned", jobs=5, workers=4,
+            extra="env_fixed: [NUM_WORKERS]\n")
+    plan = p.gpu_json("--study", "pinned", "--cores", "16", "-j", "5", **H200)
+    expect(slot_env(plan, "NUM_WORKERS") == ["4"] * 5 and plan["fit_notes"] == [], plan)
+    expect(any("lower n_jobs or what env_fixed pins (NUM_WORKERS)" in w for w in plan["warnings"]), plan["warnings"])
+    expect(space_of(plan)["batch_size"] == ([256, 512], "space"), plan["space"])
+    p.run("run", "--study", "pinned", "-n", "1", "--gpu-profile", "h200", **H200)
+    seen = json.load(open(os.path.join(p.dir, "runs", "pinned", "trial_0000", "slot.json")))
+    expect(seen["NUM_WORKERS"] == "4" and seen["config"]["batch_size"] in (256, 512), seen)
+
+
+def test_fit_bad_input(p):
+    # A bad env_fixed, and a profile's bad max_train_samples, name the file, the key and what was expected.
+    p.study(SMALL, workers=2, extra="env_fixed: [PIN_MEMORY]\n")
+    r = p.run("gpu", "--study", "s", expect_rc=2)
+    expect("studies/s.yaml:9: env_fixed[0]: 'PIN_MEMORY' is not a setting hpo fits; expected NUM_WORKERS or "
+           "OMP_NUM_THREADS" in r.stderr, r.stderr)
+    p.study(SMALL, extra="env_fixed: [NUM_WORKERS]\n")
+    r = p.run("run", "--study", "s", "-n", "1", expect_rc=2)
+    expect("env_fixed[0]: NUM_WORKERS is pinned but not set in env: give its value there" in r.stderr, r.stderr)
+    os.makedirs(os.path.join(p.dir, "gpu_profiles"))
+    with open(os.path.join(p.dir, "gpu_profiles", "h100.yaml"), "w") as f:
+        f.write("match: [h100]\nvram_gb: 80\nmax_parallel_trials: 3\nmemory_per_model_gb: 16\nmax_train_samples: all\n")
+    r = p.run("gpu", expect_rc=2)
+    expect("gpu_profiles/h100.yaml:5: max_train_samples: expected an integer, got 'all'" in r.stderr, r.stderr)
+    with open(os.path.join(p.dir, "gpu_profiles", "h100.yaml"), "w") as f:
+        f.write("match: [h100]\nvram_gb: 80\nmax_parallel_trials: 3\nmemory_per_model_gb: 16\nmax_train_samples: -1\n")
+    r = p.run("doctor", "--study", "quick_sweep", expect_rc=2)
+    expect("gpu_profiles/h100.yaml:5: max_train_samples: expected a number of training samples per epoch >= 0 "
+           "(0 = every sample), got '-1'" in r.stderr, r.stderr)
+
+
 # --- hpo doctor --------------------------------------------------------------
 
 SMALL = "batch_size: {type: categorical, choices: [256, 512]}\nlr: {type: float, low: 1.0e-4, high: 1.0e-2, log: true}\n"
-HUGE = ("batch_size: {type: categorical, choices: [512, 65536]}\nhidden_size: {type: categorical, choices: [512, 4096]}\n"
+HUGE = ("batch_size: {type: categorical, choices: [512, 65536], pinned: true}\nhidden_size: {type: categorical, choices: [512, 4096]}\n"
         "layers: {type: int, low: 2, high: 8}\n")
 
 
@@ -256,22 +361,25 @@ def test_doctor_fine(p):
     expect("ok       GPU: 2 x NVIDIA H100 80GB HBM3 (79.65 GiB), driver 550.54.15" in r.stdout, r.stdout)
     expect("ok       profile: h100 (detected" in r.stdout, r.stdout)
     expect("ok       trainer: /usr/bin/python3" in r.stdout, r.stdout)
-    expect("ok       memory: worst case tcn batch_size 512" in r.stdout, r.stdout)
+    # The h100 profile's batch sizes replace the space's.
+    expect("ok       memory: worst case tcn batch_size 4096" in r.stdout, r.stdout)
+    expect("info     space: batch_size: categorical [2048, 4096] (from the profile)" in r.stdout, r.stdout)
     # Trials get their slot's threads, not the study's OMP_NUM_THREADS (the slot's env wins).
     expect("ok       CPU: 2 trial(s) at once x 8 thread(s) = 16 of 16 core(s); OMP_NUM_THREADS: 16 core(s) / "
            "2 trial(s) = 8" in r.stdout, r.stdout)
     expect("info     CPU: the study's OMP_NUM_THREADS=2 is replaced by each slot's 8" in r.stdout, r.stdout)
-    expect("info     time: worst case" in r.stdout and r.stdout.rstrip().endswith("no problems found"), r.stdout)
+    expect("info     time: max_train_samples is 0 (every sample)" in r.stdout, r.stdout)
+    expect(r.stdout.rstrip().endswith("no problems found"), r.stdout)
 
 
 def test_doctor_warns_oversized(p):
-    p.study(HUGE, jobs=4, threads=8, workers=4)
+    p.study(HUGE, jobs=4, threads=8, workers=4, extra="env_fixed: [NUM_WORKERS]\n")
     r = p.run("doctor", "--study", "s", "--gpu-profile", "rtx_4090", "--cores", "16", expect_rc=1)
     expect("warning  memory: worst case tcn batch_size 65536, hidden_size 4096, layers 8" in r.stdout, r.stdout)
     expect("out-of-memory risk" in r.stdout, r.stdout)
     expect("info     space: batch_size: dropped 65536 (profile rtx_4090 allows <= 768)" in r.stdout, r.stdout)
     expect("warning  CPU: 4 trial(s) x (1 thread(s) + 4 data-loader worker(s)) = 20 on 16 core(s): the CPU is "
-           "oversubscribed; lower NUM_WORKERS or n_jobs" in r.stdout, r.stdout)
+           "oversubscribed; lower n_jobs or what env_fixed pins (NUM_WORKERS)" in r.stdout, r.stdout)
     expect(r.stdout.rstrip().endswith("2 warning(s)"), r.stdout)
     # More trials than the profile's slots is a warning too.
     r = p.run("doctor", "--study", "s", "--gpu-profile", "rtx_4090", "-j", "6", "--cores", "64", expect_rc=1)
@@ -334,8 +442,9 @@ def test_run_four_at_once(p):
 def test_two_profiles_one_study(p):
     # One study run on two kinds of GPU: the smaller one's ceiling bounds what is
     # sampled there, but every trial keeps the declared distribution, so Optuna
-    # (which refuses a parameter whose choices change) opens the study.
-    p.study("batch_size: {type: categorical, choices: [256, 512, 1024, 2048, 4096]}\n"
+    # (which refuses a parameter whose choices change) opens the study. The
+    # space pins its batch sizes, so neither profile replaces them.
+    p.study("batch_size: {type: categorical, choices: [256, 512, 1024, 2048, 4096], pinned: true}\n"
             "x: {type: float, low: 0.0, high: 1.0}\n")
     # 20 unseeded draws: the chance that none is above 768 is (2/5)^20, about 1e-8;
     # with 6 it was 0.4%, and CI met it once.

@@ -65,6 +65,7 @@ class Study:
                   timeout: 0
                   grace_period: 5
                 env: {{NUM_WORKERS: 1}}
+                env_fixed: [NUM_WORKERS]   # one core would fit it to 0: keep the batch-builder thread
                 storage: sqlite:///hpo.db
                 """))
 

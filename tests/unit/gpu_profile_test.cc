@@ -126,6 +126,24 @@ TEST_CASE("every shipped profile loads") {
   CHECK(r.get("h200").vram_gb == 141);
   CHECK(r.get("mi300x").vram_gb == 192);
   CHECK(r.get("cpu").cpu);
+  // GPUs train on every sample; the CPU keeps the trainer's subset.
+  for (const GpuProfile& shipped : r.profiles()) {
+    INFO(shipped.name);
+    CHECK(shipped.max_train_samples == (shipped.cpu ? std::nullopt : std::optional<int64_t>(0)));
+  }
+}
+
+TEST_CASE("max_train_samples is a count of samples, 0 for every one") {
+  CHECK_FALSE(parse_gpu_profile(kValid, "p.yaml").max_train_samples);
+  CHECK(parse_gpu_profile(std::string(kValid) + "max_train_samples: 0\n", "p.yaml")
+            .max_train_samples == 0);
+  CHECK(parse_gpu_profile(std::string(kValid) + "max_train_samples: 65536\n", "p.yaml")
+            .max_train_samples == 65536);
+  CHECK(error_of(std::string(kValid) + "max_train_samples: -1\n") ==
+        "gpu_profiles/t.yaml:9: max_train_samples: expected a number of training samples per "
+        "epoch >= 0 (0 = every sample), got '-1'");
+  CHECK(error_of(std::string(kValid) + "max_train_samples: all\n")
+            .rfind("gpu_profiles/t.yaml:9: max_train_samples: expected an integer", 0) == 0);
 }
 
 TEST_CASE("an unknown profile name lists the available ones") {

@@ -45,6 +45,13 @@ std::string env(const Slot& slot, const std::string& name) {
   return "<unset>";
 }
 
+CpuWants workers(int n, bool pinned = false) {
+  CpuWants w;
+  w.workers = n;
+  w.workers_pinned = pinned;
+  return w;
+}
+
 std::vector<std::string> visible(const SlotPlan& plan) {
   std::vector<std::string> out;
   for (const Slot& s : plan.slots) out.push_back(env(s, "CUDA_VISIBLE_DEVICES"));
@@ -116,32 +123,41 @@ TEST_CASE("a MIG instance's slots name it by its id, apart from the other instan
 }
 
 TEST_CASE("each trial's data-loader workers come out of its share of the cores") {
-  SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, 2);
+  SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, workers(2));
   CHECK(plan.threads_per_trial == 2);  // 16 / 4 = 4, minus 2 loader workers
   CHECK(plan.loader_workers == 2);
   CHECK(plan.threads_reason ==
         "16 core(s) / 4 trial(s) = 4, minus 2 data-loader worker(s) (NUM_WORKERS) = 2");
   CHECK(env(plan.slots[0], "OMP_NUM_THREADS") == "2");
+  CHECK(env(plan.slots[0], "NUM_WORKERS") == "2");
   CHECK(plan.cpu_warning.empty());
-  for (int workers = 0; workers <= 3; ++workers) {  // threads + workers never exceed the share
-    plan = plan_slots({}, cpu_profile(1), 4, 16, workers);
-    CHECK(plan.n_jobs() * (plan.threads_per_trial + workers) <= 16);
+  for (int n = 0; n <= 3; ++n) {  // threads + workers never exceed the share
+    plan = plan_slots({}, cpu_profile(1), 4, 16, workers(n));
+    CHECK(plan.n_jobs() * (plan.threads_per_trial + n) <= 16);
   }
-  // Workers that take the whole share leave 1 compute thread, and a warning.
-  plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, 4);
-  CHECK(plan.threads_per_trial == 1);
-  CHECK(plan.threads_reason ==
-        "16 core(s) / 4 trial(s) = 4, minus 4 data-loader worker(s) (NUM_WORKERS) = 0, "
-        "at least 1");
-  CHECK(plan.cpu_warning ==
-        "4 trial(s) x (1 thread(s) + 4 data-loader worker(s)) = 20 on 16 core(s): the CPU is "
-        "oversubscribed; lower NUM_WORKERS or n_jobs");
   CHECK(plan_slots(gpus({0}), two_per_gpu(), 1, 8).threads_reason == "8 core(s) / 1 trial(s) = 8");
 }
 
-TEST_CASE("NUM_WORKERS is read from a study's env") {
-  CHECK(loader_workers({}) == 0);
-  CHECK(loader_workers({{"PIN_MEMORY", "1"}, {"NUM_WORKERS", "4"}}) == 4);
+TEST_CASE("workers that would take the whole share are lowered, and every slot gets the fit") {
+  SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, workers(4));
+  CHECK(plan.threads_per_trial == 1);
+  CHECK(plan.loader_workers == 3);
+  CHECK(plan.cpu_warning.empty());
+  REQUIRE(plan.fit_notes.size() == 1);
+  CHECK(plan.fit_notes[0].rfind("NUM_WORKERS: 4 -> 3, so that 4 trial(s)", 0) == 0);
+  for (const Slot& s : plan.slots) {
+    CHECK(env(s, "NUM_WORKERS") == "3");
+    CHECK(env(s, "OMP_NUM_THREADS") == "1");
+  }
+  // Pinned, they stay, with a warning.
+  plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, workers(4, true));
+  CHECK(env(plan.slots[0], "NUM_WORKERS") == "4");
+  CHECK(plan.cpu_warning ==
+        "4 trial(s) x (1 thread(s) + 4 data-loader worker(s)) = 20 on 16 core(s): the CPU is "
+        "oversubscribed; lower n_jobs or what env_fixed pins (NUM_WORKERS)");
+  // A study without NUM_WORKERS leaves the trainer's own default alone.
+  plan = plan_slots({}, cpu_profile(2), 1, 2);
+  CHECK(env(plan.slots[0], "NUM_WORKERS") == "<unset>");
 }
 
 TEST_CASE("without a GPU: CPU slots of threads_per_trial threads, GPUs hidden") {

@@ -37,6 +37,19 @@ const ParamValue& choice(const SearchSpaceConfig& space, size_t param, size_t in
   return std::get<CategoricalDistribution>(space.params.at(param).distribution).choices.at(index);
 }
 
+TEST_CASE("pinned: true keeps a parameter's domain from GPU profiles") {
+  const SearchSpaceConfig space = parse(
+      "params:\n"
+      "  batch_size: {type: categorical, choices: [64, 128], pinned: true}\n"
+      "  hidden_size: {type: int, low: 8, high: 64, pinned: false}\n"
+      "  lr: {type: float, low: 0.001, high: 0.1, pinned: true}\n");
+  CHECK(space.pinned == std::vector<std::string>{"batch_size", "lr"});
+  check_error("params:\n  batch_size: {type: categorical, choices: [64], pinned: yes please}\n",
+              "2: params.batch_size.pinned", "expected true or false");
+  check_error("params:\n  model: {type: fixed, value: tcn, pinned: true}\n", "2: params.model",
+              "pinned");
+}
+
 TEST_CASE("every parameter type parses") {
   const SearchSpaceConfig space = parse(R"(
 params:

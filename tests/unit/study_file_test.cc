@@ -297,6 +297,27 @@ TEST_CASE("env names and values are checked") {
               "studies/s.yaml:5: env.NUM_WORKERS", "expected a number of data-loader workers");
 }
 
+TEST_CASE("env_fixed pins env settings hpo would fit, and only those") {
+  const Layout layout(std::string(kRequired) +
+                      "env: {NUM_WORKERS: 3, OMP_NUM_THREADS: 2}\nenv_fixed: [NUM_WORKERS]\n");
+  CHECK(load_study_file(layout.study).env_fixed == std::vector<std::string>{"NUM_WORKERS"});
+  const std::string env = std::string(kRequired) + "env: {NUM_WORKERS: 3, OMP_NUM_THREADS: x}\n";
+  check_error(env + "env_fixed: [PIN_MEMORY]\n", "studies/s.yaml:5: env_fixed[0]",
+              "'PIN_MEMORY' is not a setting hpo fits; expected NUM_WORKERS or OMP_NUM_THREADS");
+  check_error(env + "env_fixed: [NUM_WORKER]\n", "studies/s.yaml:5: env_fixed[0]",
+              "(did you mean 'NUM_WORKERS'?)");
+  check_error(env + "env_fixed: [NUM_WORKERS, NUM_WORKERS]\n", "studies/s.yaml:5: env_fixed[1]",
+              "NUM_WORKERS is listed twice");
+  check_error(env + "env_fixed: [OMP_NUM_THREADS]\n", "studies/s.yaml:5: env_fixed[0]",
+              "a pinned OMP_NUM_THREADS must be a thread count (an integer from 1 to 1024), but "
+              "env says 'x'");
+  check_error(std::string(kRequired) + "env_fixed: [NUM_WORKERS]\n",
+              "studies/s.yaml:4: env_fixed[0]",
+              "NUM_WORKERS is pinned but not set in env: give its value there");
+  check_error(env + "env_fixed: NUM_WORKERS\n", "studies/s.yaml:5: env_fixed",
+              "expected a list, got 'NUM_WORKERS'");
+}
+
 TEST_CASE("study names must be safe for paths and the database") {
   check_error(std::string(kRequired) + "name: ../escape\n", "studies/s.yaml:4: name",
               "invalid study name '../escape'");
