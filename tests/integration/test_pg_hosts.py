@@ -388,7 +388,8 @@ def test_stalled_worker_does_not_stall_the_fleet(p):
     # trials all COMPLETE, and host-a's running trial is taken over exactly
     # once (host-a itself stopped its trainer, cut off past the grace).
     runs_log = os.path.join(p.dir, "runs.log")
-    p.study(fixed=f"sleep: 0.2, epochs: 10, runs_log: {runs_log}", extra="heartbeat_interval: 0.5\n",
+    # Trials of 3.75 s: host-a's must be stopped before its end (the grace is 2 s).
+    p.study(fixed=f"sleep: 0.15, epochs: 25, runs_log: {runs_log}", extra="heartbeat_interval: 0.5\n",
             jobs=2)
     relay = FreezeAfterInsert(p, nth=2)
     try:
