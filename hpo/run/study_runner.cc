@@ -79,6 +79,16 @@ class TrialEnd {
   std::function<void()> fn_;
 };
 
+// Whether the trial's creator, an hpo that stores each trial's config with
+// its params (its owner record names a worker), died before storing them.
+// An owner written by hand, or by an older hpo, does not tell: such a trial
+// runs again as it is.
+bool never_got_params(const TrialRecord& trial) {
+  const auto owner = trial.system_attrs.find(kOwnerAttr);
+  return owner != trial.system_attrs.end() && !Owner::from_json(owner->second).worker.empty() &&
+         !trial.system_attrs.count("hpo:config");
+}
+
 }  // namespace
 
 StudyRunner::StudyRunner(Storage& storage, const StudyConfig& config, const StudyRecord& study,
@@ -147,14 +157,23 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   return plan;
 }
 
-std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
+std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot,
+                                                  BeatWatch::Clock::time_point& sent) {
   while (!orphans_.empty()) {
-    TrialRecord orphan = std::move(orphans_.front());
+    Orphan found = std::move(orphans_.front());
     orphans_.pop_front();
-    // Compare-and-set: of several runs that find the same orphan, one wins.
-    if (storage_.compare_and_set_trial_system_attr(orphan.id, kOwnerAttr,
-                                                   orphan.system_attrs[kOwnerAttr], owner_)) {
-      storage_.record_heartbeat(orphan.id, guard_);
+    TrialRecord& orphan = found.trial;
+    const auto grace = found.needs_stale_beat
+                           ? std::optional<double>(heartbeat_grace(config_).count())
+                           : std::nullopt;
+    sent = BeatWatch::Clock::now();
+    // Compare-and-set with our first beat: of several runs that find the
+    // same orphan, one wins, and only while it is still stale.
+    if (storage_.take_over_trial(orphan.id, orphan.system_attrs[kOwnerAttr], guard_, grace)) {
+      if (never_got_params(orphan)) {
+        fail_without_params(orphan);
+        continue;
+      }
       storage_.set_trial_system_attr(orphan.id, kSlotAttr, slot.name, guard_);
       TrialPlan plan = plan_for(orphan, slot);
       // Run again after its owner died: a trainer that checkpoints resumes.
@@ -168,6 +187,15 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot) {
   return std::nullopt;
 }
 
+void StudyRunner::fail_without_params(const TrialRecord& orphan) {
+  const std::string why = "its worker stopped before the trial's params were stored";
+  TrialOutcome failed{TrialState::kFail, std::nullopt, {}, {}};
+  failed.system_attrs = {{"hpo:fail_reason", why}, {"hpo:fail_kind", "error"}};
+  failed.guard = guard_;
+  storage_.finish_trial(orphan.id, failed);
+  progress_.note("trial " + std::to_string(orphan.number) + ": failed: " + why);
+}
+
 // Tells the sampler what changed in the database since the last ask: new
 // trials (other processes' too) and those unfinished then. The random
 // sampler draws from the trial's number alone and never reads what it was
@@ -178,12 +206,15 @@ void StudyRunner::sync_sampler() {
   for (const auto& t : sampler_feed_.next(storage_)) sampler_.tell(space_.view(t));
 }
 
-TrialPlan StudyRunner::new_trial(const Slot& slot) {
+TrialPlan StudyRunner::new_trial(const Slot& slot, BeatWatch::Clock::time_point& sent) {
   sync_sampler();
   NewTrial fresh;
   // Seeded by the trial's own number, which the database hands out once:
   // processes that share a study and its seed still draw distinct values.
   fresh.derived_params = [&](int number) {
+    // The trial's first beat is stored after this call (and its number
+    // reserved before it, however long that took).
+    sent = BeatWatch::Clock::now();
     return space_.to_stored(sampler_.ask(space_.bounded(), number));
   };
   fresh.system_attrs[kOwnerAttr] = owner_;
@@ -207,7 +238,8 @@ TrialPlan StudyRunner::new_trial(const Slot& slot) {
   return std::move(*plan);
 }
 
-std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed) {
+std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
+                                                BeatWatch::Clock::time_point& sent) {
   if (stop_.load() != kKeepRunning || budget_ <= 0) return std::nullopt;
   // A worker elsewhere may have died since the last look: its trials go
   // before new ones, once their heartbeats are stale.
@@ -221,9 +253,9 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed)
           " trial(s) whose run died or stopped beating since this run started; running them again");
     }
   }
-  auto plan = take_orphan(slot);
+  auto plan = take_orphan(slot, sent);
   resumed = plan.has_value();
-  if (!plan) plan = new_trial(slot);
+  if (!plan) plan = new_trial(slot, sent);
   --budget_;
   return plan;
 }
@@ -257,31 +289,30 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
   return decision.prune;
 }
 
-// A RUNNING trial is an orphan when its owner is certainly dead: on this
-// host, its process is gone; on another, its heartbeat stopped 4 intervals
-// ago. A live owner on this host is never robbed, however late its beat.
+// A RUNNING trial is an orphan when its owner is certainly dead: in this
+// PID namespace of this boot, its process is gone; anywhere else (another
+// host, or a look-alike with our host name: a container, a cloned machine),
+// its heartbeat stopped 4 intervals ago. A live owner here is never robbed,
+// however late its beat; one elsewhere never while its beat is fresh.
 void StudyRunner::find_orphans() {
   last_orphan_scan_ = std::chrono::steady_clock::now();
   const auto stale_ids = storage_.stale_trials(study_.id, heartbeat_grace(config_).count());
   const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
-  const std::string here = current_owner().host;
   for (auto& t : storage_.trials(study_.id)) {
     if (t.state != TrialState::kRunning) continue;
     const auto owner_attr = t.system_attrs.find(kOwnerAttr);
     if (owner_attr == t.system_attrs.end()) continue;  // not hpo's (an Optuna worker's, say)
     const Owner owner = Owner::from_json(owner_attr->second);
-    const bool dead = owner.host == here ? owner_is_dead(owner) : stale.count(t.id) > 0;
-    if (dead) orphans_.push_back(std::move(t));
+    if (in_this_pid_namespace(owner)) {
+      if (owner_is_dead(owner)) orphans_.push_back({std::move(t), false});
+    } else if (stale.count(t.id) > 0) {
+      orphans_.push_back({std::move(t), true});
+    }
   }
 }
 
 void StudyRunner::beat() {
-  std::vector<int64_t> ids;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    ids.assign(running_.begin(), running_.end());
-  }
-  for (int64_t id : ids) {
+  for (int64_t id : running_.ids()) {
     try {
       const auto sent = BeatWatch::Clock::now();
       storage_.record_heartbeat(id, guard_);
@@ -300,12 +331,14 @@ void StudyRunner::beat() {
 void StudyRunner::end_earlier_trainer(const TrialPlan& plan) {
   const Owner& earlier = plan.earlier_trainer->process;
   const std::string here = current_owner().host;
-  if (earlier.host != here) {
+  if (!in_this_pid_namespace(earlier)) {
     // Its pid means nothing here, and may belong to one of this host's
     // processes: what it left on its own host is that host's to end.
+    const std::string where =
+        earlier.host != here ? "not on " + here : "not in this PID namespace and boot of " + here;
     progress_.note("trial " + std::to_string(plan.number) + ": its earlier trainer ran on host " +
                    (earlier.host.empty() ? "(unknown)" : earlier.host) + " (pid " +
-                   std::to_string(earlier.pid) + "), not on " + here + ": nothing signalled here");
+                   std::to_string(earlier.pid) + "), " + where + ": nothing signalled here");
     return;
   }
   const size_t ended = end_leftover_trainer(
@@ -398,8 +431,8 @@ void StudyRunner::queue_again(const TrialPlan& plan, TrialResult& result) {
     return;
   }
   std::lock_guard<std::mutex> lock(mu_);
-  running_.erase(plan.trial_id);
-  orphans_.push_front(std::move(*trial));
+  running_.remove(plan.trial_id);
+  orphans_.push_front({std::move(*trial), false});  // ours: taken back at once
   ++budget_;  // the same trial, not another one
 }
 
@@ -411,15 +444,15 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
     {
       std::lock_guard<std::mutex> lock(mu_);
       // The plan's trial gets its first beat in the call that makes it.
-      const auto sent = BeatWatch::Clock::now();
+      auto sent = BeatWatch::Clock::now();
       try {
-        plan = next_plan(slot, resumed);
+        plan = next_plan(slot, resumed, sent);
       } catch (...) {
         give_up(std::current_exception());
         return;
       }
       if (plan) {
-        running_.insert(plan->trial_id);
+        running_.add(plan->trial_id);
         watch_.beat(plan->trial_id, sent);
       }
     }
@@ -451,7 +484,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       // A storage or file-system error: stop handing out trials, let the
       // other workers finish theirs, then report it.
       std::lock_guard<std::mutex> lock(mu_);
-      running_.erase(plan->trial_id);
+      running_.remove(plan->trial_id);
       give_up(std::current_exception());
       return;
     }
@@ -459,13 +492,13 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
     if (result.cut_off && !gone) continue;  // queued to run again
     if (gone) {
       std::lock_guard<std::mutex> lock(mu_);
-      running_.erase(plan->trial_id);
+      running_.remove(plan->trial_id);
       note_gone(*plan, result, summary);
       continue;
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
-      running_.erase(plan->trial_id);
+      running_.remove(plan->trial_id);
       count_result(result, resumed, summary);
     }
     progress_.trial_finished(plan->number, result.state, result.value, result.reason,

@@ -21,6 +21,7 @@
 #include "hpo/run/change_feed.h"
 #include "hpo/run/lost_trials.h"
 #include "hpo/run/progress.h"
+#include "hpo/run/running_trials.h"
 #include "hpo/run/sampling_space.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trial_runner.h"
@@ -67,10 +68,22 @@ class StudyRunner {
                  UtilizationSampler* utilization = nullptr);
 
  private:
-  // Sets `resumed` when the plan reruns an orphan; needs mu_ held.
-  std::optional<TrialPlan> next_plan(const Slot& slot, bool& resumed);
-  std::optional<TrialPlan> take_orphan(const Slot& slot);
-  TrialPlan new_trial(const Slot& slot);
+  // A trial to take over, and how: a trial whose owner is known dead here
+  // (or our own, cut off) is taken at once; any other only while its
+  // heartbeat is still stale when the takeover commits.
+  struct Orphan {
+    TrialRecord trial;
+    bool needs_stale_beat = true;
+  };
+  // Sets `resumed` when the plan reruns an orphan, and `sent` to a time no
+  // later than the plan's trial's last beat; needs mu_ held.
+  std::optional<TrialPlan> next_plan(const Slot& slot, bool& resumed,
+                                     BeatWatch::Clock::time_point& sent);
+  std::optional<TrialPlan> take_orphan(const Slot& slot, BeatWatch::Clock::time_point& sent);
+  // Fails a trial taken over that never got its params (its worker died
+  // while the sampler was asked): there is nothing to run again.
+  void fail_without_params(const TrialRecord& orphan);
+  TrialPlan new_trial(const Slot& slot, BeatWatch::Clock::time_point& sent);
   TrialPlan plan_for(const TrialRecord& trial, const Slot& slot);
   void worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
               RunSummary& summary);
@@ -105,9 +118,9 @@ class StudyRunner {
 
   std::mutex mu_;  // guards everything below, and the sampler and the pruner
   int budget_ = 0;  // trials still to launch
-  std::deque<TrialRecord> orphans_;
+  std::deque<Orphan> orphans_;
   std::chrono::steady_clock::time_point last_orphan_scan_;
-  std::set<int64_t> running_;  // trials this process runs now: they get heartbeats
+  RunningTrials running_;  // trials this process runs now: they get heartbeats
   ChangeFeed sampler_feed_;  // what the sampler has been told
   ChangeFeed pruner_feed_;  // what pruner_study_ holds
   PrunerStudy pruner_study_;  // the trials seen, in creation order

@@ -21,10 +21,11 @@ TrainerRecord TrainerRecord::from_json(const nlohmann::json& j) {
 }
 
 TrainerRecord record_of(const Process& trainer) {
-  // Once per process: every trial pays for this, and the host stays put.
-  static const std::string host = current_owner().host;
+  const Owner& self = current_owner();
   TrainerRecord r;
-  r.process.host = host;
+  r.process.host = self.host;
+  r.process.boot_id = self.boot_id;  // where its pid means this process
+  r.process.pid_ns = self.pid_ns;
   r.process.pid = trainer.pid();
   // Not reaped before hpo polls it, so its stat is there even if it has exited.
   r.process.start_ticks = process_start_ticks(trainer.pid());
@@ -35,7 +36,7 @@ TrainerRecord record_of(const Process& trainer) {
 size_t end_leftover_trainer(const TrainerRecord& record, std::chrono::duration<double> grace) {
   const Owner& trainer = record.process;
   if (record.pgid <= 1 || trainer.start_ticks <= 0) return 0;  // not a record hpo wrote
-  if (trainer.host.empty() || trainer.host != current_owner().host) return 0;
+  if (!in_this_pid_namespace(trainer)) return 0;  // its pid is not ours to signal
   const auto leader = read_proc_stat(trainer.pid);
   if (leader && leader->start_ticks != trainer.start_ticks) return 0;
   const auto members = live_group_members(record.pgid);

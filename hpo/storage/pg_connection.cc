@@ -5,6 +5,7 @@
 
 #include "hpo/storage/backoff.h"
 #include "hpo/storage/pg_client_env.h"
+#include "hpo/storage/pg_session_bounds.h"
 #include "hpo/storage/retry_budget.h"
 #include "hpo/storage/storage.h"
 #include "hpo/storage/trial_not_running.h"
@@ -43,9 +44,18 @@ bool session_lost(const std::exception& e) {
   return false;
 }
 
+// A lock wait cut short by lock_timeout (SQLSTATE 55P03): nothing was
+// written, and the lock's holder is bounded too, so a later try gets it.
+bool lock_timed_out(const std::exception& e) {
+  const auto* sql = dynamic_cast<const pqxx::sql_error*>(&e);
+  return sql && sql->sqlstate() == "55P03";
+}
+
 std::unique_ptr<pqxx::connection> connect(const std::string& conninfo) {
   ignore_client_time_zone();
-  return std::make_unique<pqxx::connection>(conninfo);
+  auto conn = std::make_unique<pqxx::connection>(with_tcp_bounds(conninfo));
+  bound_session(*conn);
+  return conn;
 }
 
 // libpq's messages end in a newline; messages here end without one.
@@ -90,8 +100,8 @@ void PgConnection::on_failure(const char* what, const std::exception& e, PgAttem
   } else if (session_lost(e) || (conn_ && !conn_->is_open())) {
     conn_.reset();
     retry = true;
-  } else if (dynamic_cast<const pqxx::transaction_rollback*>(&e)) {
-    retry = true;  // serialization failure, deadlock: nothing was written
+  } else if (dynamic_cast<const pqxx::transaction_rollback*>(&e) || lock_timed_out(e)) {
+    retry = true;  // serialization failure, deadlock, lock timeout: nothing was written
   }
   if (!retry) fail(what, e.what());
   pause_or_fail(what, e.what(), attempt);

@@ -205,14 +205,58 @@ void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
 // (it writes now() into a TIMESTAMP WITHOUT TIME ZONE and compares with
 // now() without its zone), so that hpo and Optuna workers in one fleet agree
 // on which trials are stale. Every session is in the server's default zone:
-// hpo ignores a client's PGTZ and PGOPTIONS' zone (pg_client_env.h).
-constexpr const char kServerNow[] = "LOCALTIMESTAMP";
+// hpo ignores a client's PGTZ and PGOPTIONS' zone (pg_client_env.h). The
+// time of the statement, not of the transaction's start (LOCALTIMESTAMP):
+// a beat written after a wait for a lock is as new as the write.
+constexpr const char kServerNow[] = "CAST(clock_timestamp() AS TIMESTAMP)";
 
 void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
   tx.exec_params0(std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") +
                       kServerNow +
                       ") ON CONFLICT (trial_id) DO UPDATE SET heartbeat = excluded.heartbeat",
                   trial_id);
+}
+
+// Whether the trial's last heartbeat is older than `seconds`; a trial
+// without one is never stale (as stale_trials).
+bool beat_older_than(pqxx::work& tx, int64_t trial_id, double seconds) {
+  const auto r = tx.exec_params(std::string("SELECT EXTRACT(EPOCH FROM ") + kServerNow +
+                                    " - heartbeat) > $2 FROM trial_heartbeats WHERE trial_id = $1",
+                                trial_id, real(seconds));
+  return !r.empty() && r[0][0].as<bool>();
+}
+
+// The owner attribute of a trial whose row this transaction locked.
+json owner_of(pqxx::work& tx, int64_t trial_id, const std::string& key) {
+  const auto r = tx.exec_params(
+      "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id,
+      key);
+  return r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
+}
+
+// Inserts a RUNNING trial with the study's next number, under the study's
+// row lock, and returns its id and number. The lock orders concurrent
+// creators; READ COMMITTED then counts every trial committed before it was
+// granted. Held only until this short transaction commits.
+void insert_numbered_trial(pqxx::work& tx, int64_t study_id, TrialRecord& t) {
+  require_study(tx, study_id, " FOR UPDATE");
+  t.state = TrialState::kRunning;
+  t.datetime_start = now();
+  // The count and the insert in one statement: one round trip less under the lock.
+  const auto row = tx.exec_params1(
+      "INSERT INTO trials (number, study_id, state, datetime_start) "
+      "SELECT COUNT(*), $1, 'RUNNING', $2 FROM trials WHERE study_id = $1 RETURNING trial_id, "
+      "number",
+      study_id, t.datetime_start);
+  t.id = row[0].as<int64_t>();
+  t.number = row[1].as<int>();
+}
+
+// Whether `trial` makes anything from the trial's number: then the sampler
+// is asked between the transaction that reserves the number and the one
+// that stores what it made, never under the study's lock.
+bool has_derived(const NewTrial& trial) {
+  return static_cast<bool>(trial.derived_params) || static_cast<bool>(trial.derived_system_attrs);
 }
 
 // The trial an earlier try of this create_trial call committed, if any.
@@ -353,39 +397,72 @@ Attrs PgStorage::study_user_attrs(int64_t study_id) {
 }
 
 TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
+  TrialRecord t = reserve_trial(study_id, trial);
+  if (!has_derived(trial)) return t;
+  try {
+    complete_trial(t, trial);
+  } catch (const std::exception& e) {
+    fail_incomplete(t.id, e.what());
+    throw;
+  }
+  return t;
+}
+
+TrialRecord PgStorage::reserve_trial(int64_t study_id, const NewTrial& trial) {
   const std::string token = random_token();
   return transact("create_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
     if (attempt.maybe_committed) {
       if (auto made = created_by(tx, token)) return *made;
     }
-    // The study's row lock orders concurrent creators; READ COMMITTED then
-    // counts every trial committed before the lock was granted.
-    require_study(tx, study_id, " FOR UPDATE");
-    // The count and the insert in one statement: one round trip less under the lock.
     TrialRecord t;
-    t.state = TrialState::kRunning;
-    t.datetime_start = now();
-    const auto row = tx.exec_params1(
-        "INSERT INTO trials (number, study_id, state, datetime_start) "
-        "SELECT COUNT(*), $1, 'RUNNING', $2 FROM trials WHERE study_id = $1 RETURNING trial_id, "
-        "number",
-        study_id, t.datetime_start);
-    t.id = row[0].as<int64_t>();
-    t.number = row[1].as<int>();
-    t.params = trial.derived_params ? trial.derived_params(t.number) : trial.params;
-    insert_params(tx, t.id, t.params);
+    insert_numbered_trial(tx, study_id, t);
+    if (!trial.derived_params) {
+      t.params = trial.params;
+      insert_params(tx, t.id, t.params);
+    }
     t.user_attrs = trial.user_attrs;
     t.system_attrs = trial.system_attrs;
     t.system_attrs[kCreateToken] = token;
-    if (trial.derived_system_attrs) {
-      for (auto& [key, value] : trial.derived_system_attrs(t))
-        t.system_attrs[key] = std::move(value);
-    }
     put_attrs(tx, kTrialUserAttrs, t.id, t.user_attrs);
     put_attrs(tx, kTrialSystemAttrs, t.id, t.system_attrs);
+    // A worker that dies before the second transaction leaves a trial that
+    // beats no more: it is found stale and taken over like any other.
     if (trial.heartbeat) put_heartbeat(tx, t.id);
     return t;
   });
+}
+
+void PgStorage::complete_trial(TrialRecord& t, const NewTrial& trial) {
+  // Once, outside any transaction: the sampler's ask may take a while.
+  if (trial.derived_params) t.params = trial.derived_params(t.number);
+  Attrs derived;
+  if (trial.derived_system_attrs) derived = trial.derived_system_attrs(t);
+  for (const auto& [key, value] : derived) t.system_attrs[key] = value;
+  transact("create_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
+    const bool stored =
+        attempt.maybe_committed &&
+        !tx.exec_params("SELECT 1 FROM trial_params WHERE trial_id = $1", t.id).empty();
+    if (trial.derived_params && !stored) insert_params(tx, t.id, t.params);
+    put_attrs(tx, kTrialSystemAttrs, t.id, derived);
+    // The first beat as the trial starts, after the sampler was asked.
+    if (trial.heartbeat) put_heartbeat(tx, t.id);
+  });
+}
+
+void PgStorage::fail_incomplete(int64_t trial_id, const std::string& why) {
+  try {
+    transact("create_trial", [&](pqxx::work& tx, const PgAttempt&) {
+      tx.exec_params0(
+          "UPDATE trials SET state = 'FAIL', datetime_complete = $2 WHERE trial_id = $1 AND "
+          "state = 'RUNNING'",
+          trial_id, now());
+      put_attr(tx, kTrialSystemAttrs, trial_id, "hpo:fail_reason",
+               "its params could not be made or stored: " + why);
+    });
+  } catch (const StorageError&) {
+    // Left RUNNING without params: its beat stops, and whoever takes it
+    // over fails it (StudyRunner::take_orphan).
+  }
 }
 
 void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value,
@@ -434,8 +511,31 @@ bool PgStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::s
       });
 }
 
+bool PgStorage::take_over_trial(int64_t trial_id, const json& from, const OwnerGuard& to,
+                                std::optional<double> stale_after_s) {
+  return transact("take_over_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
+    // The trial's row lock makes the checks and the writes one step.
+    const auto state =
+        tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
+    if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
+    if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) return false;
+    const json current = owner_of(tx, trial_id, to.key);
+    // An earlier try that committed before its answer was lost took it.
+    if (attempt.maybe_committed && current == to.value && current != from) return true;
+    if (current != from) return false;
+    if (stale_after_s && !beat_older_than(tx, trial_id, *stale_after_s)) return false;
+    put_attr(tx, kTrialSystemAttrs, trial_id, to.key, to.value);
+    put_heartbeat(tx, trial_id);
+    return true;
+  });
+}
+
 void PgStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
-  transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) {
+  // On a connection of its own: a beat never waits behind another call of
+  // this process (a create_trial waiting for the study's lock, say).
+  std::lock_guard<std::mutex> lock(beat_mu_);
+  if (!beat_conn_) beat_conn_ = std::make_unique<PgConnection>(conn_->url());
+  beat_conn_->transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) {
     if (!guard.key.empty()) guarded_state(tx, trial_id, guard, "SHARE");
     put_heartbeat(tx, trial_id);
   });

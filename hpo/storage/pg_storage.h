@@ -2,9 +2,12 @@
 // that Optuna (postgresql+psycopg2://...) and hpo share studies, and many
 // hosts run one study at once.
 //
-// One object holds one connection; threads share it under a mutex, so a
-// worker process uses one connection however many trials it runs at once.
-// Every call is one transaction, retried whole on a lost connection, a
+// One object holds one connection for its calls, which threads share under a
+// mutex, and opens a second one for heartbeats on the first beat: a worker
+// process uses two connections however many trials it runs at once, and its
+// heartbeats never wait behind its other calls. Every call is one
+// transaction (create_trial two, see below), each bounded in how long it
+// waits for a lock or holds one (pg_session_bounds.h), retried whole on a lost connection, a
 // deadlock or a serialization failure (PgConnection). Writes whose commit
 // was lost in flight are retried without writing twice: create_trial finds
 // the trial it made by a token stored with it, finish_trial accepts its own
@@ -44,7 +47,11 @@ class PgStorage : public Storage {
   Attrs study_user_attrs(int64_t study_id) override;
 
   // Numbers are the count of the study's trials, taken under a row lock on
-  // the study, so hosts creating trials at once get distinct numbers.
+  // the study, so hosts creating trials at once get distinct numbers. The
+  // lock is held only by a short first transaction (the number, the fixed
+  // attributes, the first beat); what is made from the number (the
+  // sampler's ask) is made after it commits and stored by a second. If that
+  // fails, the trial is set to FAIL, as far as the database can be reached.
   TrialRecord create_trial(int64_t study_id, const NewTrial& trial) override;
   void set_intermediate_value(int64_t trial_id, int step, double value,
                               const OwnerGuard& guard) override;
@@ -56,6 +63,8 @@ class PgStorage : public Storage {
                                          const nlohmann::json& expected,
                                          const nlohmann::json& desired) override;
   bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) override;
+  bool take_over_trial(int64_t trial_id, const nlohmann::json& from, const OwnerGuard& to,
+                       std::optional<double> stale_after_s) override;
   void record_heartbeat(int64_t trial_id, const OwnerGuard& guard) override;
   using Storage::record_heartbeat;
   std::vector<int64_t> stale_trials(int64_t study_id, double grace_s) override;
@@ -74,8 +83,14 @@ class PgStorage : public Storage {
   template <typename Body>
   auto transact(const char* what, Body&& body);
 
+  TrialRecord reserve_trial(int64_t study_id, const NewTrial& trial);
+  void complete_trial(TrialRecord& t, const NewTrial& trial);
+  void fail_incomplete(int64_t trial_id, const std::string& why);
+
   std::mutex mu_;  // guards conn_: one connection, one transaction at a time
   std::unique_ptr<PgConnection> conn_;
+  std::mutex beat_mu_;  // guards beat_conn_, heartbeats' own connection
+  std::unique_ptr<PgConnection> beat_conn_;
 };
 
 }  // namespace hpo

@@ -370,6 +370,25 @@ bool SqliteStorage::compare_and_set_trial_system_attr(int64_t trial_id, const st
   });
 }
 
+bool SqliteStorage::take_over_trial(int64_t trial_id, const json& from, const OwnerGuard& to,
+                                    std::optional<double> stale_after_s) {
+  return write("take_over_trial", [&] {
+    if (trial_state(*db_, trial_id) != TrialState::kRunning) return false;
+    const json current = get_attr(*db_, kTrialSystemAttrs, trial_id, to.key).value_or(nullptr);
+    if (current != from) return false;
+    if (stale_after_s) {
+      Statement st(*db_,
+                   "SELECT (julianday(CURRENT_TIMESTAMP) - julianday(heartbeat)) * 86400.0 > ? "
+                   "FROM trial_heartbeats WHERE trial_id = ?");
+      st.bind(1, *stale_after_s).bind(2, trial_id);
+      if (!st.step() || st.int64(0) == 0) return false;  // fresh, or never beat
+    }
+    put_attr(*db_, kTrialSystemAttrs, trial_id, to.key, to.value);
+    put_heartbeat(*db_, trial_id);
+    return true;
+  });
+}
+
 void SqliteStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
   write("record_heartbeat", [&] {
     check_guard(*db_, trial_id, guard);

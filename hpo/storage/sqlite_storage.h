@@ -57,6 +57,8 @@ class SqliteStorage : public Storage {
   bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
                                          const nlohmann::json& expected,
                                          const nlohmann::json& desired) override;
+  bool take_over_trial(int64_t trial_id, const nlohmann::json& from, const OwnerGuard& to,
+                       std::optional<double> stale_after_s) override;
   bool finish_trial(int64_t trial_id, const TrialOutcome& outcome) override;
   void record_heartbeat(int64_t trial_id, const OwnerGuard& guard) override;
   using Storage::record_heartbeat;

@@ -85,18 +85,19 @@ struct TrialRecord {
 struct NewTrial {
   std::vector<StoredParam> params;
   // The params, made from the new trial's number instead: a sampler seeds
-  // its suggestion by the trial number, and only the transaction that
-  // reserves the number knows it. Called inside that transaction (again if
-  // it is retried), before derived_system_attrs; when set, `params` is unused.
+  // its suggestion by the trial number, which the database hands out. Called
+  // once the number is reserved (in its transaction on SQLite, after it on
+  // PostgreSQL, so that no study lock is held while the sampler runs),
+  // before derived_system_attrs; when set, `params` is unused.
   std::function<std::vector<StoredParam>(int number)> derived_params;
   Attrs user_attrs;
   Attrs system_attrs;
   // More system attributes, made from the new trial's id and number (its
-  // run directory, say) and stored in the same transaction. It is called
-  // inside that transaction, again if the transaction is retried: keep it
-  // free of side effects beyond its result.
+  // run directory, say), stored with the params. It may be called again if
+  // a transaction is retried: keep it free of side effects beyond its result.
   std::function<Attrs(const TrialRecord&)> derived_system_attrs;
-  // Records the trial's first heartbeat in the same transaction.
+  // Records the trial's first heartbeat as it is created, on the database's
+  // clock at that moment (not at its transaction's start).
   bool heartbeat = false;
 };
 
@@ -137,8 +138,10 @@ class Storage {
   virtual Attrs study_user_attrs(int64_t study_id) = 0;
 
   // Creates a RUNNING trial with the study's next number, with its params,
-  // attributes and first heartbeat, all in one transaction. Safe across
-  // threads and processes: concurrent callers always get distinct numbers.
+  // attributes and first heartbeat. Safe across threads and processes:
+  // concurrent callers always get distinct numbers. If it throws, no new
+  // trial is left RUNNING (short of a database that cannot be reached: see
+  // PgStorage).
   virtual TrialRecord create_trial(int64_t study_id, const NewTrial& trial) = 0;
 
   // Records the objective at `step`; a second report for the same step
@@ -167,6 +170,15 @@ class Storage {
   virtual bool compare_and_set_trial_system_attr(int64_t trial_id, const std::string& key,
                                                  const nlohmann::json& expected,
                                                  const nlohmann::json& desired) = 0;
+
+  // Takes a RUNNING trial over: sets system attribute `to.key` to `to.value`
+  // if it still holds `from` and, with `stale_after_s`, the trial's last
+  // heartbeat is older than that (a trial without one is never stale), and
+  // records the new owner's first heartbeat, all in one transaction: no
+  // other worker finds the trial stale between the two, and none takes over
+  // a trial whose beat is fresh.
+  virtual bool take_over_trial(int64_t trial_id, const nlohmann::json& from, const OwnerGuard& to,
+                               std::optional<double> stale_after_s) = 0;
 
   // Marks the trial's owner as alive now (Optuna's trial_heartbeats, on the
   // database's clock, so hosts with skewed clocks still agree). Throws

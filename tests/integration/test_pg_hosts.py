@@ -348,6 +348,106 @@ def test_slurm_array_without_nodelist(p):
     expect(rows == [[str(n), "COMPLETE"] for n in range(6)], rows)
 
 
+class FreezeAfterInsert(Partition):
+    """A Partition that cuts the worker off by itself right after it sends
+    its `nth` INSERT INTO trials: the server runs the INSERT, and the worker
+    then holds the study's lock, frozen mid-transaction, as a worker paused
+    (SIGSTOP, a VM migration) or partitioned at that moment does."""
+
+    def __init__(self, p, nth):
+        super().__init__(p)
+        self.left = nth
+        self.cut_at = None
+        self.lock = threading.Lock()
+
+    def _pump(self, src, dst):
+        try:
+            while True:
+                data = src.recv(65536)
+                self.through.wait()
+                if not data:
+                    dst.shutdown(socket.SHUT_WR)
+                    return
+                dst.sendall(data)
+                if b"INSERT INTO trials (number" in data:
+                    with self.lock:
+                        self.left -= 1
+                        if self.left == 0:
+                            self.cut_at = time.time()
+                            self.cut()
+        except OSError:
+            return
+
+
+def test_stalled_worker_does_not_stall_the_fleet(p):
+    # host-b and host-c run 2 trials at a time each. host-a freezes right
+    # after the INSERT of its second trial (its first one runs), holding the
+    # study's lock, for 10 s: 5 graces (4 beats of 0.5 s). The others must go
+    # on: their heartbeats get in meanwhile, so none of their trainers is
+    # stopped as cut off, and no brand-new trial of theirs looks stale; their
+    # trials all COMPLETE, and host-a's running trial is taken over exactly
+    # once (host-a itself stopped its trainer, cut off past the grace).
+    runs_log = os.path.join(p.dir, "runs.log")
+    # Trials of 3.75 s: host-a's must be stopped before its end (the grace is 2 s).
+    p.study(fixed=f"sleep: 0.15, epochs: 25, runs_log: {runs_log}", extra="heartbeat_interval: 0.5\n",
+            jobs=2)
+    relay = FreezeAfterInsert(p, nth=2)
+    try:
+        others = {host: on_host(p, host, "run", "--study", "s", "-n", "8") for host in ("host-b", "host-c")}
+        wait_for("the others' first trials", lambda: p.pg.sql(
+            "SELECT COUNT(*) FROM pg_tables WHERE tablename = 'trials'", db="study") == [["1"]]
+            and p.count() >= 2)
+        a = on_host(p, "host-a", "run", "--study", "s", "-n", "2", "--storage", relay.url)
+        try:
+            wait_for("host-a to freeze holding the study's lock", lambda: relay.cut_at, timeout=30)
+            time.sleep(10)
+        finally:
+            relay.heal()
+        outs = {host: finish(w, host) for host, w in others.items()}
+        out_a = finish(a, "host-a")
+    finally:
+        relay.close()
+    for host, out in outs.items():
+        expect("cut off" not in out and "taken over" not in out, f"{host}:\n{out}")
+        expect("8 complete" in out and "0 failed" in out, f"{host}:\n{out}")
+    resumed = sum("1 resumed from a dead run" in out for out in outs.values())
+    expect(resumed == 1 and not any("2 resumed" in out for out in outs.values()),
+           f"host-a's trial was taken over {resumed} times:\n" + "\n".join(outs.values()))
+    expect("1 taken over by other hosts" in out_a, out_a)
+    rows = p.pg.sql("SELECT state, COUNT(*) FROM trials GROUP BY state", db="study")
+    # 2 of host-a's, 15 new ones of the others' (and host-a's first, again).
+    expect(rows == [["COMPLETE", "17"]], rows)
+    ended = Counter(n for n, _, _ in runs(p))
+    expect(sorted(ended) == list(range(17)) and set(ended.values()) == {1}, runs(p))
+
+
+def on_twin(p, *args):
+    """Starts `hpo ARGS` on host "twin" in a PID namespace of its own (as in
+    a container with the host's network, or a second machine of that name):
+    hpo is pid 2 there, as it is in every other such twin."""
+    return subprocess.Popen(["unshare", "--uts", "--pid", "--fork", "--mount-proc", "sh", "-c",
+                             'hostname twin && "$@"; exit $?', "sh", p.hpo, *args],
+                            cwd=p.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_look_alike_workers_keep_their_trials(p):
+    # Two workers with one host name and one pid in two PID namespaces: each
+    # must tell the other's live trial from a dead one of its own host, and
+    # never take over a trial whose heartbeat is fresh.
+    runs_log = os.path.join(p.dir, "runs.log")
+    p.study(fixed=f"sleep: 0.2, epochs: 10, runs_log: {runs_log}", extra="heartbeat_interval: 0.5\n")
+    # Started 0.5 s apart: the same pid, but not the same start time.
+    twins = [on_twin(p, "run", "--study", "s", "-n", "2")]
+    time.sleep(0.5)
+    twins.append(on_twin(p, "run", "--study", "s", "-n", "2"))
+    outs = [finish(w, f"twin {i}") for i, w in enumerate(twins)]
+    for out in outs:
+        expect("2 complete" in out and "resumed" not in out and "taken over" not in out, out)
+    rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
+    expect(rows == [[str(n), "COMPLETE"] for n in range(4)], rows)
+    expect(sorted(n for n, _, _ in runs(p)) == [0, 1, 2, 3], runs(p))
+
+
 def watch_argv(password, seen, stop):
     """Appends to `seen` each process command line that holds `password`, until `stop`."""
     while not stop.is_set():

@@ -33,6 +33,26 @@ TEST_CASE("an exited process is a dead owner; a reused pid is too") {
   CHECK(owner_is_dead(reused));
 }
 
+TEST_CASE("look-alikes: one host name and pid, another PID namespace or boot, are not judged") {
+  const Owner& me = current_owner();
+  CHECK_FALSE(me.boot_id.empty());
+  CHECK_FALSE(me.pid_ns.empty());
+  CHECK(me.worker.size() == 32);
+  CHECK(Owner::from_json(me.to_json()).worker == me.worker);
+  Owner twin = me;
+  twin.pid = 999999999;  // no such process here
+  CHECK(owner_is_dead(twin));
+  twin.pid_ns = "0:1";  // a container's: its pid means nothing here
+  CHECK_FALSE(in_this_pid_namespace(twin));
+  CHECK_FALSE(owner_is_dead(twin));
+  twin = me;
+  twin.pid = 999999999;
+  twin.boot_id = "another-boot";  // a machine with our name, or ours before a reboot
+  CHECK_FALSE(owner_is_dead(twin));
+  twin.boot_id.clear();  // an older hpo's record
+  CHECK_FALSE(owner_is_dead(twin));
+}
+
 TEST_CASE("owners on other hosts or without identity are never judged dead") {
   Owner remote = current_owner();
   remote.host = "another-host-" + remote.host;

@@ -1,6 +1,7 @@
 // The Storage contract (storage.h) on SQLite and on PostgreSQL alike.
 #include "tests/unit/storage_contract.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -314,6 +315,37 @@ STORAGE_CONTRACT(heartbeats,
   CHECK(storage.stale_trials(study.id, 60) == std::vector<int64_t>{a.id});
 }
 
+STORAGE_CONTRACT(take_over,
+                 "a takeover needs the owner it expects and a stale beat, and beats at once") {
+  Backend db;
+  auto storage = db.open();
+  const auto study = storage->get_or_create_study("s", Direction::kMaximize);
+  const OwnerGuard a{"hpo:owner", {{"host", "a"}, {"worker", "1"}}};
+  const OwnerGuard b{"hpo:owner", {{"host", "a"}, {"worker", "2"}}};  // a look-alike
+  const OwnerGuard c{"hpo:owner", {{"host", "c"}, {"worker", "3"}}};
+  NewTrial fresh;
+  fresh.system_attrs["hpo:owner"] = a.value;
+  fresh.heartbeat = true;
+  const int64_t id = storage->create_trial(study.id, fresh).id;
+  CHECK_FALSE(storage->take_over_trial(id, a.value, b, 60));  // its beat is fresh
+  db.age_heartbeats(id, 120);
+  CHECK_FALSE(storage->take_over_trial(id, c.value, b, 60));  // not the owner expected
+  CHECK(storage->take_over_trial(id, a.value, b, 60));
+  // The new owner's first beat came with it: a third worker that found the
+  // trial stale before finds it fresh now, and a beat of a's is refused.
+  CHECK(storage->stale_trials(study.id, 60).empty());
+  CHECK_FALSE(storage->take_over_trial(id, b.value, c, 60));
+  CHECK_THROWS_AS(storage->record_heartbeat(id, a), OwnershipLost);
+  // Without a staleness bound (the owner is known dead), at once.
+  CHECK(storage->take_over_trial(id, b.value, c, std::nullopt));
+  CHECK(storage->trial(id)->system_attrs.at("hpo:owner") == c.value);
+  // A trial that never beat is never stale; an ended one is not taken.
+  const int64_t quiet = storage->create_trial(study.id, {}).id;
+  CHECK_FALSE(storage->take_over_trial(quiet, nullptr, c, 60));
+  REQUIRE(storage->finish_trial(id, {TrialState::kFail, std::nullopt, {}, {}}));
+  CHECK_FALSE(storage->take_over_trial(id, c.value, a, std::nullopt));
+}
+
 STORAGE_CONTRACT(owner_guard, "guarded writes happen only while the caller owns the trial") {
   Backend db;
   auto storage = db.open();
@@ -433,10 +465,14 @@ STORAGE_CONTRACT(derived_params,
   REQUIRE(created.number == 1);
   CHECK(same_params(created.params, {{"layers", kLayers, 5.0}}));
   CHECK(same_params(storage->trial(created.id)->params, {{"layers", kLayers, 5.0}}));
-  // A made param outside its distribution fails the whole create.
+  // A made param outside its distribution fails the whole create: no new
+  // trial is left RUNNING (PostgreSQL keeps it as FAIL: its number was
+  // reserved before the params were made, outside the study's lock).
   t.derived_params = [](int) { return std::vector<StoredParam>{{"batch", kBatch, 3.0}}; };
   CHECK_THROWS_AS(storage->create_trial(study.id, t), StorageError);
-  CHECK(storage->trials(study.id).size() == 2);
+  const auto after = storage->trials(study.id);
+  CHECK(std::count_if(after.begin(), after.end(),
+                      [](const TrialRecord& r) { return r.state == TrialState::kRunning; }) == 2);
 }
 
 STORAGE_CONTRACT(
