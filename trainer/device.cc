@@ -356,6 +356,18 @@ double peak_memory_mb(const DeviceSetup& setup) {
   return mb;
 }
 
+double peak_gpu_memory_mb(const DeviceSetup& setup) {
+#ifdef HPO_TORCH_CUDA
+  if (setup.cuda) {
+    auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(setup.device.index());
+    return double(stats.allocated_bytes[0].peak) / (1024.0 * 1024.0);
+  }
+#else
+  (void)setup;
+#endif
+  return 0;
+}
+
 void synchronize(const DeviceSetup& setup) {
   if (setup.cuda) torch::cuda::synchronize();
 }

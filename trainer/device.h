@@ -87,6 +87,10 @@ void count_adamw_step(torch::optim::AdamW& optimizer);
 // CUDA), in MiB.
 double peak_memory_mb(const DeviceSetup& setup);
 
+// The CUDA caching allocator's peak on the training device, in MiB (what the
+// GPU had to hold); 0 on the CPU.
+double peak_gpu_memory_mb(const DeviceSetup& setup);
+
 // Waits for queued device work (timing on CUDA); a no-op on CPU.
 void synchronize(const DeviceSetup& setup);
 

@@ -40,7 +40,8 @@ Trainer protocol (how hpo runs this program):
     {"type": "epoch", "step": E, "metrics": {"val_rank_ic", "val_ic",
       "val_sharpe", "val_sharpe_net", "val_turnover", "val_rank_icir",
       "val_loss", "train_loss", "samples_per_s", "epoch_time_s",
-      "data_wait_frac", "peak_mem_mb", "lr"}}
+      "data_wait_frac", "peak_mem_mb", "train_set_samples", "lr", and on
+      CUDA "peak_gpu_mem_mb"}}
     {"type": "series", "split": "valid" | "test", "dates", "returns",
       "rank_ic"} (daily; see Validation below)
     {"type": "final", "metrics": {"val_rank_ic" (best epoch, the objective),

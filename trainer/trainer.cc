@@ -368,6 +368,8 @@ class Loop {
     m["data_wait_frac"] = pass.wait_seconds / seconds;
     m["epoch_time_s"] = epoch_seconds;
     m["peak_mem_mb"] = peak_memory_mb(device_);
+    if (device_.cuda) m["peak_gpu_mem_mb"] = peak_gpu_memory_mb(device_);
+    m["train_set_samples"] = double(what_.train.size());  // for time estimates (hpo gpu calibrate)
     m["lr"] = optimizer_lr();
     m["val_sharpe_net"] = val.sharpe_net;
     m["val_turnover"] = val.turnover;

@@ -13,6 +13,7 @@ void add_best_command(CLI::App& app, int& exit_code);
 void add_export_command(CLI::App& app, int& exit_code);
 void add_studies_command(CLI::App& app, int& exit_code);
 void add_gpu_command(CLI::App& app, int& exit_code);
+void add_calibrate_command(CLI::App& gpu, int& exit_code);  // `hpo gpu calibrate`
 void add_doctor_command(CLI::App& app, int& exit_code);
 void add_db_command(CLI::App& app, int& exit_code);
 void add_slurm_command(CLI::App& app, int& exit_code);

@@ -236,7 +236,11 @@ void add_gpu_command(CLI::App& app, int& exit_code) {
       "  hpo gpu --gpu-profile a100_80gb --n-jobs 4\n"
       "  hpo gpu --study quick_sweep\n"
       "  GPU_PROFILE=my_profiles/l40s.yaml hpo gpu --json");
-  cmd->callback([flags, &exit_code] { exit_code = show(*flags); });
+  add_calibrate_command(*cmd, exit_code);
+  cmd->callback([cmd, flags, &exit_code] {
+    if (cmd->get_subcommand("calibrate")->parsed()) return;  // its own callback ran
+    exit_code = show(*flags);
+  });
 }
 
 }  // namespace hpo
