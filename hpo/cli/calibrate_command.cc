@@ -158,8 +158,12 @@ Measurement measure(const StudyConfig& study, const ModelShape& shape, int64_t b
     return m;
   }
   const nlohmann::json& metrics = epoch["metrics"];
-  m.ran = true;
   m.samples_per_s = metrics.value("samples_per_s", 0.0);
+  if (!(m.samples_per_s > 0)) {  // nothing measured is not a fit
+    m.problem = "the trainer's epoch line has no samples_per_s";
+    return m;
+  }
+  m.ran = true;
   m.peak_mib = metrics.contains("peak_gpu_mem_mb") ? metrics.value("peak_gpu_mem_mb", 0.0)
                                                    : metrics.value("peak_mem_mb", 0.0);
   m.train_set = static_cast<int64_t>(metrics.value("train_set_samples", 0.0));

@@ -68,8 +68,11 @@ def test_dead_host_trial_taken_over_after_grace(p):
     con = sqlite3.connect(p.db(), timeout=30)
     deadline = time.time() + 60
     while time.time() < deadline:
+        # Trial 1 running with its trainer launched (its record written):
+        # the trial row comes first, its params and trainer record after.
         try:
-            rows = con.execute("select number, state from trials").fetchall()
+            rows = con.execute("select t.number, t.state from trials t join trial_system_attributes a "
+                               "on a.trial_id = t.trial_id where a.key = 'hpo:trainer'").fetchall()
         except sqlite3.OperationalError:
             rows = []
         if (1, "RUNNING") in rows:
@@ -83,8 +86,9 @@ def test_dead_host_trial_taken_over_after_grace(p):
     decoy = subprocess.Popen(["sleep", "120"], start_new_session=True)
     try:
         trainer = {"host": "host-a", "pid": decoy.pid, "pgid": decoy.pid, "start_ticks": start_ticks(decoy.pid)}
-        con.execute("update trial_system_attributes set value_json=? where key='hpo:trainer' and "
-                    "trial_id=(select trial_id from trials where number=1)", (json.dumps(trainer),))
+        updated = con.execute("update trial_system_attributes set value_json=? where key='hpo:trainer' and "
+                              "trial_id=(select trial_id from trials where number=1)", (json.dumps(trainer),))
+        expect(updated.rowcount == 1, "trial 1 has no trainer record to plant the decoy in")
         con.commit()
         # A second after the kill: had host-b ignored the grace, it would
         # take the trial at once, 2 s before its time.

@@ -19,7 +19,10 @@ from harness import AS_OPTUNA_32, expect
 from pg_server import BIN, PgServer, PgServerError
 from test_cli import PYTHON, Project, check_concurrent_study
 
-PASSWORD = "Tr0ub4dor-and-3"
+# One of this process's own: tests that run at once (ctest -j) each create their
+# role with theirs, so a test that looks for its password in every process's
+# argv (test_pg_hosts.py) never finds another test's.
+PASSWORD = "Tr0ub4dor-and-3-" + os.urandom(4).hex()
 
 
 class PgProject(Project):
