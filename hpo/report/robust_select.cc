@@ -35,6 +35,13 @@ std::optional<double> robust_score(const StudyView& view, const TrialRecord& tri
   return view.study.direction == Direction::kMaximize ? mean - penalty : mean + penalty;
 }
 
+bool any_fold_metrics(const StudyView& view) {
+  for (const auto& t : view.trials) {
+    if (t.user_attrs.count("fold_0_" + view.metric)) return true;
+  }
+  return false;
+}
+
 std::vector<const TrialRecord*> ranked_trials(const StudyView& view, SelectRule rule, size_t k) {
   if (rule == SelectRule::kBestValue) return best_trials(view, k);
   std::vector<std::pair<double, const TrialRecord*>> scored;

@@ -24,6 +24,10 @@ std::string to_string(SelectRule rule);
 // attrs scores its objective (std 0). Nullopt for a trial with no value.
 std::optional<double> robust_score(const StudyView& view, const TrialRecord& trial);
 
+// Whether any trial has fold metrics fold_<k>_<metric>: without them the
+// robust rule is the best value, which callers must say.
+bool any_fold_metrics(const StudyView& view);
+
 // COMPLETE trials, best first by the rule (ties: lower number first); at
 // most `k` of them.
 std::vector<const TrialRecord*> ranked_trials(const StudyView& view, SelectRule rule, size_t k);

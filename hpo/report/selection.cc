@@ -7,10 +7,9 @@
 #include <tuple>
 
 #include "hpo/report/sweep_series.h"
-#include "hpo/stats/deflated_sharpe.h"
-#include "hpo/stats/effective_trials.h"
 #include "hpo/stats/moments.h"
 #include "hpo/stats/spearman.h"
+#include "hpo/stats/sweep_dsr.h"
 
 namespace hpo {
 
@@ -41,44 +40,72 @@ void fill_headline(Selection& s) {
        {std::tuple{"valid", &s.val_rank_ic, &s.val_sharpe_net},
         std::tuple{"test", &s.test_rank_ic, &s.test_sharpe_net}}) {
     const std::string prefix = std::string(split) == "valid" ? "val_" : "test_";
+    std::string& source =
+        std::string(split) == "valid" ? s.val_sharpe_source : s.test_sharpe_source;
     *rank_ic = number_attr(t, prefix + "rank_ic");
     *sharpe = number_attr(t, prefix + "sharpe_net");
+    if (*sharpe) source = prefix + "sharpe_net";
     const auto series = trial_series(t, split);
     if (!series) continue;
     if (!*rank_ic) *rank_ic = mean_skipping_nan(series->rank_ic);
-    if (!*sharpe) *sharpe = stats::sharpe_ratio(series->returns) * std::sqrt(kDaysPerYear);
+    *sharpe = stats::sharpe_ratio(series->returns) * std::sqrt(kDaysPerYear);
+    source = "daily series";
   }
 }
 
 void fill_dsr(const StudyView& view, const AlignedSeries& a, Selection& s) {
   s.n_trials = static_cast<int>(view.trials.size());
-  s.mean_correlation = stats::mean_pairwise_correlation(a.returns);
-  s.n_effective = stats::effective_trials(s.n_trials, s.mean_correlation);
-  std::vector<double> sharpes;
-  const DailySeries* chosen = nullptr;
+  stats::Series own;
+  int selected = -1;
   for (size_t i = 0; i < a.trials.size(); ++i) {
-    const double sr = stats::sharpe_ratio(a.own[i].returns);
-    if (std::isfinite(sr)) sharpes.push_back(sr);
-    if (a.trials[i] == s.selected) chosen = &a.own[i];
+    own.push_back(a.own[i].returns);
+    if (a.trials[i] == s.selected) selected = static_cast<int>(i);
   }
-  const stats::Moments across = stats::moments(sharpes);
-  s.sharpe_variance = across.std * across.std;
-  if (!chosen) return;  // the selected trial has no series
-  const stats::Moments m = stats::moments(chosen->returns);
-  s.t = m.n;
-  s.skew = m.skew;
-  s.kurtosis = m.kurtosis;
-  const auto d = stats::deflated_sharpe_ratio(m.mean / m.std, s.t, s.skew, s.kurtosis,
-                                              s.n_effective, s.sharpe_variance);
-  s.sharpe = d.sharpe;
-  s.benchmark = d.benchmark;
-  s.dsr = d.dsr;
+  const stats::SweepDsr d = stats::sweep_deflated_sharpe(own, a.returns, selected, s.n_trials);
+  s.mean_correlation = d.mean_correlation;
+  s.n_effective = d.n_effective;
+  s.sharpe_variance = d.sharpe_variance;
+  s.without_sharpe = d.without_sharpe;
+  if (!d.has_dsr) return;
+  s.t = d.t;
+  s.skew = d.skew;
+  s.kurtosis = d.kurtosis;
+  s.sharpe = d.dsr.sharpe;
+  s.benchmark = d.dsr.benchmark;
+  s.dsr = d.dsr.dsr;
   s.has_dsr = true;
 }
 
-void fill_pbo(const AlignedSeries& a, int blocks, Selection& s) {
+// The daily series that scores the objective, so that PBO judges the rule
+// the sweep selected by: the mean daily RankIC for a RankIC objective, the
+// Sharpe ratio of net returns for a Sharpe one; rows negated when
+// minimizing, so that larger is always better.
+stats::Series pbo_scores(const StudyView& view, const AlignedSeries& a, stats::CscvRule& rule,
+                         Selection& s) {
+  const bool rank_ic = view.metric.find("rank_ic") != std::string::npos;
+  if (!rank_ic && view.metric.find("sharpe") == std::string::npos) {
+    s.pbo_series_note = "the objective " + view.metric +
+                        " has no daily series: ranked by net-return Sharpe ratio instead";
+  }
+  rule.score = rank_ic ? stats::Score::kMean : stats::Score::kSharpe;
+  rule.robust = s.rule == SelectRule::kRobust;
+  s.pbo_series = rank_ic ? "rank_ic" : "returns";
+  s.pbo_score =
+      std::string(rule.robust ? "robust: blocks' " : "") + (rank_ic ? "mean" : "Sharpe ratio");
+  stats::Series rows = rank_ic ? a.rank_ic : a.returns;
+  if (view.study.direction == Direction::kMinimize && s.pbo_series_note.empty()) {
+    for (auto& row : rows) {
+      for (double& v : row) v = -v;
+    }
+  }
+  return rows;
+}
+
+void fill_pbo(const StudyView& view, const AlignedSeries& a, int blocks, Selection& s) {
+  stats::CscvRule rule;
+  const stats::Series scores = pbo_scores(view, a, rule, s);
   try {
-    s.pbo = stats::probability_of_backtest_overfitting(a.returns, blocks);
+    s.pbo = stats::probability_of_backtest_overfitting(scores, blocks, rule);
   } catch (const std::invalid_argument& e) {
     s.pbo_note = e.what();
   }
@@ -115,6 +142,7 @@ Selection compute_selection(const StudyView& view, const SelectionOptions& optio
   Selection s;
   s.rule = options.rule;
   s.selected = select_trial(view, options.rule);
+  s.robust_without_folds = options.rule == SelectRule::kRobust && !any_fold_metrics(view);
   const AlignedSeries a = align_series(view, "valid");
   s.series_trials = static_cast<int>(a.trials.size());
   if (s.series_trials == 0) return s;
@@ -122,7 +150,7 @@ Selection compute_selection(const StudyView& view, const SelectionOptions& optio
   s.dates_differ = a.dates_differ;
   if (s.selected) fill_headline(s);
   fill_dsr(view, a, s);
-  fill_pbo(a, options.cscv_blocks, s);
+  fill_pbo(view, a, options.cscv_blocks, s);
   fill_carry_over(view, s);
   return s;
 }

@@ -32,9 +32,17 @@ struct Selection {
   int common_dates = 0;
   bool dates_differ = false;
 
-  // The selected trial: final metrics (or, lacking them, from its series).
+  // The rule is robust but no trial has fold metrics: it equals the best
+  // value, which the output says rather than pretend otherwise.
+  bool robust_without_folds = false;
+
+  // The selected trial: RankIC from its final metrics (or the mean of its
+  // series); net Sharpe always of its daily series, annualized, the one
+  // definition the DSR deflates (a trainer's val_sharpe_net may average
+  // folds instead), else its final metric; *_sharpe_source says which.
   std::optional<double> val_rank_ic, test_rank_ic, val_sharpe_net,
       test_sharpe_net;  // Sharpe annualized
+  std::string val_sharpe_source, test_sharpe_source;
 
   // Deflated Sharpe Ratio of the selected trial's validation returns.
   bool has_dsr = false;
@@ -42,6 +50,7 @@ struct Selection {
   double mean_correlation = 0;  // mean pairwise correlation of the trials' returns (NaN: unknown)
   double n_effective = 0;  // N_eff = rho + (1 - rho) N, in [1, N]
   double sharpe_variance = 0;  // V: variance of the per-day Sharpe ratio across trials
+  int without_sharpe = 0;  // trials with series left out of V (constant returns)
   double skew = 0, kurtosis = 0;
   int t = 0;  // days in the selected trial's series
   double sharpe = 0;  // per day
@@ -51,6 +60,9 @@ struct Selection {
   // Probability of Backtest Overfitting by CSCV over the common dates.
   std::optional<stats::Pbo> pbo;
   std::string pbo_note;  // why there is none
+  std::string pbo_series;  // the daily series ranked: "rank_ic" or "returns"
+  std::string pbo_score;  // "mean" or "Sharpe ratio", with "robust: ... " for the robust rule
+  std::string pbo_series_note;  // why not the objective's own series; "" when it is
 
   // Validation to test carry-over across COMPLETE trials.
   std::string test_metric;  // test_X for objective val_X; "" if none

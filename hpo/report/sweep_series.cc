@@ -64,14 +64,15 @@ AlignedSeries align_series(const StudyView& view, const std::string& split) {
     a.own.push_back(std::move(*s));
   }
   for (const auto& s : a.own) {
-    std::vector<double> row;
-    row.reserve(a.dates.size());
+    std::vector<double> returns, rank_ic;
     size_t j = 0;  // both date lists are sorted
     for (const auto& d : a.dates) {
       while (s.dates[j] != d) ++j;
-      row.push_back(s.returns[j]);
+      returns.push_back(s.returns[j]);
+      rank_ic.push_back(s.rank_ic[j]);
     }
-    a.returns.push_back(std::move(row));
+    a.returns.push_back(std::move(returns));
+    a.rank_ic.push_back(std::move(rank_ic));
   }
   return a;
 }

@@ -22,6 +22,7 @@ struct AlignedSeries {
   std::vector<DailySeries> own;  // each trial's whole series
   std::vector<std::string> dates;  // the dates all of them have
   std::vector<std::vector<double>> returns;  // [trial][common date]
+  std::vector<std::vector<double>> rank_ic;  // [trial][common date], NaN where unknown
   bool dates_differ = false;  // some trial has dates others lack
 };
 

@@ -2,75 +2,90 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
+#include "hpo/stats/moments.h"
 #include "hpo/stats/spearman.h"
 
 namespace hpo::stats {
 
 namespace {
 
-// Per trial and block: the count, sum and sum of squares of its returns, so
-// that a block set's Sharpe ratio costs S additions, not T.
-struct BlockSums {
-  std::vector<double> n, sum, sum2;  // [trial * blocks + block]
+// Count, mean and centred sum of squares of some days' finite values. Kept
+// centred and merged by Chan et al.'s pairwise update, so that a block set's
+// variance is exact for a series whose mean is large next to its spread (the
+// one-pass sum2 - n mean^2 flipped between 0 and +-1e13 on such a series).
+struct Summary {
+  double n = 0, mean = 0, m2 = 0;
+
+  void merge(const Summary& o) {
+    if (o.n == 0) return;
+    const double total = n + o.n, delta = o.mean - mean;
+    mean += delta * o.n / total;
+    m2 += o.m2 + delta * delta * n * o.n / total;
+    n = total;
+  }
+
+  // The score, larger is better; -inf when there is nothing to score.
+  double score(Score kind) const {
+    if (kind == Score::kMean) return n > 0 ? mean : -std::numeric_limits<double>::infinity();
+    if (n < 2) return 0;
+    const double std = std::sqrt(m2 / (n - 1));
+    return negligible_spread(std, mean) ? 0 : mean / std;
+  }
 };
 
-BlockSums block_sums(const Series& returns, int blocks) {
-  const size_t trials = returns.size();
-  const size_t t = returns.front().size();
-  BlockSums s;
-  s.n.assign(trials * blocks, 0);
-  s.sum.assign(trials * blocks, 0);
-  s.sum2.assign(trials * blocks, 0);
-  for (size_t i = 0; i < trials; ++i) {
+// Per trial and block, so that a block set costs S merges, not T days.
+using BlockSummaries = std::vector<std::vector<Summary>>;  // [trial][block]
+
+BlockSummaries block_summaries(const Series& scores, int blocks) {
+  const size_t t = scores.front().size();
+  BlockSummaries out(scores.size(), std::vector<Summary>(blocks));
+  for (size_t i = 0; i < scores.size(); ++i) {
     for (int b = 0; b < blocks; ++b) {
-      const size_t from = b * t / blocks, to = (b + 1) * t / blocks;
-      double sum = 0, sum2 = 0;
-      for (size_t d = from; d < to; ++d) {
-        sum += returns[i][d];
-        sum2 += returns[i][d] * returns[i][d];
+      Summary& s = out[i][b];
+      for (size_t d = b * t / blocks; d < (b + 1) * t / blocks; ++d) {
+        const double v = scores[i][d];
+        if (std::isnan(v)) continue;
+        s.merge({1, v, 0});
       }
-      const size_t k = i * blocks + b;
-      s.n[k] = static_cast<double>(to - from);
-      s.sum[k] = sum;
-      s.sum2[k] = sum2;
     }
   }
-  return s;
+  return out;
 }
 
-// Each trial's Sharpe ratio over the blocks where `in` is `side`.
-std::vector<double> sharpe_over(const BlockSums& s, const std::vector<bool>& in, bool side,
-                                size_t trials) {
-  const size_t blocks = in.size();
-  std::vector<double> sharpe(trials);
-  for (size_t i = 0; i < trials; ++i) {
-    double n = 0, sum = 0, sum2 = 0;
-    for (size_t b = 0; b < blocks; ++b) {
-      if (in[b] != side) continue;
-      n += s.n[i * blocks + b];
-      sum += s.sum[i * blocks + b];
-      sum2 += s.sum2[i * blocks + b];
-    }
-    const double mean = sum / n;
-    const double var = (sum2 - n * mean * mean) / (n - 1);
-    sharpe[i] = var > 0 ? mean / std::sqrt(var) : 0;
+double score_over(const std::vector<Summary>& row, const std::vector<bool>& side, Score kind) {
+  Summary total;
+  for (size_t b = 0; b < side.size(); ++b) {
+    if (side[b]) total.merge(row[b]);
   }
-  return sharpe;
+  return total.score(kind);
 }
 
-void check_shape(const Series& returns, int blocks) {
+// The robust rule's in-sample score: the blocks' own scores' mean less one
+// standard error, as `--select robust` treats folds.
+double robust_over(const std::vector<Summary>& row, const std::vector<bool>& side, Score kind) {
+  Summary folds;
+  for (size_t b = 0; b < side.size(); ++b) {
+    if (side[b]) folds.merge({1, row[b].score(kind), 0});
+  }
+  if (!std::isfinite(folds.mean)) return folds.mean;
+  const double se = folds.n > 1 ? std::sqrt(folds.m2 / (folds.n - 1) / folds.n) : 0;
+  return folds.mean - se;
+}
+
+void check_shape(const Series& scores, int blocks) {
   if (blocks < 2 || blocks % 2 != 0) {
     throw std::invalid_argument("CSCV needs an even number of blocks >= 2, got " +
                                 std::to_string(blocks));
   }
-  if (returns.size() < 2) {
+  if (scores.size() < 2) {
     throw std::invalid_argument("CSCV needs at least 2 trials with series, got " +
-                                std::to_string(returns.size()));
+                                std::to_string(scores.size()));
   }
-  const size_t t = returns.front().size();
-  for (const auto& row : returns) {
+  const size_t t = scores.front().size();
+  for (const auto& row : scores) {
     if (row.size() != t) throw std::invalid_argument("CSCV needs series of equal length");
   }
   if (t < 2 * static_cast<size_t>(blocks)) {
@@ -82,28 +97,50 @@ void check_shape(const Series& returns, int blocks) {
 
 }  // namespace
 
-Pbo probability_of_backtest_overfitting(const Series& returns, int blocks) {
-  check_shape(returns, blocks);
-  const size_t trials = returns.size();
-  const BlockSums sums = block_sums(returns, blocks);
+std::vector<Split> cscv_splits(int blocks) {
+  std::vector<Split> splits;
+  if (blocks < 2 || blocks % 2 != 0) return splits;
+  // The permutations of S/2 falses and S/2 trues, each combination once.
+  std::vector<bool> in(blocks, false);
+  std::fill(in.begin() + blocks / 2, in.end(), true);
+  do {
+    std::vector<bool> out(blocks);
+    for (int b = 0; b < blocks; ++b) out[b] = !in[b];
+    splits.push_back({in, out});
+  } while (std::next_permutation(in.begin(), in.end()));
+  return splits;
+}
+
+Pbo probability_of_backtest_overfitting(const Series& scores, int blocks, CscvRule rule) {
+  check_shape(scores, blocks);
+  return probability_of_backtest_overfitting(scores, blocks, cscv_splits(blocks), rule);
+}
+
+Pbo probability_of_backtest_overfitting(const Series& scores, int blocks,
+                                        const std::vector<Split>& splits, CscvRule rule) {
+  check_shape(scores, blocks);
+  const size_t trials = scores.size();
+  const BlockSummaries sums = block_summaries(scores, blocks);
   Pbo result;
   result.blocks = blocks;
   result.trials = static_cast<int>(trials);
-  // Enumerate the in-sample halves as the permutations of S/2 trues and
-  // S/2 falses, in lexicographic order (each combination once).
-  std::vector<bool> in(blocks, false);
-  std::fill(in.begin() + blocks / 2, in.end(), true);
-  int at_or_below = 0;
-  do {
-    const std::vector<double> is = sharpe_over(sums, in, true, trials);
-    const std::vector<double> oos = sharpe_over(sums, in, false, trials);
+  double overfit = 0;
+  std::vector<double> is(trials), oos(trials);
+  for (const Split& split : splits) {
+    for (size_t i = 0; i < trials; ++i) {
+      is[i] = rule.robust ? robust_over(sums[i], split.in, rule.score)
+                          : score_over(sums[i], split.in, rule.score);
+      oos[i] = score_over(sums[i], split.out, rule.score);
+    }
     const size_t best = std::max_element(is.begin(), is.end()) - is.begin();
-    const double omega = average_ranks(oos)[best] / (trials + 1.0);
-    const double lambda = std::log(omega / (1 - omega));
-    result.logits.push_back(lambda);
-    if (lambda <= 0) ++at_or_below;
-  } while (std::next_permutation(in.begin(), in.end()));
-  result.pbo = static_cast<double>(at_or_below) / result.logits.size();
+    const double rank = average_ranks(oos)[best];
+    const double omega = rank / (trials + 1.0);
+    result.logits.push_back(std::log(omega / (1 - omega)));
+    // Ranks are multiples of 1/2, so the median rank (N + 1) / 2 is exact.
+    if (2 * rank < trials + 1.0) overfit += 1;
+    if (2 * rank == trials + 1.0) overfit += 0.5;
+  }
+  result.pbo = result.logits.empty() ? 0 : overfit / result.logits.size();
   return result;
 }
 

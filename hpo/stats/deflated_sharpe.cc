@@ -1,5 +1,6 @@
 #include "hpo/stats/deflated_sharpe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -21,8 +22,12 @@ double probabilistic_sharpe_ratio(double sharpe, double benchmark, int t, double
 
 double expected_max_sharpe(double n, double variance) {
   if (!(n > 1)) return 0;  // one trial: nothing was selected
-  return std::sqrt(variance) * ((1 - kEulerGamma) * normal_quantile(1 - 1 / n) +
-                                kEulerGamma * normal_quantile(1 - 1 / (n * kE)));
+  // The approximation is negative for n below about 1.28 (and heads to -inf
+  // as n -> 1), while the best of n >= 1 draws is never expected below 0:
+  // clamp, so that a very correlated sweep's DSR cannot exceed its PSR(0).
+  const double z = (1 - kEulerGamma) * normal_quantile(1 - 1 / n) +
+                   kEulerGamma * normal_quantile(1 - 1 / (n * kE));
+  return std::sqrt(variance) * std::max(z, 0.0);
 }
 
 DeflatedSharpe deflated_sharpe_ratio(double sharpe, int t, double skew, double kurtosis, double n,

@@ -18,7 +18,8 @@ double probabilistic_sharpe_ratio(double sharpe, double benchmark, int t, double
 // E[max SR] over n independent trials whose Sharpe ratios have variance
 // `variance` and true mean 0 (the paper's eq. for SR_0):
 //   sqrt(V) ((1 - g) Phi^-1(1 - 1/N) + g Phi^-1(1 - 1/(N e))), g = Euler-Mascheroni.
-// n may be fractional (an effective number of trials); 0 for n <= 1.
+// n may be fractional (an effective number of trials); 0 for n <= 1, and
+// never below 0 (the approximation is negative for n < 1.28).
 double expected_max_sharpe(double n, double variance);
 
 struct DeflatedSharpe {

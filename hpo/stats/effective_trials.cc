@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "hpo/stats/moments.h"
+
 namespace hpo::stats {
 
 double mean_pairwise_correlation(const Series& rows) {
@@ -16,7 +18,8 @@ double mean_pairwise_correlation(const Series& rows) {
     mean /= static_cast<double>(row.size());
     double ss = 0;
     for (double v : row) ss += (v - mean) * (v - mean);
-    if (!(ss > 0)) continue;
+    // A constant series (spread only from rounding) has no correlation.
+    if (row.size() < 2 || negligible_spread(std::sqrt(ss / (row.size() - 1.0)), mean)) continue;
     const double scale = 1 / std::sqrt(ss);
     for (size_t i = 0; i < row.size() && i < total.size(); ++i) total[i] += (row[i] - mean) * scale;
     ++k;

@@ -31,9 +31,16 @@ Moments moments(const std::vector<double>& x) {
   return m;
 }
 
+bool negligible_spread(double std, double mean) {
+  // 1e-10: far above the relative rounding of a sum of doubles, far below
+  // any real strategy's volatility next to its daily mean.
+  return !(std > 1e-10 * std::abs(mean));
+}
+
 double sharpe_ratio(const std::vector<double>& x) {
   const Moments m = moments(x);
-  return m.std > 0 ? m.mean / m.std : std::numeric_limits<double>::quiet_NaN();
+  return m.n > 1 && !negligible_spread(m.std, m.mean) ? m.mean / m.std
+                                                      : std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace hpo::stats

@@ -19,7 +19,13 @@ struct Moments {
 // constant (skew and kurtosis need a spread).
 Moments moments(const std::vector<double>& x);
 
-// mean / std per period, not annualized; NaN when std is 0 or n < 2.
+// True when a standard deviation is nothing next to its mean: a constant
+// series whose rounding left a spread of 1e-19 would otherwise have a Sharpe
+// ratio of 1e14 and wreck the variance of every trial's Sharpe ratio.
+bool negligible_spread(double std, double mean);
+
+// mean / std per period, not annualized; NaN when n < 2 or the spread is
+// negligible (a series without risk has no Sharpe ratio).
 double sharpe_ratio(const std::vector<double>& x);
 
 }  // namespace hpo::stats

@@ -9,6 +9,8 @@ pure noise; otherwise a larger x is a better model. The objective
 val_rank_ic is the mean validation RankIC (test_rank_ic likewise); with
 `folds: K` the validation days are also cut into K folds, reported as
 cv_folds and fold_<k>_val_rank_ic as walk-forward hpo-trainer does.
+With `returns_unrelated: 1` the returns are noise of their own, unrelated
+to the RankIC (so a RankIC objective and a Sharpe ratio rank differently).
 Modes (`mode`): ok; bad_series (a series line with one return too few,
 then a good final line); no_series."""
 import datetime
@@ -24,6 +26,7 @@ strength = float(config.get("signal_strength", 0.0))
 common = float(config.get("common", 0.0))
 seed = int(config.get("seed", 0))
 x = float(config["x"])
+returns_unrelated = bool(config.get("returns_unrelated", 0))
 valid_days, test_days = int(config.get("valid_days", 480)), int(config.get("test_days", 240))
 
 report = open(os.environ["HPO_REPORT_FILE"], "a", buffering=1)
@@ -40,12 +43,13 @@ def business_days(start, n):
 
 def series(split, dates, offset):
     mine = random.Random(f"{seed}/{trial}/{split}")
+    own_returns = random.Random(f"{seed}/{trial}/{split}/returns")
     rank_ic, returns = [], []
     for i in range(len(dates)):
         shared = random.Random(f"{seed}/day/{offset + i}").gauss(0, 1)
         noise = 0.05 * (math.sqrt(common) * shared + math.sqrt(1 - common) * mine.gauss(0, 1))
         rank_ic.append(strength * x + noise)
-        returns.append(0.2 * rank_ic[-1])
+        returns.append(0.01 * own_returns.gauss(0, 1) if returns_unrelated else 0.2 * rank_ic[-1])
     return {"type": "series", "split": split, "dates": dates, "returns": returns, "rank_ic": rank_ic}
 
 

@@ -21,8 +21,9 @@ EULER_GAMMA = 0.5772156649015329
 def expected_max_sharpe(n, variance):
     if n <= 1:
         return 0.0
-    return math.sqrt(variance) * ((1 - EULER_GAMMA) * stats.norm.ppf(1 - 1 / n)
-                                  + EULER_GAMMA * stats.norm.ppf(1 - 1 / (n * math.e)))
+    # Clamped at 0: the approximation is negative for n < 1.28.
+    return math.sqrt(variance) * max(0.0, (1 - EULER_GAMMA) * stats.norm.ppf(1 - 1 / n)
+                                     + EULER_GAMMA * stats.norm.ppf(1 - 1 / (n * math.e)))
 
 
 def psr(sr, benchmark, t, skew, kurt):
@@ -49,7 +50,8 @@ def cscv(returns, blocks):
         omega = stats.rankdata(oos_sr)[best] / (n + 1)
         logits.append(math.log(omega / (1 - omega)))
     logits = np.array(logits)
-    return float(np.mean(logits <= 0)), np.sort(logits)
+    # Odd N: the median rank (lambda = 0 exactly) counts as half overfit.
+    return float(np.mean(logits < 0) + 0.5 * np.mean(logits == 0)), np.sort(logits)
 
 
 def reference(case):

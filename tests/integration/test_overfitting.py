@@ -27,7 +27,7 @@ class Project(test_cli.Project):
         shutil.copy(os.path.join(HERE, "series_trainer.py"), tmp)
         self.space("params:\n  x: {type: float, low: 0.0, high: 1.0}\n")
 
-    def study(self, name="s", fixed="", n_trials=20):
+    def study(self, name="s", fixed="", n_trials=20, folds=4):
         text = textwrap.dedent(f"""\
             name: {name}
             search_space: space.yaml
@@ -37,7 +37,7 @@ class Project(test_cli.Project):
             trainer:
               command: [{PYTHON}, "{{study_dir}}/../series_trainer.py"]
             storage: sqlite:///studies.db
-            fixed: {{folds: 4{", " + fixed if fixed else ""}}}
+            fixed: {{folds: {folds}{", " + fixed if fixed else ""}}}
             """)
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
             f.write(text)
@@ -78,6 +78,15 @@ def test_noise_sweep(p):
     expect(dsr["dsr"] < 0.95, dsr)
     best = p.run("best", "--study", "s").stdout
     expect("DSR " in best and "PBO " in best and "carry-over" in best and "N = 20" in best, best)
+    # PBO says how many trials it covers of those tried (pruned and failed
+    # trials write no series), and which series ranked the winners.
+    expect("20 survivors of 20 tried" in best and "winners by daily rank_ic (mean)" in best, best)
+    expect(sel["pbo"]["trials_tried"] == 20 and sel["pbo"]["series"] == "rank_ic", sel["pbo"])
+    # One net Sharpe definition, labelled: the daily series' (as DSR), even
+    # though the trainer reported its own val_sharpe_net.
+    expect(sel["valid"]["sharpe_net_source"] == "daily series", sel["valid"])
+    expect(abs(sel["valid"]["sharpe_net"] - sel["dsr"]["sharpe_per_day"] * 252 ** 0.5) < 1e-9, sel)
+    expect("net Sharpe" in best and "of the daily series as DSR takes it" in best, best)
     yaml = p.run("export", "--study", "s").stdout
     expect("# selection (best validation value)" in yaml and "#   PBO " in yaml, yaml)
 
@@ -119,6 +128,31 @@ def test_robust_select(p):
     expect(bad.returncode != 0 and "--cscv-blocks" in bad.stderr and "even" in bad.stderr, bad.stderr)
     help_text = p.run("export", "--help").stdout
     expect("mean - std / sqrt(K)" in help_text and "Examples" in help_text, help_text)
+
+
+# The objective is the mean daily RankIC, which carries a signal growing with
+# x, while the net returns are unrelated noise: PBO must judge the rule the
+# sweep used (rank each split's winner by RankIC), so it is near 0; ranked
+# by the returns' Sharpe ratio it would be near 0.5.
+def test_rank_ic_objective(p):
+    st = sweep(p, "signal_strength: 0.015, common: 0.0, returns_unrelated: 1")
+    sel = st["selection"]
+    expect(sel["pbo"]["series"] == "rank_ic" and sel["pbo"]["score"] == "mean", sel["pbo"])
+    expect(sel["pbo"]["series_note"] == "", sel["pbo"])
+    expect(sel["pbo"]["pbo"] < 0.05, sel["pbo"])
+    robust = json.loads(p.run("best", "--study", "s", "--select", "robust", "--json").stdout)
+    expect(robust["selection"]["pbo"]["score"] == "robust: blocks' mean", robust["selection"]["pbo"])
+    expect(robust["selection"]["pbo"]["pbo"] < 0.05, robust["selection"]["pbo"])
+
+
+# Without fold metrics the robust rule is the best value: it says so.
+def test_robust_without_folds(p):
+    p.study(fixed="signal_strength: 0.0", n_trials=4, folds=0)
+    p.run("run", "--study", "s")
+    out = p.run("best", "--study", "s", "--select", "robust").stdout
+    expect("no trial has fold metrics" in out and "picked the best value" in out, out)
+    j = json.loads(p.run("best", "--study", "s", "--select", "robust", "--json").stdout)
+    expect(j["number"] == p.status()["best"]["number"] and "robust_note" in j["selection"], j)
 
 
 # A broken series line fails its trial with a message naming the report
