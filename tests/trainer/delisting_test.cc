@@ -7,9 +7,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "trainer/config.h"
 #include "trainer/dataset.h"
+#include "trainer/panel.h"
 #include "trainer/synthetic.h"
 
 namespace hpo::trainer {
@@ -117,6 +121,43 @@ TEST_CASE("delisting: the scores count the delisting name's last days") {
   size_t days_with_t2 = 0;
   for (const Sample& x : d.valid) days_with_t2 += x.ticker == 2;
   CHECK(days_with_t2 == last - d.splits.valid.begin + 1);
+}
+
+// An independent computation: tests/trainer/data/make_delisting_reference.py
+// wrote a panel where T2 delists, T5 halts for three days and T6 lists late,
+// with every (ticker, day)'s membership, label (horizon 3, next open) and
+// one-day return computed by pandas, vectorized over whole columns.
+TEST_CASE("delisting: labels and membership agree with pandas on a panel with delistings") {
+  const std::filesystem::path data = std::filesystem::path(__FILE__).parent_path() / "data";
+  const Panel panel = read_panel_csv((data / "delisting_panel.csv").string());
+  const FeatureSet fs = compute_features(panel, {3, LabelEntry::kNextOpen});
+  const std::vector<Sample> samples = samples_in(fs, {0, fs.num_days});
+  std::ifstream in(data / "delisting_labels.csv");
+  std::string line;
+  std::getline(in, line);  // header
+  size_t rows = 0, members = 0;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string ticker, day, label, daily;
+    std::getline(fields, ticker, ',');
+    std::getline(fields, day, ',');
+    std::getline(fields, label, ',');
+    std::getline(fields, daily, ',');
+    CAPTURE(line);
+    const size_t i = size_t(std::stoi(ticker.substr(1))), t = size_t(std::stoi(day));
+    REQUIRE(panel.tickers[i] == ticker);
+    const double want = std::stod(label), want_daily = std::stod(daily);
+    const bool member = std::isfinite(want);
+    CHECK(std::isfinite(fs.label[fs.cell(i, t)]) == member);
+    CHECK(has(samples, i, t) == member);
+    if (member) {
+      CHECK(fs.label[fs.cell(i, t)] == doctest::Approx(want).epsilon(1e-6).scale(1));
+      CHECK(fs.daily_return[fs.cell(i, t)] == doctest::Approx(want_daily).epsilon(1e-6).scale(1));
+    }
+    ++rows, members += member;
+  }
+  CHECK(rows == 8 * 40);
+  CHECK(samples.size() == members);
 }
 
 }  // namespace
