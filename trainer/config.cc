@@ -114,6 +114,9 @@ const std::vector<Key>& keys() {
           "days dropped from training after each validation block (walk_forward: before it)"),
       key("cost_bps", &TrainerConfig::cost_bps, "a number",
           "one-way trading cost per unit of turnover, basis points (val_sharpe_net)"),
+      key("epoch_select_frac", &TrainerConfig::epoch_select_frac, "a number",
+          "first share of each validation block that picks the epoch; val_* and the valid series "
+          "come from the rest; 0 = the same days do both"),
       string_key("device", &TrainerConfig::device, "auto | cpu | cuda"),
   };
   return kKeys;
@@ -252,6 +255,8 @@ void validate(const TrainerConfig& c, const std::string& source) {
           "must be an integer from 2 to 50");
   require(c.cv_embargo_days >= 0, source, "cv_embargo_days", "must be >= 0");
   require(c.cost_bps >= 0, source, "cost_bps", "must be >= 0");
+  require(c.epoch_select_frac >= 0 && c.epoch_select_frac < 1, source, "epoch_select_frac",
+          "must be in [0, 1)");
   require(c.device == "auto" || c.device == "cpu" || c.device == "cuda", source, "device",
           "must be \"auto\", \"cpu\" or \"cuda\"");
 }

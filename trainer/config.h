@@ -49,7 +49,11 @@ struct TrainerConfig {
   std::string cv_scheme = "none";  // none | walk_forward | purged_kfold
   int cv_folds = 4;
   int cv_embargo_days = 5;
-  double cost_bps = 10;  // trading cost per unit of turnover, in basis points (one-way)
+  double cost_bps = 10;
+  // The first share of each validation block's days that picks the epoch;
+  // val_* and the valid series come from the rest (selection.h). 0: the same
+  // days do both.
+  double epoch_select_frac = 0;  // trading cost per unit of turnover, in basis points (one-way)
   // Runtime.
   std::string device = "auto";  // "auto" | "cpu" | "cuda"
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "trainer/selection.h"
 #include "trainer/synthetic.h"
 
 namespace hpo::trainer {
@@ -21,6 +22,23 @@ std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRang
       if ((s.day - range.begin) % k == 0) out.push_back(s);
     if (int64_t(out.size()) <= max) return out;
   }
+}
+
+// The samples of validation block `block`: with epoch_select_frac, its first
+// part into `select` and the rest into `valid`; otherwise all into `valid`.
+void validation_samples(const FeatureSet& fs, const DayRange& block, const TrainerConfig& config,
+                        std::vector<Sample>* select, std::vector<Sample>* valid) {
+  auto in = [&](const DayRange& r) {
+    return thin_dates(samples_in(fs, r), r, config.max_valid_samples);
+  };
+  if (config.epoch_select_frac <= 0) {
+    *valid = in(block);
+    return;
+  }
+  const ValidationParts parts =
+      split_validation(block, label_reach(fs.label_spec), config.epoch_select_frac);
+  *select = in(parts.select);
+  *valid = in(parts.report);
 }
 
 }  // namespace
@@ -72,18 +90,17 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
   d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
                          config.valid_frac);
   d.train = samples_in(d.features, d.splits.train);
-  d.valid =
-      thin_dates(samples_in(d.features, d.splits.valid), d.splits.valid, config.max_valid_samples);
+  validation_samples(d.features, d.splits.valid, config, &d.select, &d.valid);
   d.test = samples_in(d.features, d.splits.test);
   const CvSpec cv = cv_spec(config);
   if (!cv.enabled()) return d;
   for (const Fold& fold : make_folds(d.splits, label_reach(label), cv)) {
-    FoldData f{fold, {}, {}};
+    FoldData f{fold, {}, {}, {}};
     for (const DayRange& r : fold.train) {
       std::vector<Sample> part = samples_in(d.features, r);
       f.train.insert(f.train.end(), part.begin(), part.end());
     }
-    f.valid = thin_dates(samples_in(d.features, fold.valid), fold.valid, config.max_valid_samples);
+    validation_samples(d.features, fold.valid, config, &f.select, &f.valid);
     d.folds.push_back(std::move(f));
   }
   return d;

@@ -23,12 +23,16 @@ namespace hpo::trainer {
 struct FoldData {
   Fold days;
   std::vector<Sample> train, valid;
+  std::vector<Sample> select;  // picks the epoch; empty: valid does (selection.h)
 };
 
 struct Dataset {
   FeatureSet features;
   Splits splits;
   std::vector<Sample> train, valid, test;
+  // With epoch_select_frac > 0, the first part of the validation block, which
+  // picks the epoch, and `valid` is the rest; empty otherwise (selection.h).
+  std::vector<Sample> select;
   std::vector<std::string> dates;  // the panel's, one per day (ISO)
   std::vector<FoldData> folds;  // with cross-validation (config cv_scheme), one per fold
   // Synthetic panel only: the true expected return (tickers x days).

@@ -130,18 +130,35 @@ std::vector<Feature> feature_list() {
   };
 }
 
-// The label of day t from one ticker's series: NaN when a price it needs is
-// missing or lies past the last day.
+// The last known value of `price` on a day in [from, day] (price[from] is
+// known): a name that has stopped trading is valued at its last price.
+double last_known(const std::vector<double>& price, size_t from, size_t day) {
+  for (size_t k = day + 1; k-- > from;)
+    if (std::isfinite(price[k])) return price[k];
+  return price[from];
+}
+
+// The label of day t from one ticker's series. Whether it exists depends only
+// on what is known at t: the name trades on day t and the label's last day
+// lies inside the panel. A price missing later (a delisting or a halt) does
+// not drop the sample, which would need to know on day t that the name is
+// about to disappear: a position that cannot be entered earns 0, and one
+// whose name stops trading is closed at its last price (a delisting return
+// of 0).
 double label_at(const Series& s, size_t t, const LabelSpec& spec) {
   const size_t h = size_t(spec.horizon);
-  if (t + label_reach(spec) >= s.close.size()) return kNaN;
+  if (t + label_reach(spec) >= s.close.size() || !std::isfinite(s.close[t])) return kNaN;
+  auto ratio = [&](const std::vector<double>& price, size_t entry, size_t exit) {
+    if (!std::isfinite(price[entry])) return 0.0;
+    return std::log(last_known(price, entry, exit) / price[entry]);
+  };
   switch (spec.entry) {
     case LabelEntry::kNextOpen:
-      return std::log(s.open[t + 1 + h] / s.open[t + 1]);
+      return ratio(s.open, t + 1, t + 1 + h);
     case LabelEntry::kNextClose:
-      return std::log(s.close[t + 1 + h] / s.close[t + 1]);
+      return ratio(s.close, t + 1, t + 1 + h);
     case LabelEntry::kClose:
-      return std::log(s.close[t + h] / s.close[t]);
+      return ratio(s.close, t, t + h);
   }
   return kNaN;
 }

@@ -36,7 +36,9 @@ double sample_std(const std::vector<double>& x) {
   return std::sqrt(ss / double(x.size() - 1));
 }
 
-// Mean label of the top 20% by prediction minus the bottom 20%.
+// Mean return of the top 20% by prediction minus the bottom 20%. Labels are
+// log returns; a position earns the simple return e^l - 1 (log returns do not
+// add across names).
 double long_short(const std::vector<double>& pred, const std::vector<double>& label) {
   std::vector<size_t> order(pred.size());
   std::iota(order.begin(), order.end(), 0);
@@ -45,8 +47,8 @@ double long_short(const std::vector<double>& pred, const std::vector<double>& la
   size_t k = std::max<size_t>(1, pred.size() / 5);
   double top = 0, bottom = 0;
   for (size_t i = 0; i < k; ++i) {
-    top += label[order[i]];
-    bottom += label[order[order.size() - 1 - i]];
+    top += std::expm1(label[order[i]]);
+    bottom += std::expm1(label[order[order.size() - 1 - i]]);
   }
   return (top - bottom) / double(k);
 }

@@ -43,14 +43,36 @@ double turnover(const Book& before, const Book& after) {
   return sum;
 }
 
+// A name's simple return from its one-day log return: positions compound
+// in price, so a book earns sum w * (e^r - 1), not sum w * r (for a book long
+// volatile names and short quiet ones, the log-return sum understates it by
+// about half the variance gap). A name whose next day is missing earns
+// nothing that day (no NaN).
+double simple_return(double log_return) {
+  return std::isfinite(log_return) ? std::expm1(log_return) : 0.0;
+}
+
 double book_return(const Book& book, const Day& d) {
   double r = 0;
   for (size_t i = 0; i < d.tickers.size(); ++i) {
     auto it = book.find(d.tickers[i]);
-    // A name whose next day is missing earns nothing that day (no NaN).
-    if (it != book.end() && std::isfinite(d.ret[i])) r += it->second * d.ret[i];
+    if (it != book.end()) r += it->second * simple_return(d.ret[i]);
   }
   return r;
+}
+
+// The book's weights at the end of the day it earned `gross` over: each
+// position's value moved by its own return and the capital by the book's,
+// so w' = w (1 + r) / (1 + gross). Rebalancing trades from these, not from
+// the weights set the day before.
+Book drifted(const Book& book, const Day& d, double gross) {
+  Book out = book;
+  for (size_t i = 0; i < d.tickers.size(); ++i) {
+    auto it = out.find(d.tickers[i]);
+    if (it != out.end()) it->second *= 1.0 + simple_return(d.ret[i]);
+  }
+  for (auto& [ticker, w] : out) w /= 1.0 + gross;
+  return out;
 }
 
 }  // namespace
@@ -90,7 +112,7 @@ DailyPortfolio daily_long_short(const std::vector<uint32_t>& day,
     out.gross.push_back(gross);
     out.turnover.push_back(traded);
     out.net.push_back(gross - cost_bps / 1e4 * traded);
-    held = std::move(book);
+    held = drifted(book, cross_section, gross);
   }
   return out;
 }

@@ -37,7 +37,10 @@ struct Sample {
   uint32_t ticker, day;
 };
 
-// The samples dated in `range` whose label is known, ticker-major order.
+// The samples dated in `range` whose label exists, ticker-major order: the
+// ticker has a row that day and the label's reach lies inside the panel, both
+// known on that day (features.cc's label_at), so a name that delists or halts
+// later is not dropped in advance.
 std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range);
 
 }  // namespace hpo::trainer

@@ -522,7 +522,9 @@ void log_final(std::ostream& log, const Metrics& m) {
 // Today's single train/valid split: the best epoch's model is the trial's.
 TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& settings,
                          const Dataset& data, const TrainOptions& options, ReportWriter* report) {
-  Loop loop(config, settings, data, {data.train, data.valid, "", report, true}, options);
+  const bool apart = !data.select.empty();  // epoch_select_frac: picked on other days
+  Loop loop(config, settings, data,
+            {data.train, apart ? data.select : data.valid, "", report, true}, options);
   if (!loop.fit()) return {kExitStopped, {}};
   TimeSplit times;
   auto start = Clock::now();
@@ -533,7 +535,7 @@ TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& set
   times.test_s = seconds_since(start);
   loop.add_times(&times);
   Metrics m;
-  add_scores(&m, "val_", loop.state().best_val);
+  add_scores(&m, "val_", apart ? pack(valid) : loop.state().best_val);
   add_costs(&m, "val_", valid);
   add_scores(&m, "test_", pack(test));
   add_costs(&m, "test_", test);
@@ -565,9 +567,10 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
     TrainerConfig fold_config = config;
     fold_config.seed = config.seed + k;
     const FoldData& f = data.folds[k];
-    loop = std::make_unique<Loop>(
-        fold_config, settings, data,
-        LoopData{f.train, f.valid, fmt::format("fold {}", k), nullptr, false}, options);
+    loop = std::make_unique<Loop>(fold_config, settings, data,
+                                  LoopData{f.train, f.select.empty() ? f.valid : f.select,
+                                           fmt::format("fold {}", k), nullptr, false},
+                                  options);
     if (!loop->fit()) return {kExitStopped, {}};
     const auto valid_start = Clock::now();
     folds.push_back(loop->evaluate(f.valid));

@@ -98,20 +98,23 @@ TEST_CASE("features: label is the forward return over the horizon, from its entr
   }
 }
 
-TEST_CASE("features: a missing day blanks its features and the labels that need it") {
+// Before issue 20 the labels of days 67 and 69 were NaN and their samples
+// dropped: deciding on day 67 that C will miss day 70 needs day 70's data.
+// Now only day 70 itself (no row) leaves C out.
+TEST_CASE("features: a missing day blanks its features; labels that need it use what is known") {
   FeatureSet fs = compute_features(hand_made_panel(), held(2));
   for (size_t f = 0; f < fs.num_features; ++f) CHECK(fs.row(2, 70)[f] == 0.0f);
-  // Labels of C: day 67 exits and day 69 enters at the open of day 70.
-  CHECK(std::isnan(fs.label[fs.cell(2, 67)]));
-  CHECK(std::isnan(fs.label[fs.cell(2, 69)]));
+  // Labels of C: day 67 exits at the open of day 70, missing: closed at its
+  // last price, day 69's open; day 69 cannot enter at day 70's open: 0.
+  CHECK(fs.label[fs.cell(2, 67)] == doctest::Approx(daily_return(2, 69)).epsilon(1e-5));
+  CHECK(fs.label[fs.cell(2, 69)] == 0.0f);
   CHECK(std::isnan(fs.label[fs.cell(2, 70)]));
   CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 66)]));
   CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 68)]));
-  // Days 77 on read past day 79: 17 labelled days each, 3 missing for C.
+  // Days 77 on read past day 79: 17 labelled days each, day 70 missing for C.
   std::vector<Sample> samples = samples_in(fs, DayRange{60, 78});
-  for (const Sample& s : samples)
-    CHECK_FALSE((s.ticker == 2 && (s.day == 67 || s.day == 69 || s.day == 70)));
-  CHECK(samples.size() == 3 * 17 - 3);
+  for (const Sample& s : samples) CHECK_FALSE((s.ticker == 2 && s.day == 70));
+  CHECK(samples.size() == 3 * 17 - 1);
 }
 
 TEST_CASE("features: the longest window needs 60 days of history") {

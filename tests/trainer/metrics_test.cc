@@ -13,9 +13,10 @@ namespace {
 // Two days of five names, worked by hand:
 //   day 1: pred 1..5, label .1 .3 .2 .5 .4 -> ranks 1 3 2 5 4,
 //          Spearman 1 - 6*4/(5*24) = 0.8; label is rank/10 so Pearson 0.8;
-//          top 20% (pred 5) earns .4, bottom (pred 1) .1: long-short 0.3.
+//          top 20% (pred 5) has the log return .4, bottom (pred 1) .1: a
+//          position earns its simple return, long-short e^.4 - e^.1 = 0.38666.
 //   day 2: pred 5..1, label .1 .. .5 -> Spearman -1, Pearson -1,
-//          long-short .1 - .5 = -0.4.
+//          long-short e^.1 - e^.5 = -0.54355.
 TEST_CASE("metrics: RankIC, IC, ICIR and Sharpe against hand-computed values") {
   std::vector<float> pred = {1, 2, 3, 4, 5, 5, 4, 3, 2, 1};
   std::vector<float> label = {.1f, .3f, .2f, .5f, .4f, .1f, .2f, .3f, .4f, .5f};
@@ -27,19 +28,23 @@ TEST_CASE("metrics: RankIC, IC, ICIR and Sharpe against hand-computed values") {
   CHECK(s.ic == doctest::Approx((0.8 - 1.0) / 2));
   // std (ddof 1) of {0.8, -1} is 1.8 / sqrt(2).
   CHECK(s.rank_icir == doctest::Approx(-0.1 / (1.8 / std::sqrt(2.0))));
-  // Long-short returns {0.3, -0.4}: mean -0.05, std 0.7 / sqrt(2).
-  CHECK(s.long_short == doctest::Approx(-0.05));
-  CHECK(s.sharpe == doctest::Approx(-0.05 / (0.7 / std::sqrt(2.0)) * std::sqrt(252.0)));
+  // Long-short returns {.38666, -.54355}: mean -.078445, std .93021 / sqrt(2).
+  const double day1 = std::exp(.4) - std::exp(.1), day2 = std::exp(.1) - std::exp(.5);
+  CHECK(day1 == doctest::Approx(.38666).epsilon(1e-4));
+  CHECK(s.long_short == doctest::Approx((day1 + day2) / 2));
+  CHECK(s.sharpe ==
+        doctest::Approx((day1 + day2) / 2 / ((day1 - day2) / std::sqrt(2.0)) * std::sqrt(252.0)));
   // MSE against the target: mean of pred^2 = (1+4+9+16+25)*2/10.
   CHECK(s.loss == doctest::Approx(11.0));
 }
 
 TEST_CASE("metrics: top and bottom 20% of ten names are two each") {
   std::vector<float> pred = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-  std::vector<float> label = {1, 2, 0, 0, 0, 0, 0, 0, 5, 7};
+  std::vector<float> label = {.01f, .02f, 0, 0, 0, 0, 0, 0, .05f, .07f};
   std::vector<uint32_t> day(10, 0);
   Scores s = score(pred, label, std::vector<float>(10, 0.0f), day);
-  CHECK(s.long_short == doctest::Approx((5 + 7) / 2.0 - (1 + 2) / 2.0));
+  // Simple returns of the log labels: (e^.05 + e^.07) / 2 - (e^.01 + e^.02) / 2.
+  CHECK(s.long_short == doctest::Approx(0.0467639).epsilon(1e-5));
   CHECK(s.sharpe == 0.0);  // one day: no std
 }
 
@@ -86,7 +91,8 @@ TEST_CASE(
     const FeatureSet& fs = d.features;
     std::vector<double> returns;
     for (size_t t = d.splits.valid.begin; t < d.splits.valid.end; t += size_t(horizon))
-      returns.push_back(double(fs.label[fs.cell(4, t)]) - double(fs.label[fs.cell(0, t)]));
+      returns.push_back(std::expm1(double(fs.label[fs.cell(4, t)])) -
+                        std::expm1(double(fs.label[fs.cell(0, t)])));
     REQUIRE(returns.size() > 20);
     const Scores s = score_samples(fs, d.valid, pred);
     CHECK(s.sharpe ==

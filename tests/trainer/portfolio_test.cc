@@ -10,13 +10,42 @@
 namespace hpo::trainer {
 namespace {
 
+// Returns are one-day log returns; a position earns its simple return
+// e^r - 1, and the book drifts with them before the next rebalance. Five
+// names, k = 1, long T0 (+10%, r = log 1.10) and short T4 (-5%, r = log 0.95):
+//   day 1: gross 1 * .10 + (-1) * (-.05) = .15 (log returns would add to .1466);
+//          NAV 1.15; T0 drifts to 1.10 / 1.15, T4 to -.95 / 1.15.
+//   day 2: the same book again, back to +1 / -1: turnover
+//          (1 - 1.10 / 1.15) + (1 - .95 / 1.15) = .25 / 1.15 (not 0), and
+//          with 10 bps, net = gross - .001 * .25 / 1.15.
+TEST_CASE("portfolio: simple returns from log returns; turnover counts the day's drift") {
+  std::vector<uint32_t> day, ticker;
+  std::vector<float> pred, ret;
+  const float up = float(std::log(1.10)), down = float(std::log(0.95));
+  for (uint32_t d : {0u, 1u})
+    for (uint32_t i = 0; i < 5; ++i) {
+      day.push_back(d), ticker.push_back(i), pred.push_back(float(5 - i));
+      ret.push_back(i == 0 ? up : i == 4 ? down : 0.0f);
+    }
+  const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 10.0);
+  REQUIRE(p.days.size() == 2);
+  CHECK(p.gross[0] == doctest::Approx(.15));
+  CHECK(p.turnover[0] == doctest::Approx(2));
+  CHECK(p.turnover[1] == doctest::Approx(.25 / 1.15));
+  CHECK(p.net[1] == doctest::Approx(.15 - .001 * .25 / 1.15));
+}
+
 // Three days of five names (k = 1: one long, one short), worked by hand with
-// a cost of 10 bps per unit of turnover:
-//   day 1: long T0, short T4; from an empty book: turnover 2;
-//          gross .01 - (-.02) = .03, net .03 - .001 * 2 = .028
-//   day 2: long T1, short T0: T0 +1 -> -1 (2), T1 0 -> +1 (1), T4 -1 -> 0 (1):
-//          turnover 4; gross .02 - .01 = .01, net .01 - .004 = .006
-//   day 3: the same book: turnover 0; gross .01 - (-.01) = .02 = net
+// a cost of 10 bps per unit of turnover. Returns are log returns r; a name
+// earns R = e^r - 1, and the book drifts to w (1 + R) / (1 + gross):
+//   day 1: long T0 (R .0100502), short T4 (R -.0198013), from an empty book:
+//          turnover 2; gross .0298515, net .0298515 - .001 * 2 = .0278515;
+//          drifted T0 1.0100502 / 1.0298515 = .980773, T4 -.951786
+//   day 2: long T1, short T0: T0 .980773 -> -1, T1 0 -> 1, T4 -.951786 -> 0:
+//          turnover 3.932559; gross .0202013 - .0100502 = .0101512,
+//          net .0101512 - .0039326 = .0062186; drifted T1 1.009949, T0 -.999900
+//   day 3: the same book: turnover .009949 + .000100 = .010049;
+//          gross .0100502 + .0099502 = .0200003, net .0199903
 // A fourth day of four names is skipped (fewer than 5).
 TEST_CASE("portfolio: daily turnover and net returns against hand-computed values") {
   std::vector<uint32_t> day, ticker;
@@ -32,20 +61,21 @@ TEST_CASE("portfolio: daily turnover and net returns against hand-computed value
   const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 10.0);
   REQUIRE(p.days == std::vector<uint32_t>{3, 4, 6});
   CHECK(p.turnover[0] == doctest::Approx(2));
-  CHECK(p.turnover[1] == doctest::Approx(4));
-  CHECK(p.turnover[2] == doctest::Approx(0));
-  CHECK(p.gross[0] == doctest::Approx(.03));
-  CHECK(p.net[0] == doctest::Approx(.028));
-  CHECK(p.net[1] == doctest::Approx(.006));
-  CHECK(p.net[2] == doctest::Approx(.02));
-  CHECK(p.mean_turnover() == doctest::Approx(2));
-  const double mean = (.028 + .006 + .02) / 3;
+  CHECK(p.turnover[1] == doctest::Approx(3.932559));
+  CHECK(p.turnover[2] == doctest::Approx(.010049).epsilon(1e-4));
+  CHECK(p.gross[0] == doctest::Approx(.0298515));
+  CHECK(p.net[0] == doctest::Approx(.0278515));
+  CHECK(p.net[1] == doctest::Approx(.0062186).epsilon(1e-4));
+  CHECK(p.net[2] == doctest::Approx(.0199903));
+  CHECK(p.mean_turnover() == doctest::Approx((2 + 3.932559 + .010049) / 3));
+  const double mean = (.0278515 + .0062186 + .0199903) / 3;
   const double sd = std::sqrt(
-      (std::pow(.028 - mean, 2) + std::pow(.006 - mean, 2) + std::pow(.02 - mean, 2)) / 2);
-  CHECK(p.net_sharpe() == doctest::Approx(mean / sd * std::sqrt(252.0)));
+      (std::pow(.0278515 - mean, 2) + std::pow(.0062186 - mean, 2) + std::pow(.0199903 - mean, 2)) /
+      2);
+  CHECK(p.net_sharpe() == doctest::Approx(mean / sd * std::sqrt(252.0)).epsilon(1e-4));
   // Without costs, net is gross.
   const DailyPortfolio free = daily_long_short(day, ticker, pred, ret, 0.0);
-  CHECK(free.net[1] == doctest::Approx(.01));
+  CHECK(free.net[1] == doctest::Approx(.0101512).epsilon(1e-4));
 }
 
 // Ten names: k = 2, each held at 1/2. Swapping one long name for another
@@ -59,7 +89,7 @@ TEST_CASE("portfolio: weights are 1/k, partial changes count per name, NaN retur
     pred[i] = pred[10 + i] = float(i);
   }
   pred[10 + 9] = 6.5f;  // day 1: T9 falls below T7, which joins T8 in the top two
-  ret[10 + 8] = .04f;  // long, at 1/2: +.02
+  ret[10 + 8] = float(std::log(1.04));  // long, at 1/2: +.02
   ret[10 + 7] = std::nanf("");  // long but unknown: 0
   const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 0.0);
   REQUIRE(p.days.size() == 2);

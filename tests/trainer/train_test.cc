@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "tests/trainer/test_util.h"
+#include "tests/trainer/tiny_config.h"
 #include "trainer/error.h"
 #include "trainer/stop.h"
 #include "trainer/trainer.h"
@@ -14,25 +15,7 @@ namespace hpo::trainer {
 namespace {
 
 using testing::TempDir;
-
-// A model and panel small enough for a run to take about a second.
-TrainerConfig tiny_config() {
-  TrainerConfig c;
-  c.synthetic_tickers = 30;
-  c.synthetic_days = 220;
-  c.lookback = 5;
-  c.hidden_size = 8;
-  c.layers = 2;
-  c.batch_size = 64;
-  c.grad_accum = 2;
-  c.max_train_samples = 512;  // 8 batches, 4 optimizer steps per epoch
-  c.max_valid_samples = 0;
-  c.epochs = 3;
-  c.patience = 10;
-  c.lr = 3e-3;
-  c.dropout = 0.2;  // dropout draws from the RNG, which a resume must restore
-  return c;
-}
+using testing::tiny_config;
 
 RuntimeSettings settings() {
   RuntimeSettings s;
