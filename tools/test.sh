@@ -17,7 +17,8 @@ jobs=$(nproc)
 "$root/tools/setup.sh" "$root/build"
 
 echo "== sanitizer build (ASan+UBSan) of the unit tests"
-cmake -S "$root" -B "$root/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}  # as setup.sh: objects kept between builds
+cmake -S "$root" -B "$root/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DHPO_SANITIZE=ON -DHPO_BUILD_TRAINER=OFF
 cmake --build "$root/build-asan" -j "$jobs" --target hpo_unit_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -25,6 +26,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 echo "== fuzzing the config parsers (libFuzzer, ASan+UBSan, 60 s)"
 CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DHPO_FUZZ=ON -DHPO_SANITIZE=ON -DHPO_BUILD_TESTS=OFF -DHPO_BUILD_TRAINER=OFF
 cmake --build "$root/build-fuzz" -j "$jobs" --target config_fuzzer
 found=$(mktemp -d)  # new inputs land here; tests/fuzz/corpus is only read

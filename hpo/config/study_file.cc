@@ -90,8 +90,11 @@ std::string study_name(const YamlMap& root, const std::string& path) {
 
 // A relative search space is looked for next to the study, then in the
 // sibling search_spaces/ directory (studies/ and search_spaces/ side by side).
-std::string resolve_search_space(const YamlNode& node, const fs::path& study_dir) {
+// The study file itself is never its own search space: `search_space:
+// s.yaml` in studies/s.yaml means search_spaces/s.yaml.
+std::string resolve_search_space(const YamlNode& node, const fs::path& study_file) {
   const std::string given = non_empty_string(node);
+  const fs::path study_dir = study_file.parent_path();
   std::vector<fs::path> dirs = {study_dir, study_dir / ".." / "search_spaces"};
   if (fs::path(given).is_absolute()) dirs = {fs::path()};
   std::vector<std::string> tried;
@@ -101,7 +104,8 @@ std::string resolve_search_space(const YamlNode& node, const fs::path& study_dir
     for (const fs::path& candidate : candidates) {
       const fs::path normal = candidate.lexically_normal();
       std::error_code ec;
-      if (fs::is_regular_file(normal, ec)) return normal.string();
+      if (fs::is_regular_file(normal, ec) && !fs::equivalent(normal, study_file, ec))
+        return normal.string();
       tried.push_back(normal.string());
     }
   }
@@ -309,7 +313,6 @@ StudyConfig load_study_file(const std::string& path) {
   study.path = path;
   study.name = study_name(root, path);
   if (auto description = root.find("description")) study.description = description->as_string();
-  const fs::path study_dir = fs::path(path).parent_path();
   study.objective = parse_objective(root.require("objective"));
   if (auto sampler = root.find("sampler")) study.sampler = parse_sampler(*sampler);
   if (auto pruner = root.find("pruner")) study.pruner = parse_pruner(*pruner);
@@ -332,7 +335,7 @@ StudyConfig load_study_file(const std::string& path) {
     if (!(study.heartbeat_interval_s > 0)) heartbeat->fail("expected a number of seconds > 0");
   }
   // The search space last: the study file's own errors come first.
-  study.space = load_search_space(resolve_search_space(root.require("search_space"), study_dir));
+  study.space = load_search_space(resolve_search_space(root.require("search_space"), path));
   if (auto fixed = root.find("fixed")) merge_fixed(*fixed, study.space);
   return study;
 }

@@ -149,6 +149,22 @@ TEST_CASE("the search space is found next to the study first, then in ../search_
   CHECK(study.space.params.at(0).name == "only");
 }
 
+TEST_CASE("a study file is never read as its own search space") {
+  // studies/s.yaml says `search_space: s.yaml`: that is search_spaces/s.yaml.
+  TempDir dir{"hpo_study_test"};
+  const std::string rest = "objective: {metric: m, direction: minimize}\ntrainer: {command: [t]}\n";
+  const std::string study = dir.write("studies/s.yaml", "search_space: s.yaml\n" + rest);
+  dir.write("search_spaces/s.yaml", kSpace);
+  CHECK(load_study_file(study).space.path == dir.path("search_spaces/s.yaml"));
+  std::filesystem::remove(dir.path("search_spaces/s.yaml"));
+  try {
+    load_study_file(study);
+    FAIL("loaded the study file as its search space");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("search space 's.yaml' not found") != std::string::npos);
+  }
+}
+
 TEST_CASE("the search space may be named without .yaml, or by absolute path") {
   TempDir dir{"hpo_study_test"};
   const std::string space = dir.write("elsewhere/abs.yaml", kSpace);
