@@ -29,11 +29,29 @@ async function main() {
     await page.waitForFunction(() => document.body.dataset.rendered, {timeout: 60000});
     const result = await page.evaluate(() => {
       const size = e => { const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; };
+      // What Plotly was given, for small charts: each trace's axis and
+      // points, and the y axes' vertical extents (domains).
+      const traces = c => (c.data || []).map(t => ({
+        name: t.name, type: t.type, mode: t.mode, yaxis: t.yaxis || 'y',
+        x: t.x && t.x.length <= 500 ? [...t.x] : null, y: t.y && t.y.length <= 500 ? [...t.y] : null,
+        text: t.text && t.text.length <= 500 ? [...t.text] : null}));
+      const axes = c => {
+        const out = {};
+        Object.keys(c._fullLayout || {}).filter(k => /^[xy]axis\d*$/.test(k)).forEach(k => {
+          const a = c._fullLayout[k];
+          out[k] = {domain: a.domain, range: a.range, type: a.type, title: a.title && a.title.text};
+        });
+        return out;
+      };
       const sections = {};
       document.querySelectorAll('section[data-section]').forEach(s => {
         sections[s.dataset.section] = {
           charts: [...s.querySelectorAll('.chart')].map(c => ({size: size(c), svg: c.querySelectorAll('svg.main-svg').length,
-                                                             marks: c.querySelectorAll('.point, path.js-line, .bars path, .parcoords-lines, .trace').length})),
+                                                             marks: c.querySelectorAll('.point, path.js-line, .bars path, .parcoords-lines, .trace').length,
+                                                             points: c.querySelectorAll('.point').length,
+                                                             fills: [...c.querySelectorAll('.point')].map(p => p.style.fill),
+                                                             colorbars: c.querySelectorAll('.colorbar').length,
+                                                             traces: traces(c), axes: axes(c)})),
           tables: [...s.querySelectorAll('table')].map(size),
           empty: [...s.querySelectorAll('.empty')].map(e => e.textContent),
           notes: [...s.querySelectorAll('.note')].map(e => e.textContent),

@@ -14,6 +14,7 @@ Screenshots go to SCREENSHOT_DIR (default: the test's temporary directory).
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -120,6 +121,27 @@ def test_running(p):
         run.wait(timeout=60)
 
 
+# Issue #20: a trial left RUNNING by an hpo run that was killed is no sign
+# of a running study.
+def test_dead_run(p):
+    p.study(fixed="sleep: 2, epochs: 3", jobs=1)
+    run = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "2"], cwd=p.dir, start_new_session=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        states = []
+        while time.time() < deadline and "RUNNING" not in states:
+            states = [t["state"] for t in p.status()["trials"]] if os.path.exists(p.db()) else []
+            time.sleep(0.2)
+        expect("RUNNING" in states, f"no trial running: {states}")
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)  # hpo run and its trainer, as a crash leaves them
+        run.wait(timeout=60)
+    expect([t["state"] for t in p.status()["trials"]] == ["RUNNING"], p.status()["trials"])
+    seen = open_report(p, "s", "dead_run")
+    expect("still running" not in seen["summary"] and "has ended" in seen["summary"], seen["summary"])
+
+
 def hostile_study(p):
     """A study as Optuna (or a careless user) can make it: a hostile name,
     a hostile parameter name and choice, and failures whose stderr is hostile."""
@@ -209,6 +231,105 @@ def test_overfitting(p):
     says_empty(open_report(p, "s", "no_series"), "overfitting", "No trial reported daily series")
 
 
+def edge_study(p):
+    """Studies at the edges of what the charts draw, made with Optuna:
+    'min' (minimize) with failures, an infinite value and a trial still in
+    its first epoch; 'max' (maximize) whose best is +inf; 'all_failed'."""
+    storage = f"sqlite:///{p.dir}/edge.db"
+    optuna(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        def make(name, direction, values):
+            s = optuna.create_study(study_name=name, storage={storage!r}, direction=direction)
+            for v in values:
+                t = s.ask()
+                t.suggest_float("x", 1e-3, 1.0, log=True)
+                if v == "fail":
+                    s.tell(t, state=optuna.trial.TrialState.FAIL)
+                elif v == "first_epoch":
+                    t.report(0.5, 0)  # left RUNNING after one epoch, as a live report sees it
+                else:
+                    t.report(v, 0)
+                    t.report(v, 1)
+                    s.tell(t, v)
+        make("min", "minimize", [3.0, 1.0, "fail", 2.0, "fail", 4.0, float("inf"), "first_epoch"])
+        make("max", "maximize", [1.0, "fail", 2.0, float("inf")])
+        make("all_failed", "minimize", ["fail"] * 3)
+        # 200 failures with long stderr tails, on 50 slots.
+        s = optuna.create_study(study_name="many_failures", storage={storage!r})
+        for i in range(200):
+            t = s.ask()
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:slot", f"w{{i % 50}}")
+            s._storage.set_trial_system_attr(t._trial_id, "hpo:stderr_tail", "\\n".join(["Traceback"] * 60))
+            s.tell(t, state=optuna.trial.TrialState.FAIL)
+    """)
+    return storage
+
+
+def no_value_row(seen, trials):
+    """The history's trials without a finite value (name -> hover texts)
+    sit on their own axis, whose band does not overlap the value axis's."""
+    chart = seen["sections"]["history"]["charts"][0]
+    axes = chart["axes"]
+    off_axis = {}
+    for t in chart["traces"]:
+        for y, text in zip(t["y"] or [], t["text"] or [""] * len(t["y"] or [])):
+            if t["yaxis"] == "y":
+                expect(isinstance(y, (int, float)), f"history: a point without a value on the value axis: {t}")
+            else:
+                off_axis.setdefault(t["name"], []).append(text)
+    for name, count in trials.items():
+        expect(len(off_axis.get(name, [])) == count,
+               f"history: wanted {count} {name} trial(s) in the no-value row, got {off_axis}; traces {chart['traces']}")
+    row = [k for k in axes if k.startswith("yaxis") and k != "yaxis"]
+    expect(len(row) == 1, f"history: no separate row axis: {axes}")
+    if "yaxis" in axes:  # Plotly draws no value axis when no trial has a value
+        lo, hi = axes["yaxis"]["domain"]
+        rlo, rhi = axes[row[0]]["domain"]
+        expect(rhi <= lo or rlo >= hi, f"history: the no-value row overlaps the value axis: {axes}")
+    return off_axis
+
+
+def luminance(fill):
+    r, g, b = (int(v) for v in re.findall(r"\d+", fill)[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+# Issue #20: failed trials cannot be mistaken for a value in any direction,
+# a one-point learning curve shows, ±inf values are shown by one rule, and
+# the slice plots' colours say which way time runs.
+def test_edge_values(p):
+    storage = edge_study(p)
+    seen = open_report(p, "min", "edge_min", storage=storage)
+    row = no_value_row(seen, {"FAIL": 2, "RUNNING": 1, "COMPLETE": 1})
+    expect(any("inf" in t for t in row["COMPLETE"]), f"the +inf trial's hover does not say its value: {row}")
+    curves = seen["sections"]["curves"]["charts"][0]
+    first_epoch = [t for t in curves["traces"] if t["mode"] and "markers" in t["mode"] and t["name"] == "RUNNING"]
+    expect(first_epoch and first_epoch[0]["y"] == [0.5], f"curves: the one-epoch trial has no marker: {curves['traces']}")
+    slice_chart = seen["sections"]["slice"]["charts"][0]
+    expect(slice_chart["colorbars"] == 1, f"slice: no colour bar: {slice_chart}")
+    fills = slice_chart["fills"]
+    expect(len(fills) == 4 and luminance(fills[-1]) < luminance(fills[0]),
+           f"slice: the latest trial is not the darkest: {fills}")
+    expect(any("darker" in n and "later" in n for n in seen["sections"]["slice"]["notes"]), seen["sections"]["slice"])
+
+    seen = open_report(p, "max", "edge_max", storage=storage)
+    row = no_value_row(seen, {"FAIL": 1, "COMPLETE": 1})
+    expect("Best: trial 3, value = +inf" in seen["summary"], seen["summary"])
+    expect("null" not in seen["summary"], seen["summary"])
+
+    seen = open_report(p, "all_failed", "edge_all_failed", storage=storage)
+    no_value_row(seen, {"FAIL": 3})
+
+    # Issue #20: 200 stderr tails are folded, and the timeline gives each of
+    # its 50 rows room.
+    seen = open_report(p, "many_failures", "edge_many_failures", storage=storage)
+    failures = seen["sections"]["failures"]
+    expect(len(failures["pre"]) == 200 and failures["size"][1] < 1200, f"failures: {failures['size']} px")
+    timeline = seen["sections"]["timeline"]["charts"][0]
+    expect(timeline["size"][1] >= 50 * 18, f"timeline: {timeline['size']} px for 50 rows")
+
+
 def report_json(p, study, storage):
     """The data a report page embeds (its #hpo-data element)."""
     html = os.path.join(p.dir, "data.html")
@@ -287,7 +408,10 @@ def test_bad_input(p):
     r = p.run("report", "--study", "s", "-o", "studies.db/r.html", check=False)  # under a file
     expect(r.returncode == 2 and "-o:" in r.stderr and "studies.db/r.html" in r.stderr, r.stderr)
     expect(p.status()["trials"][0]["state"] == "COMPLETE", "the database was harmed")
-    expect("Examples:" in p.run("report", "--help").stdout, "report --help has no examples")
+    help_text = p.run("report", "--help").stdout
+    expect("Examples:" in help_text, "report --help has no examples")
+    # Issue #20: --help names all 10 sections of the page, overfitting the last.
+    expect("overfitting (Deflated Sharpe Ratio and PBO)" in help_text, help_text)
 
 
 if __name__ == "__main__":

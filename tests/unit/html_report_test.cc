@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <regex>
 
 #include "hpo/report/html/downsample.h"
@@ -176,6 +177,25 @@ TEST_CASE(
   const std::string tail = d["failures"]["rows"][0]["stderr_tail"];
   CHECK(tail.size() == 4096);
   CHECK(tail.substr(tail.size() - 7) == "the end");
+}
+
+// Issue #20: JSON has no infinities; the page must still say which value
+// the best trial has rather than "null".
+TEST_CASE("report_data: an infinite value is null with its value_text, for trials and the best") {
+  StudyView view;
+  view.study.direction = Direction::kMinimize;
+  view.trials = {trial(0, TrialState::kComplete, 1.0),
+                 trial(1, TrialState::kComplete, -std::numeric_limits<double>::infinity()),
+                 trial(2, TrialState::kComplete, std::numeric_limits<double>::infinity())};
+  const json d = report_data(view, 1.7e9);
+  CHECK(d["trials"][0]["value"] == 1.0);
+  CHECK(d["trials"][0].count("value_text") == 0);
+  CHECK(d["trials"][1]["value"].is_null());
+  CHECK(d["trials"][1]["value_text"] == "-inf");
+  CHECK(d["trials"][2]["value_text"] == "+inf");
+  CHECK(d["best"]["n"] == 1);  // as hpo best ranks it
+  CHECK(d["best"]["value"].is_null());
+  CHECK(d["best"]["value_text"] == "-inf");
 }
 
 TEST_CASE("report_data on an empty study: no trials, no best, nothing to draw but valid") {

@@ -10,6 +10,7 @@
 #include "hpo/report/html/downsample.h"
 #include "hpo/report/html/importance_data.h"
 #include "hpo/report/selection.h"
+#include "hpo/run/owner.h"
 #include "hpo/storage/optuna_codec.h"
 
 namespace hpo {
@@ -23,6 +24,16 @@ constexpr size_t kStderrTailChars = 4096;
 // JSON has no infinities; the page shows them as missing.
 json number_or_null(std::optional<double> v) {
   return v && std::isfinite(*v) ? json(*v) : json(nullptr);
+}
+
+// A trial's objective: "value" a number or null, and for a value JSON
+// cannot hold (+inf, -inf, nan) "value_text" so the page can say which:
+// hpo best counts -inf as the best of a minimize study, so the page must
+// show it rather than a blank.
+void put_value(json& row, std::optional<double> v) {
+  row["value"] = number_or_null(v);
+  if (v && !std::isfinite(*v))
+    row["value_text"] = std::isnan(*v) ? "nan" : *v > 0 ? "+inf" : "-inf";
 }
 
 std::string state_name(const TrialRecord& t) {
@@ -84,16 +95,23 @@ json trial_row(const TrialRecord& t,
   for (const auto& [k, v] : t.user_attrs) {
     if (metrics.count(k) && v.is_number()) m[k] = v;
   }
-  return {{"n", t.number},
-          {"state", state_name(t)},
-          {"value", number_or_null(t.value)},
-          {"p", values},
-          {"m", m},
-          {"start", time_json(stored_time(t.datetime_start))},
-          {"end", time_json(stored_time(t.datetime_complete))},
-          {"host", trial_host(t)},
-          {"slot", trial_slot(t)},
-          {"gpu_util", gpu_util(t)}};
+  json row = {{"n", t.number},
+              {"state", state_name(t)},
+              {"p", values},
+              {"m", m},
+              {"start", time_json(stored_time(t.datetime_start))},
+              {"end", time_json(stored_time(t.datetime_complete))},
+              {"host", trial_host(t)},
+              {"slot", trial_slot(t)},
+              {"gpu_util", gpu_util(t)}};
+  put_value(row, t.value);
+  // A RUNNING trial whose hpo process is gone is left from a run that died,
+  // not work in progress: the page must not call the study running.
+  const auto owner = t.system_attrs.find(kOwnerAttr);
+  if (t.state == TrialState::kRunning && owner != t.system_attrs.end() &&
+      owner->second.is_object() && owner_is_dead(Owner::from_json(owner->second)))
+    row["orphan"] = true;
+  return row;
 }
 
 // Pairs of recorded metrics worth plotting against each other: the
@@ -170,7 +188,8 @@ json best_json(const StudyView& view, const std::string& notes) {
   const auto best = best_trials(view, 1);
   if (best.empty()) return nullptr;
   const TrialRecord& t = *best.front();
-  json b = {{"n", t.number}, {"value", number_or_null(t.value)}};
+  json b = {{"n", t.number}};
+  put_value(b, t.value);
   try {
     b["config"] = config_yaml(view, t, notes);
   } catch (const StorageError&) {

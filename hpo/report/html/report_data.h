@@ -22,8 +22,10 @@ struct ReportLimits {
 
 // {"study", "direction", "metric", "counts", "params": [{"name", "type",
 //  "log", "low", "high", "choices"}], "trials": [{"n", "state", "value",
+//  "value_text" (only for +inf, -inf, nan, whose "value" is null),
 //  "p": [per param: the stored value, a choice's index, or null], "m": {metric: v},
-//  "start", "end", "host", "slot", "gpu_util"}], "curves", "parallel",
+//  "start", "end", "host", "slot", "gpu_util", "orphan" (only on a RUNNING
+//  trial whose hpo process is known dead)}], "curves", "parallel",
 //  "failures", "best", "importance", "metric_pairs", "selection" (as
 //  `hpo status --json`'s, plus "text" as `hpo best` prints it), "generated_at",
 //  "utc_offset_s"}. Times are seconds since the epoch; `now_s` is when the

@@ -35,6 +35,8 @@
   function empty(id, text) { return element(body(id), 'div', 'empty', text); }
   function chart(id, traces, layout, cls) {
     const div = element(body(id), 'div', 'chart' + (cls ? ' ' + cls : ''));
+    // A chart that sets its height gets a box that tall (the CSS's is fixed).
+    if (layout.height) div.style.height = layout.height + 'px';
     const base = {margin: {l: 60, r: 20, t: 30, b: 50}, hovermode: 'closest'};
     plots.push(Plotly.newPlot(div, traces, Object.assign(base, layout), PLOT_CONFIG));
     return div;
@@ -60,6 +62,9 @@
   }
   function metricTitle() { return esc(data.metric) + ' (' + data.direction + ')'; }
   function hover(t) { return 'trial ' + t.n + '<br>' + t.state; }
+  // A trial's value as text. JSON has no infinities: the data gives them
+  // (and NaN) as null with a value_text.
+  function valueText(t) { return t.value !== null ? String(t.value) : (t.value_text || 'none'); }
   // A parameter's value as the user wrote it: a choice's label, or the number.
   function external(param, v) {
     if (v === null) return null;
@@ -72,25 +77,39 @@
     const parts = STATES.filter(s => counts[s]).map(s => counts[s] + ' ' + s);
     let text = trials.length + ' trial(s)' + (parts.length ? ': ' + parts.join(', ') : '') +
         '. Objective: ' + data.metric + ', ' + data.direction + '.';
-    if (data.best) text += ' Best: trial ' + data.best.n + ', ' + data.metric + ' = ' + data.best.value + '.';
-    if (counts.RUNNING) text += ' The study is still running: this is a snapshot.';
+    if (data.best) {
+      text += ' Best: trial ' + data.best.n + ', ' + data.metric + ' = ' + valueText(data.best) + '.';
+      if (data.best.value === null) text += ' An infinite value has no place on a value axis: the charts show it in the history\'s "no value" row.';
+    }
+    const orphans = trials.filter(t => t.orphan).length;
+    if (counts.RUNNING > orphans) text += ' The study is still running: this is a snapshot.';
+    if (orphans) {
+      text += ' ' + orphans + ' RUNNING trial(s) belong to an hpo run that has ended (its process is gone): ' +
+          'the next hpo run takes them over.';
+    }
     document.getElementById('summary').textContent = text;
   }
 
   function history() {
     if (!trials.length) return empty('history', 'No trials yet.');
-    const valued = trials.filter(t => t.value !== null);
-    const floor = valued.length ? Math.min(...valued.map(t => t.value)) : 0;
+    // Trials without a finite value (FAIL, OOM, RUNNING, ±inf) get a row of
+    // their own under the value axis: at any height on it they would read as
+    // a value, and at the bottom of a minimize study as the best one.
     const traces = [];
     STATES.forEach(state => {
       const ts = trials.filter(t => t.state === state);
-      if (!ts.length) return;
-      const noValue = t => t.value === null;
-      traces.push({type: scatterType(ts.length), mode: 'markers', name: state,
-                   x: ts.map(t => t.n), y: ts.map(t => noValue(t) ? floor : t.value),
-                   text: ts.map(t => hover(t) + (noValue(t) ? '<br>(no value: drawn at the bottom)' : '')),
-                   hoverinfo: 'x+y+text',
-                   marker: {color: COLORS[state], size: 7, symbol: ts.map(t => noValue(t) ? 'x' : 'circle')}});
+      const valued = ts.filter(t => t.value !== null), none = ts.filter(t => t.value === null);
+      if (valued.length) {
+        traces.push({type: scatterType(valued.length), mode: 'markers', name: state, legendgroup: state,
+                     x: valued.map(t => t.n), y: valued.map(t => t.value), text: valued.map(hover),
+                     hoverinfo: 'x+y+text', marker: {color: COLORS[state], size: 7}});
+      }
+      if (none.length) {
+        traces.push({type: scatterType(none.length), mode: 'markers', name: state, legendgroup: state,
+                     showlegend: !valued.length, yaxis: 'y2', x: none.map(t => t.n), y: none.map(() => 0),
+                     text: none.map(t => hover(t) + '<br>value: ' + valueText(t)), hoverinfo: 'x+text',
+                     marker: {color: COLORS[state], size: 7, symbol: 'x'}});
+      }
     });
     let best = null;
     const bx = [], by = [];
@@ -101,8 +120,12 @@
     });
     if (bx.length) traces.push({type: 'scatter', mode: 'lines', name: 'best so far', x: bx, y: by,
                                 line: {color: '#111', shape: 'hv'}});
-    chart('history', traces, {xaxis: {title: {text: 'trial'}}, yaxis: {title: {text: metricTitle()}}});
-    note('history', 'Each trial\'s objective; FAIL, OOM and RUNNING trials have none and sit on the bottom edge as x marks.');
+    chart('history', traces, {xaxis: {title: {text: 'trial'}, anchor: 'y2'},
+                              yaxis: {title: {text: metricTitle()}, domain: [0.16, 1]},
+                              yaxis2: {domain: [0, 0.08], range: [-1, 1], tickvals: [0], ticktext: ['no value'],
+                                       fixedrange: true, zeroline: false, showgrid: false}});
+    note('history', 'Each trial\'s objective. Trials without a value (FAIL, OOM, RUNNING, or an infinite one) ' +
+         'are x marks in the "no value" row under the chart.');
   }
 
   function curves() {
@@ -118,8 +141,16 @@
         s.steps.forEach((step, i) => { x.push(step); y.push(s.values[i]); text.push('trial ' + s.n); });
         x.push(null); y.push(null); text.push('');
       });
-      traces.push({type: 'scatter', mode: 'lines', name: state, x: x, y: y, text: text,
+      traces.push({type: 'scatter', mode: 'lines', name: state, legendgroup: state, x: x, y: y, text: text,
                    line: {color: COLORS[state], width: 1}, opacity: 0.7, connectgaps: false});
+      // A curve of one step has no line to draw (a live report after the
+      // first epoch): mark its point.
+      const single = ss.filter(s => s.steps.length === 1);
+      if (single.length) {
+        traces.push({type: 'scatter', mode: 'markers', name: state, legendgroup: state, showlegend: false,
+                     x: single.map(s => s.steps[0]), y: single.map(s => s.values[0]),
+                     text: single.map(s => 'trial ' + s.n), marker: {color: COLORS[state], size: 6}});
+      }
     });
     const pruned = c.series.filter(s => s.state === 'PRUNED' && s.steps.length);
     if (pruned.length) {
@@ -181,11 +212,13 @@
       }
       chart('slice', [{type: 'scatter', mode: 'markers', x: ts.map(t => external(p, t.p[i])),
                        y: ts.map(t => t.value), text: ts.map(t => 'trial ' + t.n),
-                       marker: {color: ts.map(t => t.n), colorscale: 'Blues', showscale: false, size: 7,
+                       // Plotly's Blues runs dark to light: reversed, later trials are darker.
+                       marker: {color: ts.map(t => t.n), colorscale: 'Blues', reversescale: true, showscale: true,
+                                colorbar: {title: {text: 'trial'}, thickness: 10}, size: 7,
                                 line: {color: '#444', width: 0.5}}}],
             {xaxis: xaxis, yaxis: {title: {text: esc(data.metric)}}, showlegend: false}, 'small');
     });
-    note('slice', 'The objective of each COMPLETE trial against one parameter; darker points are later trials. ' +
+    note('slice', 'The objective of each COMPLETE trial against one parameter; darker points are later trials (the colour bar gives the trial number). ' +
          'Log parameters on log axes, choices in their declared order.');
     sampleNote('slice', shown.length, complete.length, 'The slice plots');
   }
@@ -256,10 +289,11 @@
                                      '<br>' + Math.round(end(t) - t.start) + ' s'),
                    hoverinfo: 'text', marker: {color: COLORS[state]}});
     });
+    // The chart grows with its rows: in the CSS's 420 px, 50 slots got 7 px each.
     const rows = new Set(ts.map(row));
+    const height = Math.max(260, 90 + 22 * rows.size);
     chart('timeline', traces, {barmode: 'overlay', xaxis: {type: 'date', title: {text: 'time'}},
-                               yaxis: {type: 'category', automargin: true},
-                               height: Math.max(260, 40 + 28 * rows.size)});
+                               yaxis: {type: 'category', automargin: true}, height: height});
     const gpu = ts.some(t => t.gpu_util !== null);
     note('timeline', 'One row per slot' + (hosts.size > 1 ? ' and host' : '') + ', each trial a bar from start to end. ' +
          (gpu ? 'Labels give the GPU\'s mean utilization during the trial. ' : 'No GPU utilization was recorded. ') +
@@ -269,7 +303,9 @@
   function failures() {
     const f = data.failures;
     if (!f.total) return empty('failures', 'No trial failed.');
-    const table = element(body('failures'), 'table');
+    // Rows stay one line high (stderr folded) and the table scrolls in a
+    // box of its own: 200 unfolded tails made the page 39,000 px tall.
+    const table = element(element(body('failures'), 'div', 'scroll'), 'table');
     const head = element(table, 'tr');
     ['trial', 'state', 'reason', 'stderr (tail)'].forEach(h => element(head, 'th', '', h));
     f.rows.forEach(r => {
@@ -277,7 +313,10 @@
       element(tr, 'td', '', String(r.n));
       element(tr, 'td', 'state', r.state).style.color = COLORS[r.state];
       element(tr, 'td', '', r.reason);
-      element(element(tr, 'td'), 'pre', '', r.stderr_tail);
+      const fold = element(element(tr, 'td'), 'details');
+      const lines = r.stderr_tail ? r.stderr_tail.split('\n').length : 0;
+      element(fold, 'summary', '', lines ? lines + ' line(s)' : '(empty)');
+      element(fold, 'pre', '', r.stderr_tail);
     });
     if (f.rows.length < f.total) note('failures', 'Showing the first ' + f.rows.length + ' of ' + f.total + ' failures.');
   }
