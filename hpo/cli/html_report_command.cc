@@ -1,5 +1,7 @@
 // `hpo report`: the study as one offline HTML page (hpo/report/html/).
 #include <chrono>
+#include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -27,18 +29,44 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// When the page was made, in the reader's local time with its zone.
+std::string local_time_text(double unix_seconds) {
+  const std::time_t t = static_cast<std::time_t>(unix_seconds);
+  std::tm local{};
+  localtime_r(&t, &local);
+  char text[64];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M %Z", &local);
+  return text;
+}
+
+// -o names a file in a directory that exists: a directory, or a path whose
+// directories are missing (a typo, most likely), is refused before anything
+// is written, rather than written around.
+void check_output_path(const std::string& output) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(output, ec))
+    throw ConfigError("-o: " + output + ": is a directory; name the file, e.g. " +
+                      (fs::path(output) / "report.html").string());
+  const fs::path parent = fs::path(output).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, ec))
+    throw ConfigError("-o: " + output + ": directory " + parent.string() +
+                      " does not exist (hpo report does not create it)");
+}
+
 int write_report(const ReportFlags& flags) {
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
   const double now = now_seconds();
-  const std::string page =
-      report_page(report_data(view, now), "from " + storage->url() + ", " +
-                                              std::to_string(view.trials.size()) + " trial(s)");
+  const std::string page = report_page(
+      report_data(view, now), "from " + storage->url() + ", " + std::to_string(view.trials.size()) +
+                                  " trial(s), generated " + local_time_text(now));
   if (flags.output == "-") {
     std::cout << page;
     return kExitOk;
   }
+  check_output_path(flags.output);
   try {
     write_file_atomically(flags.output, page);
   } catch (const std::runtime_error& e) {

@@ -20,8 +20,11 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     if (!out) throw std::runtime_error("cannot write " + tmp.string());
   }
   fs::rename(tmp, target, ec);
-  if (ec)
+  if (ec) {
+    std::error_code ignored;  // leave nothing half-done behind
+    fs::remove(tmp, ignored);
     throw std::runtime_error("cannot rename " + tmp.string() + " to " + path + ": " + ec.message());
+  }
 }
 
 }  // namespace hpo

@@ -408,6 +408,18 @@ def test_bad_input(p):
     r = p.run("report", "--study", "s", "-o", "studies.db/r.html", check=False)  # under a file
     expect(r.returncode == 2 and "-o:" in r.stderr and "studies.db/r.html" in r.stderr, r.stderr)
     expect(p.status()["trials"][0]["state"] == "COMPLETE", "the database was harmed")
+    # Issue #20: -o DIR is refused before anything is written (no .tmp left),
+    # and a missing directory is not created.
+    os.makedirs(os.path.join(p.dir, "out"))
+    r = p.run("report", "--study", "s", "-o", "out", check=False)
+    expect(r.returncode == 2 and "-o: out: is a directory" in r.stderr, r.stderr)
+    expect(os.listdir(p.dir + "/out") == [] and not os.path.exists(p.dir + "/out.tmp"),
+           os.listdir(p.dir))
+    r = p.run("report", "--study", "s", "-o", "missing/dir/x.html", check=False)
+    expect(r.returncode == 2 and "directory missing/dir does not exist" in r.stderr, r.stderr)
+    expect(not os.path.exists(os.path.join(p.dir, "missing")), "-o created directories")
+    page = p.run("report", "--study", "s", "-o", "-").stdout
+    expect(re.search(r"trial\(s\), generated \d{4}-\d{2}-\d{2} \d{2}:\d{2} ", page), "the header has no time")
     help_text = p.run("report", "--help").stdout
     expect("Examples:" in help_text, "report --help has no examples")
     # Issue #20: --help names all 10 sections of the page, overfitting the last.
