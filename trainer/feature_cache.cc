@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -30,6 +31,14 @@ std::string read_file(const std::string& path) {
 }
 
 std::string hex(uint64_t h) { return fmt::format("{:016x}", h); }
+
+// POSIX rather than std::filesystem for what torch 2.x wheels' libtorch also
+// exports (its remove_all has crashed our calls; see tests/trainer/test_util.h).
+std::string absolute_path(const std::string& path) {
+  if (!path.empty() && path.front() == '/') return path;
+  char cwd[4096];
+  return ::getcwd(cwd, sizeof cwd) ? std::string(cwd) + "/" + path : path;
+}
 
 // The bytes of one cache file, appended field by field.
 class Writer {
@@ -176,8 +185,8 @@ std::string feature_cache_key(const TrainerConfig& config) {
                          signal_named(config.signal_strength).value_or(-1.0));
   } else {
     const std::string bytes = read_file(config.data);
-    source = fmt::format("data={} bytes={} hash={}", fs::absolute(config.data).string(),
-                         bytes.size(), hex(hash64(bytes.data(), bytes.size())));
+    source = fmt::format("data={} bytes={} hash={}", absolute_path(config.data), bytes.size(),
+                         hex(hash64(bytes.data(), bytes.size())));
   }
   return fmt::format("{}; horizon={} label_entry={}; trainer={}", source, config.horizon,
                      config.label_entry, binary_hash());
@@ -241,12 +250,14 @@ void write_feature_cache(const std::string& path, const std::string& key, const 
     out.write(w.bytes().data(), std::streamsize(w.bytes().size()));
     out.flush();
     if (!out) {
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
+      ::unlink(tmp.c_str());
       throw std::runtime_error("feature cache: cannot write " + tmp);
     }
   }
-  fs::rename(tmp, path);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("feature cache: cannot rename " + tmp + " to " + path);
+  }
 }
 
 }  // namespace hpo::trainer
