@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "hpo/report/host_summary.h"
+#include "hpo/report/stderr_summary.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/trial_config.h"
 
@@ -137,6 +138,14 @@ std::string status_table(const StudyView& view) {
     const double seconds = trial_seconds(t);
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");
     std::string note = system_attr_text(t, "hpo:fail_reason");
+    // What the trainer said last, where the reason is only an exit code.
+    const std::string said = last_meaningful_line(system_attr_text(t, "hpo:stderr_tail"));
+    if (!note.empty() && !said.empty() && note.find(said) == std::string::npos) note += ": " + said;
+    const auto bad = t.system_attrs.find("hpo:invalid_report_lines");
+    if (bad != t.system_attrs.end() && bad->second.is_number_integer() &&
+        bad->second.get<int>() > 0)
+      note += (note.empty() ? "" : "; ") + std::to_string(bad->second.get<int>()) +
+              " bad report line(s)";
     if (t.state == TrialState::kPruned)
       note = "pruned at step " + system_attr_text(t, "hpo:pruned_at_step");
     if (t.system_attrs.count(kRanOutsideSpaceAttr)) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "hpo/report/host_summary.h"
+#include "hpo/report/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
 
@@ -100,6 +101,13 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
                                : nlohmann::ordered_json(t.datetime_complete);
   const std::string reason = system_attr_text(t, "hpo:fail_reason");
   if (!reason.empty()) j["fail_reason"] = reason;
+  const std::string tail = system_attr_text(t, "hpo:stderr_tail");
+  if (!reason.empty() && !tail.empty()) {
+    j["stderr_last_line"] = last_meaningful_line(tail);  // what hpo status's note shows
+    j["stderr_tail"] = tail;
+  }
+  const auto bad_lines = t.system_attrs.find("hpo:invalid_report_lines");
+  if (bad_lines != t.system_attrs.end()) j["bad_report_lines"] = bad_lines->second;
   const auto pruned_at = t.system_attrs.find("hpo:pruned_at_step");
   if (pruned_at != t.system_attrs.end()) j["pruned_at_step"] = pruned_at->second;
   const auto gpu = t.system_attrs.find("hpo:gpu");

@@ -318,6 +318,12 @@ def test_failing_trainer(p):
     st = p.status()
     expect([t["state"] for t in st["trials"]] == ["FAIL", "FAIL"], st)
     expect(st["trials"][0]["fail_reason"] == "trainer failed: exit code 3", st)
+    # What the trainer said, where people look: the status table's note and
+    # the JSON (issue #27: only the report showed it).
+    expect(st["trials"][0]["stderr_last_line"] == "something went wrong in epoch 0", st)
+    expect("something went wrong in epoch 0" in st["trials"][0]["stderr_tail"], st)
+    table = p.run("status", "--study", "s").stdout
+    expect("trainer failed: exit code 3: something went wrong in epoch 0" in table, table)
     tail = sqlite3.connect(p.db()).execute(
         "select value_json from trial_system_attributes where key='hpo:stderr_tail'").fetchone()[0]
     expect("something went wrong in epoch 0" in json.loads(tail), tail)
