@@ -6,8 +6,10 @@
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/selection_flags.h"
 #include "hpo/cli/study_locator.h"
+#include "hpo/config/config_error.h"
 #include "hpo/report/status_table.h"
 #include "hpo/report/study_view.h"
+#include "hpo/report/trial_detail.h"
 #include "hpo/report/trial_json.h"
 #include "hpo/storage/open_storage.h"
 
@@ -49,11 +51,27 @@ void add_status_command(CLI::App& app, int& exit_code) {
       "run.\n"
       "--json adds \"selection\": the best trial's overfitting statistics "
       "(docs/overfitting.md).\n\n"
-      "Example:\n  hpo status --study quick_sweep\n  hpo status --study quick_sweep --json | jq "
+      "Example:\n  hpo status --study quick_sweep\n  hpo status --study quick_sweep --trial 3\n"
+      "  hpo status --study quick_sweep --json | jq "
       ".best\n"
       "  hpo status --study quick_sweep --json | jq .selection.pbo.pbo");
-  cmd->callback([flags, &exit_code] {
+  auto trial = std::make_shared<int>(-1);
+  cmd->add_option("--trial", *trial,
+                  "Everything about trial N: params, the config it ran with, metrics, curve, exit, "
+                  "stderr tail and its files")
+      ->check(CLI::NonNegativeNumber);
+  cmd->callback([flags, trial, &exit_code] {
     const StudyView view = open_view(*flags);
+    if (*trial >= 0) {
+      const TrialRecord* t = find_trial(view, *trial);
+      if (!t)
+        throw ConfigError("--trial " + std::to_string(*trial) + ": study " + view.study.name +
+                          " has no such trial (" + std::to_string(view.trials.size()) +
+                          " trial(s))");
+      std::cout << (flags->json ? trial_detail_json(*t).dump(2) + "\n" : trial_detail(view, *t));
+      exit_code = kExitOk;
+      return;
+    }
     if (flags->json) {
       auto j = study_json(view);
       j["selection"] = selection_json(view, compute_selection(view, flags->selection.options()));

@@ -324,6 +324,17 @@ def test_failing_trainer(p):
     expect("something went wrong in epoch 0" in st["trials"][0]["stderr_tail"], st)
     table = p.run("status", "--study", "s").stdout
     expect("trainer failed: exit code 3: something went wrong in epoch 0" in table, table)
+    # Everything about one trial in one place (issue #27).
+    one = p.run("status", "--study", "s", "--trial", "0").stdout
+    for needle in ("trial 0 of study s: FAIL", "exit: exit code 3", "reason: trainer failed: exit code 3",
+                   "config it ran with:", "something went wrong in epoch 0",
+                   os.path.join("trial_0000", "stderr.log")):
+        expect(needle in one, (needle, one))
+    detail = json.loads(p.run("status", "--study", "s", "--trial", "0", "--json").stdout)
+    expect(detail["number"] == 0 and detail["config"]["mode"] == "fail" and detail["exit"] == "exit code 3", detail)
+    expect(any(f.endswith("stderr.log") and os.path.exists(f) for f in detail["files"]), detail)
+    r = p.run("status", "--study", "s", "--trial", "9", check=False)
+    expect(r.returncode == 2 and "--trial 9: study s has no such trial (2 trial(s))" in r.stderr, r.stderr)
     tail = sqlite3.connect(p.db()).execute(
         "select value_json from trial_system_attributes where key='hpo:stderr_tail'").fetchone()[0]
     expect("something went wrong in epoch 0" in json.loads(tail), tail)
