@@ -5,6 +5,7 @@
 #ifndef HPO_RUN_STUDY_RUNNER_H_
 #define HPO_RUN_STUDY_RUNNER_H_
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <exception>
@@ -127,6 +128,7 @@ class StudyRunner {
   std::map<int64_t, size_t> pruner_index_;  // trial id -> its place in pruner_study_.trials
   std::exception_ptr error_;  // the first error a worker hit
   FailureLimit limit_;
+  std::atomic<bool> warned_report_burst_{false};  // the unflushed-report note, once a run
 };
 
 }  // namespace hpo

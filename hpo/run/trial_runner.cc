@@ -94,6 +94,7 @@ class TrialRunner::Watch {
   }
 
   const nlohmann::json& curve() const { return curve_; }
+  size_t epochs() const { return curve_.size(); }
   int last_step() const { return last_step_; }
   const std::string& bad_series() const { return bad_series_; }
 
@@ -113,6 +114,7 @@ struct TrialRunner::Attempt {
   nlohmann::json curve = nlohmann::json::array();
   std::string stderr_path;
   std::string bad_series;  // "<report file> line N: ..." when a series line was broken
+  int burst_at_exit = 0;  // see TrialResult::report_burst_at_exit
 };
 
 namespace {
@@ -215,7 +217,11 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
                                    plan.guard);
     Watch watch(reader, storage_, plan, metric_);
     supervise(process, watch, plan, started, a);
+    const size_t epochs_while_running = watch.epochs();
     watch.drain(true, run);
+    const double ran_s = std::chrono::duration<double>(Clock::now() - started).count();
+    if (epochs_while_running == 0 && watch.epochs() >= 2 && ran_s >= kReportBurstSeconds)
+      a.burst_at_exit = static_cast<int>(watch.epochs());
     a.curve = watch.curve();
     if (!watch.bad_series().empty()) a.bad_series = report_file + " " + watch.bad_series();
     if (const auto silent = watch_ ? watch_->stopped(plan.trial_id) : std::nullopt) {
@@ -276,6 +282,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
 
   TrialResult result;
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  result.report_burst_at_exit = a.burst_at_exit;
   // Stopped by the user without finishing: leave it RUNNING. Its owner (this
   // process) is about to exit, so the next `hpo run` takes it over.
   if (a.interrupted && verdict.state == TrialState::kFail) {

@@ -58,7 +58,15 @@ struct TrialResult {
   // fail_stale_trials, say): its state now. Nothing of this run's end was
   // stored; its trainer was stopped if it still ran. `reason` says which.
   std::optional<TrialState> ended_elsewhere;
+  // Epoch lines that reached the report file only when the trainer exited,
+  // after a silent run (kReportBurstSeconds or longer): its report is
+  // probably not flushed per line, so pruning and hpo status saw nothing.
+  int report_burst_at_exit = 0;
 };
+
+// How long a trainer must run silent before a burst of epoch lines at its
+// exit counts as an unflushed report.
+inline constexpr double kReportBurstSeconds = 2.0;
 
 // Files inside a trial directory.
 inline constexpr const char* kConfigFile = "config.json";

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A trainer for integration tests, scripted by its config's `mode`:
-ok, fail, hang, hang_hard (ignores SIGTERM), garbage, no_final, nan, slow.
+ok, fail, hang, hang_hard (ignores SIGTERM), garbage, no_final, nan, slow,
+unflushed (its report lines all arrive at its exit).
 Records what it saw (argv, env) in its trial directory. With `leave_child`,
 it starts a `sleep` in its process group that it never waits for, as a
 data-loader worker or a shell's background job would be, and writes its pid
@@ -39,6 +40,8 @@ def on_sigterm(signum, frame):
 signal.signal(signal.SIGTERM, on_sigterm)
 
 report = open(os.environ["HPO_REPORT_FILE"], "a", buffering=1)
+if mode == "unflushed":  # a trainer that forgot to flush: every line arrives at its exit
+    report = open(os.environ["HPO_REPORT_FILE"], "a", buffering=1 << 20)
 def send(obj):
     report.write(json.dumps(obj) + "\n")
 

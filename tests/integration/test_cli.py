@@ -310,6 +310,19 @@ def test_optuna_then_hpo(p):
     expect(len(p.status()["trials"]) == 6, "hpo does not see Optuna's sixth trial")
 
 
+def test_unflushed_report_warns(p):
+    # Lines held in the trainer's buffer until exit: hpo says so, once a run
+    # (issue #27: a trial was pruned on the lines it happened to have).
+    note = "epoch lines reached the report file only when its trainer exited"
+    p.study(fixed="mode: unflushed, sleep: 0.8")
+    out = p.run("run", "--study", "s", "-n", "2").stdout
+    expect(out.count(note) == 1 and "trial 0: its 3 epoch lines" in out, out)
+    expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 2, p.status())
+    p.study(fixed="mode: ok, sleep: 0.8")  # the same pace, flushed: no note
+    out = p.run("run", "--study", "s", "-n", "1").stdout
+    expect(note not in out, out)
+
+
 def test_failing_trainer(p):
     p.study(fixed="mode: fail")
     r = p.run("run", "--study", "s", "-n", "2", check=False)
