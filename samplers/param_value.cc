@@ -43,6 +43,12 @@ std::string short_number(double v) {
   return buf;
 }
 
+std::string fixed_number(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
 std::string to_short_string(const ParamValue& value) {
   if (const auto* d = std::get_if<double>(&value)) return short_number(*d);
   return to_string(value);

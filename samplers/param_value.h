@@ -19,6 +19,10 @@ std::string to_string(const ParamValue& value);
 // progress lines, where the exact value is a lookup away.
 std::string short_number(double v);
 
+// `digits` after the point, always ("0.40", "12.00"): for columns of
+// figures of one kind, such as seconds and gigabytes.
+std::string fixed_number(double v, int digits);
+
 // Like to_string, but doubles as short_number.
 std::string to_short_string(const ParamValue& value);
 

@@ -6,7 +6,6 @@
 // run at once, and the samples/s measured, and the study's GPU-hours are
 // estimated. On the `cpu` profile it measures the host (peak RSS), so CI runs it.
 #include <stdlib.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -24,7 +23,6 @@
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
-#include "hpo/config/placeholders.h"
 #include "hpo/gpu/command_output.h"
 #include "hpo/gpu/cpu_fit.h"
 #include "hpo/gpu/gpu_context.h"
@@ -33,7 +31,9 @@
 #include "hpo/gpu/space_fit.h"
 #include "hpo/run/oom.h"
 #include "hpo/run/progress.h"
+#include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trainer_program.h"
+#include "hpo/run/trial_runner.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -128,25 +128,15 @@ Measurement measure(const StudyConfig& study, const ModelShape& shape, int64_t b
   m.batch = batch;
   const fs::path trial = dir / ("batch_" + std::to_string(batch));
   fs::create_directories(trial);
-  const std::string config = (trial / "config.json").string(),
-                    report = (trial / "report.jsonl").string();
+  const std::string config = (trial / kConfigFile).string(),
+                    report = (trial / kReportFile).string();
   std::ofstream(config) << calibration_config(study, shape, batch, flags.steps).dump() << "\n";
-  // What a trial of this study on this slot gets (calibrate runs nothing else).
-  for (const auto& [k, v] : study.env) ::setenv(k.c_str(), v.c_str(), 1);
-  for (const auto& [k, v] : slot.env) ::setenv(k.c_str(), v.c_str(), 1);
-  ::setenv("HPO_CONFIG", config.c_str(), 1);
-  ::setenv("HPO_REPORT_FILE", report.c_str(), 1);
-  ::setenv("HPO_TRIAL_DIR", trial.c_str(), 1);
-  ::setenv("HPO_STUDY_NAME", study.name.c_str(), 1);
-  ::setenv("HPO_OBJECTIVE", study.objective.metric.c_str(), 1);
-  ::setenv("HPO_CACHE_DIR", fs::absolute(fs::path(study.runs_dir) / ".cache").c_str(), 1);
-  std::vector<std::string> argv = expand_command(
-      study.trainer.command, {{"config", config},
-                              {"trial_dir", trial.string()},
-                              {"trial_number", "calibrate"},
-                              {"study_name", study.name},
-                              {"study_dir", fs::absolute(study.path).parent_path().string()}});
-  argv[0] = program;
+  // Started as `hpo run` starts a trial of this study on this slot.
+  const TrainerInvocation run =
+      trainer_invocation(study, program, slot, trial.string(), "calibrate", "calibrate");
+  for (const auto& [k, v] : run.env)
+    ::setenv(k.c_str(), v.c_str(), 1);  // calibrate runs nothing else
+  const std::vector<std::string>& argv = run.argv;
   const CommandOutput out =
       run_command(argv, study.trainer.timeout_s > 0 ? study.trainer.timeout_s : 3600);
   const nlohmann::json epoch = last_epoch(report);
@@ -170,22 +160,11 @@ Measurement measure(const StudyConfig& study, const ModelShape& shape, int64_t b
   return m;
 }
 
-double host_memory_mib() {
-  return static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
-         static_cast<double>(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
 std::string today() {
   const std::time_t now = std::time(nullptr);
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%d", std::localtime(&now));
   return text;
-}
-
-std::string fixed2(double v) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(2) << v;
-  return out.str();
 }
 
 // What the measurements make of the profile.
@@ -231,14 +210,15 @@ std::string profile_yaml(const CalibrateFlags& flags, const GpuContext& context,
   y << "device: " << (cpu ? "cpu" : "gpu") << "\n";
   if (!cpu) {
     y << "match: [\"" << device << "\"]\n";
-    y << "vram_gb: " << fixed2(c.budget_mib / 1024.0) << "\n";
+    y << "vram_gb: " << fixed_number(c.budget_mib / 1024.0, 2) << "\n";
   }
   y << "max_parallel_trials: " << c.parallel << "\n";
-  y << "memory_per_model_gb: " << fixed2(c.peak_mib / 1024.0) << "\n";
+  y << "memory_per_model_gb: " << fixed_number(c.peak_mib / 1024.0, 2) << "\n";
   y << "batch_size_choices: [";
   for (size_t i = 0; i < c.fit.size(); ++i) y << (i ? ", " : "") << c.fit[i];
   y << "]\n";
-  if (!cpu) y << "memory_fraction: " << fixed2(std::floor(100.0 / c.parallel) / 100.0) << "\n";
+  if (!cpu)
+    y << "memory_fraction: " << fixed_number(std::floor(100.0 / c.parallel) / 100.0, 2) << "\n";
   if (base.threads_per_trial) y << "threads_per_trial: " << *base.threads_per_trial << "\n";
   if (base.max_train_samples) y << "max_train_samples: " << *base.max_train_samples << "\n";
   if (base.effective_tflops) y << "effective_tflops: " << *base.effective_tflops << "\n";
@@ -267,9 +247,9 @@ void print_estimate(const StudyConfig& study, const FittedSpace& fit,
   const double trial_s = static_cast<double>(epochs) * seconds / counted;
   const double study_h = trial_s * study.n_trials / 3600.0;
   const std::string unit = cpu ? "CPU" : "GPU";
-  out << "one trial: ~" << fixed2(trial_s) << " s of training (" << epochs
+  out << "one trial: ~" << fixed_number(trial_s, 2) << " s of training (" << epochs
       << " epoch(s), the largest model, mean over the batch sizes; validation comes on top)\n"
-      << "the study (" << study.n_trials << " trials): ~" << fixed2(study_h) << " " << unit
+      << "the study (" << study.n_trials << " trials): ~" << fixed_number(study_h, 2) << " " << unit
       << "-hours (" << Progress::format_duration(study_h * 3600) << "), ~"
       << Progress::format_duration(study_h * 3600 / c.parallel) << " with " << c.parallel
       << " trial(s) at once per " << (cpu ? "host" : "GPU") << "\n";
@@ -296,13 +276,13 @@ int calibrate(const CalibrateFlags& flags) {
     runs.push_back(measure(study, shape, batch, plan.slots.front(), trainer.path, dir, flags));
     const Measurement& m = runs.back();
     std::cerr << "  batch " << batch << ": "
-              << (m.ran
-                      ? fixed2(m.samples_per_s) + " samples/s, peak " + fixed2(m.peak_mib) + " MiB"
-                      : m.problem)
+              << (m.ran ? fixed_number(m.samples_per_s, 2) + " samples/s, peak " +
+                              fixed_number(m.peak_mib, 2) + " MiB"
+                        : m.problem)
               << "\n";
   }
   const double budget =
-      cpu ? host_memory_mib()
+      cpu ? host_memory_bytes() / (1024.0 * 1024.0)
           : static_cast<double>(context.detection.devices.front().memory_total_mib);
   const Calibrated c = judge(runs, budget, flags.margin);
   const std::string yaml = profile_yaml(flags, context, runs, c);

@@ -171,11 +171,6 @@ void check_space(StudyConfig& study, const GpuProfile& profile, Findings& f) {
   }
 }
 
-double host_memory_bytes() {
-  return static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
-         static_cast<double>(::sysconf(_SC_PAGESIZE));
-}
-
 void check_memory(const StudyConfig& study, const GpuProfile& profile, const SlotPlan& plan,
                   Findings& f) {
   const ModelShape s = worst_case_shape(study.space, study.env, plan.on_gpu);

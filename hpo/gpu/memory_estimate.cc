@@ -1,5 +1,7 @@
 #include "hpo/gpu/memory_estimate.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -131,6 +133,11 @@ std::string format_bytes(double bytes) {
   std::snprintf(buf, sizeof buf, unit == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes,
                 units[unit]);
   return buf;
+}
+
+double host_memory_bytes() {
+  return static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+         static_cast<double>(::sysconf(_SC_PAGESIZE));
 }
 
 }  // namespace hpo

@@ -76,6 +76,9 @@ ModelShape worst_case_shape(const SearchSpaceConfig& space,
 // The fixed integer value `name`, or `fallback`.
 int64_t fixed_int(const FixedValues& fixed, const std::string& name, int64_t fallback);
 
+// The machine's physical memory, in bytes: what CPU trials share.
+double host_memory_bytes();
+
 // "1.5 GB", "512 MB": bytes in powers of 1024, for messages.
 std::string format_bytes(double bytes);
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iomanip>
 #include <set>
 #include <sstream>
 
@@ -63,22 +62,16 @@ std::string hosts_text(const StudyView& view) {
 // "0.41/1.02/0.55/0.12/0.30", "" for a trainer that reports no split.
 const char* const kTimeSplit[] = {"load_s", "data_s", "train_s", "valid_s", "test_s"};
 
-std::string fixed_text(double v, int digits) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(digits) << v;
-  return out.str();
-}
-
 std::string time_split_cell(const TrialRecord& t) {
   std::string cell;
   for (const char* key : kTimeSplit) {
     const auto it = t.user_attrs.find(key);
     if (it == t.user_attrs.end() || !it->second.is_number()) return "";
-    cell += (cell.empty() ? "" : "/") + fixed_text(it->second.get<double>(), 2);
+    cell += (cell.empty() ? "" : "/") + fixed_number(it->second.get<double>(), 2);
   }
   const auto cuda = t.user_attrs.find("cuda_init_s");
   if (cuda != t.user_attrs.end() && cuda->second.is_number())
-    cell += " (CUDA " + fixed_text(cuda->second.get<double>(), 2) + ")";
+    cell += " (CUDA " + fixed_number(cuda->second.get<double>(), 2) + ")";
   return cell;
 }
 

@@ -11,9 +11,9 @@
 #include <functional>
 #include <thread>
 
-#include "hpo/config/placeholders.h"
 #include "hpo/run/no_cuda.h"
 #include "hpo/run/owner.h"
+#include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trial_config.h"
 
 namespace hpo {
@@ -127,33 +127,11 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   plan.trial_dir =
       fs::absolute(fs::path(config_.runs_dir) / config_.name / trial_dir_name(trial.number))
           .string();
-  const std::string config_path = (fs::path(plan.trial_dir) / kConfigFile).string();
-  const std::map<std::string, std::string> vars = {
-      {"config", config_path},
-      {"trial_dir", plan.trial_dir},
-      {"trial_number", std::to_string(trial.number)},
-      {"study_name", config_.name},
-      {"study_dir", fs::absolute(config_.path).parent_path().string()},
-  };
-  plan.argv = expand_command(config_.trainer.command, vars);
-  plan.argv[0] = program_;
-  plan.env = config_.env;
-  plan.env.insert(
-      plan.env.end(),
-      {
-          {"HPO_STUDY_NAME", config_.name},
-          {"HPO_TRIAL_NUMBER", std::to_string(trial.number)},
-          {"HPO_TRIAL_ID", std::to_string(trial.id)},
-          {"HPO_TRIAL_DIR", plan.trial_dir},
-          {"HPO_CONFIG", config_path},
-          {"HPO_REPORT_FILE", (fs::path(plan.trial_dir) / kReportFile).string()},
-          {"HPO_OBJECTIVE", config_.objective.metric},
-          // Shared by every trial (the trainer keys what it keeps):
-          // hpo-trainer builds its features once per data file there.
-          {"HPO_CACHE_DIR", fs::absolute(fs::path(config_.runs_dir) / ".cache").string()},
-      });
-  // The slot's GPU and thread count win over the study's env settings.
-  plan.env.insert(plan.env.end(), slot.env.begin(), slot.env.end());
+  TrainerInvocation run =
+      trainer_invocation(config_, program_, slot, plan.trial_dir, std::to_string(trial.number),
+                         std::to_string(trial.id));
+  plan.argv = std::move(run.argv);
+  plan.env = std::move(run.env);
   return plan;
 }
 
