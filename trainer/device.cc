@@ -344,23 +344,15 @@ void count_adamw_step(torch::optim::AdamW& optimizer) {
 double peak_memory_mb(const DeviceSetup& setup) {
   struct rusage usage = {};
   getrusage(RUSAGE_SELF, &usage);
-  double mb = double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-#ifdef HPO_TORCH_CUDA
-  if (setup.cuda) {
-    auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(setup.device.index());
-    mb += double(stats.allocated_bytes[0].peak) / (1024.0 * 1024.0);  // [0]: all pools
-  }
-#else
-  (void)setup;
-#endif
-  return mb;
+  // ru_maxrss is in KiB on Linux; the device's peak is 0 on the CPU.
+  return double(usage.ru_maxrss) / 1024.0 + peak_gpu_memory_mb(setup);
 }
 
 double peak_gpu_memory_mb(const DeviceSetup& setup) {
 #ifdef HPO_TORCH_CUDA
   if (setup.cuda) {
     auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(setup.device.index());
-    return double(stats.allocated_bytes[0].peak) / (1024.0 * 1024.0);
+    return double(stats.allocated_bytes[0].peak) / (1024.0 * 1024.0);  // [0]: all pools
   }
 #else
   (void)setup;
