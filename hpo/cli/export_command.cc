@@ -28,7 +28,7 @@ struct ExportFlags {
   std::string study;
   std::string storage;
   int top = 1;
-  std::string format = "yaml";
+  std::string format;  // empty: from -o's extension, else json
   std::string output;
   bool trials = false;
   SelectionFlags selection;
@@ -50,14 +50,40 @@ std::string trials_text(const StudyView& view, const std::string& format) {
   return format == "csv" ? trials_csv(view) : study_json(view).dump(2) + "\n";
 }
 
-// YAML configs carry the selection's statistics in their header; JSON has
-// no comments.
-std::string config_text(const StudyView& view, const TrialRecord& t, const std::string& format,
-                        const std::string& notes) {
-  return format == "json" ? config_json(t) : config_yaml(view, t, notes);
+// --format, else what -o's name says (best.yaml, trials.csv), else JSON:
+// what the trainer protocol gives every trainer as {config}.
+std::string export_format(const ExportFlags& flags) {
+  if (!flags.format.empty()) return flags.format;
+  const std::string ext = fs::path(flags.output).extension().string();
+  if (ext == ".yaml" || ext == ".yml") return "yaml";
+  if (ext == ".csv") return "csv";
+  return "json";
 }
 
-int export_study(const ExportFlags& flags) {
+// YAML configs carry how to run them and the selection's statistics in
+// their header; JSON has no comments, so a written file's command is
+// printed instead.
+std::string config_text(const StudyView& view, const StudyConfig* study, const TrialRecord& t,
+                        const std::string& format, const std::string& file,
+                        const std::string& notes) {
+  return format == "json" ? config_json(t)
+                          : config_yaml(view, t, notes, trainer_command_line(study, t, file));
+}
+
+// After writing `file`: where it came from and the command that runs it.
+void tell_written(const StudyConfig* study, const TrialRecord& t, const std::string& file) {
+  std::cout << "wrote " << file << " (trial " << t.number << ")\n";
+  const std::string line = trainer_command_line(study, t, file);
+  if (!line.empty()) std::cout << "  run it with: " << line << "\n";
+}
+
+int export_study(ExportFlags flags) {
+  flags.format = export_format(flags);
+  if (flags.trials && flags.format == "yaml") {
+    throw ConfigError(
+        "--trials: every trial is written as json or csv, not yaml (--format, or "
+        "-o's extension)");
+  }
   if (flags.format == "csv" && !flags.trials && flags.top != 1) {
     throw ConfigError("--top: CSV exports every trial; --top applies to yaml and json configs");
   }
@@ -70,6 +96,7 @@ int export_study(const ExportFlags& flags) {
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
+  const StudyConfig* study = config ? &*config : nullptr;
 
   if (flags.trials || flags.format == "csv") {
     const std::string text = trials_text(view, flags.format);
@@ -91,19 +118,22 @@ int export_study(const ExportFlags& flags) {
   if (to_stdout(flags)) {
     for (size_t i = 0; i < best.size(); ++i) {
       if (i > 0) std::cout << (flags.format == "json" ? "\n" : "---\n");
-      std::cout << config_text(view, *best[i], flags.format, i == 0 ? notes : "");
+      std::cout << config_text(view, study, *best[i], flags.format, "THIS_FILE",
+                               i == 0 ? notes : "");
     }
   } else if (best.size() == 1 && !fs::is_directory(flags.output)) {
-    write_file(flags.output, config_text(view, *best.front(), flags.format, notes));
-    std::cout << "wrote " << flags.output << " (trial " << best.front()->number << ")\n";
+    write_file(flags.output,
+               config_text(view, study, *best.front(), flags.format, flags.output, notes));
+    tell_written(study, *best.front(), flags.output);
   } else {
     // Several configs: -o names a directory, one file per config, by rank.
     for (size_t i = 0; i < best.size(); ++i) {
       const fs::path file =
           fs::path(flags.output) / ("rank" + std::to_string(i + 1) + "_trial" +
                                     std::to_string(best[i]->number) + "." + flags.format);
-      write_file(file, config_text(view, *best[i], flags.format, i == 0 ? notes : ""));
-      std::cout << "wrote " << file.string() << "\n";
+      write_file(file, config_text(view, study, *best[i], flags.format, file.string(),
+                                   i == 0 ? notes : ""));
+      tell_written(study, *best[i], file.string());
     }
   }
   return kExitOk;
@@ -121,7 +151,8 @@ void add_export_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--top", flags->top, "How many of the best configs to export (default 1)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--format", flags->format,
-                  "yaml or json: trainer configs; csv: every trial (default yaml)")
+                  "json or yaml: trainer configs; csv: every trial (default: from -o's "
+                  "extension, else json, the format the trainer protocol gives trainers)")
       ->check(CLI::IsMember({"yaml", "json", "csv"}));
   cmd->add_option("-o,--output", flags->output,
                   "Output file (one config, or --trials; - for stdout), or directory (--top > 1); "
@@ -130,12 +161,14 @@ void add_export_command(CLI::App& app, int& exit_code) {
                 "Export every trial (params, state, metrics) as json or csv");
   add_selection_options(cmd, flags->selection, true);
   cmd->footer(
-      "A config holds the trial's sampled values and the study's fixed values: run it with\n"
-      "  hpo-trainer --config best.yaml --out DIR\n"
-      "A YAML config's header also gives the overfitting statistics of the sweep.\n\n" +
+      "A config holds the trial's sampled values and the study's fixed values, exactly what its\n"
+      "trainer read. hpo prints the command that runs it: the study's trainer command with the\n"
+      "file as {config} (a YAML config has it in its header, with the sweep's overfitting\n"
+      "statistics).\n\n" +
       std::string(kSelectHelp) +
       "\nExamples:\n"
-      "  hpo export --study quick_sweep -o best.yaml\n"
+      "  hpo export --study quick_sweep -o best.json\n"
+      "  hpo export --study quick_sweep -o best.yaml            # YAML, by its name\n"
       "  hpo export --study quick_sweep --top 3 -o best_configs/\n"
       "  hpo export --study quick_sweep --format csv -o trials.csv\n"
       "  hpo export --study full_sweep --select robust -o robust.yaml");

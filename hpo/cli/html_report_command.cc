@@ -59,9 +59,10 @@ int write_report(const ReportFlags& flags) {
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
   const double now = now_seconds();
-  const std::string page = report_page(
-      report_data(view, now), "from " + storage->url() + ", " + std::to_string(view.trials.size()) +
-                                  " trial(s), generated " + local_time_text(now));
+  const std::string page =
+      report_page(report_data(view, now, {}, config ? &*config : nullptr),
+                  "from " + storage->url() + ", " + std::to_string(view.trials.size()) +
+                      " trial(s), generated " + local_time_text(now));
   if (flags.output == "-") {
     std::cout << page;
     return kExitOk;

@@ -27,7 +27,10 @@ struct StudyFlags {
 StudyView open_view(const StudyFlags& flags) {
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
-  return load_study_view(*storage, config ? config->name : flags.study);
+  StudyView view = load_study_view(*storage, config ? config->name : flags.study);
+  mark_orphans(*storage, view,
+               config ? config->heartbeat_interval_s : StudyConfig{}.heartbeat_interval_s);
+  return view;
 }
 
 void add_study_options(CLI::App* cmd, StudyFlags& flags) {

@@ -35,7 +35,7 @@ namespace {
 
 struct RunFlags {
   std::string study;
-  int n_trials = 0;
+  int n_trials = -1;  // -1: the study file's
   std::string n_jobs;  // a number or "auto"
   std::string gpu_profile;
   std::string storage;
@@ -60,7 +60,7 @@ FailureLimit failure_limit(double flag) {
 // database is touched, so bad input never leaves a trace in it.
 StudyConfig configure(const RunFlags& flags) {
   StudyConfig config = load_study(flags.study);
-  if (flags.n_trials > 0) config.n_trials = flags.n_trials;
+  if (flags.n_trials >= 0) config.n_trials = flags.n_trials;
   config.storage = storage_url(flags.storage, config);
   if (!flags.sampler.empty()) {
     config.sampler.name = flags.sampler;
@@ -132,7 +132,7 @@ void print_plan(const StudyConfig& config, const PreparedStudy& prepared, const 
                 const Pruner& pruner, const Storage& storage, const Placement& p) {
   const SlotPlan& slots = p.slots;
   std::cout << "study " << config.name << (prepared.created ? " (new)" : " (continuing)") << ": "
-            << config.n_trials << " trial(s), " << config.n_jobs << " at a time, sampler "
+            << config.n_trials << " new trial(s), " << config.n_jobs << " at a time, sampler "
             << sampler.name() << " (seed " << prepared.seed << "), pruner " << pruner.name()
             << ", storage " << storage.url() << "\n"
             << "profile " << p.gpu.choice.profile.name << " (" << p.gpu.choice.reason << "), "
@@ -169,6 +169,17 @@ void print_summary(const RunSummary& summary, bool stopped, double seconds,
             << "\n";  // its password masked
 }
 
+// storage_revision: applies when hpo creates the database; one that exists
+// is never downgraded, and its users should know who can open it.
+void note_other_revision(const StudyConfig& config, Storage& storage) {
+  if (config.storage_revision.empty()) return;
+  const std::string revision = storage.schema_revision();
+  if (revision == config.storage_revision) return;
+  std::cout << "note: " << storage.url() << " is at " << revision << ", not the study's "
+            << "storage_revision " << config.storage_revision
+            << " (it applies to databases hpo creates): " << revision_readers(revision) << "\n";
+}
+
 int exit_code(const RunSummary& summary, const StopFlag& stop) {
   if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
   if (summary.gave_up_no_cuda) return kExitNoCuda;
@@ -188,11 +199,14 @@ int run(const RunFlags& flags) {
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);
 
-  auto storage = open_storage(config.storage);
+  auto storage =
+      open_storage(config.storage, OpenMode::kCreateIfMissing,
+                   config.storage_revision.empty() ? kNewestRevision : config.storage_revision);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
   auto sampler =
       make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path);
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
+  note_other_revision(config, *storage);
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials,
                     config.objective.metric, config.objective.direction);
@@ -229,8 +243,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")
       ->required();
   cmd->add_option("-n,--n-trials", flags->n_trials,
-                  "Trials to run now (default: the study file's n_trials)")
-      ->check(CLI::PositiveNumber);
+                  "New trials to run now; interrupted trials are resumed first and not counted, "
+                  "so 0 only resumes them (default: the study file's n_trials)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option(
       "-j,--n-jobs", flags->n_jobs,
       "Trainers to run at once, or 'auto': one per GPU slot of the profile, or the CPU cores "
@@ -261,7 +276,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       "(what the trainer reported), stdout.log and stderr.log.\n"
       "Ctrl-C stops launching trials and sends SIGTERM to running trainers; a second Ctrl-C kills "
       "them.\n"
-      "Trials left unfinished are resumed with the same parameters by the next `hpo run`.\n\n"
+      "Trials left unfinished (RUNNING in hpo status, orphaned) are resumed with the same "
+      "parameters by the next `hpo run`, before its N new trials and not counted in them.\n\n"
       "Examples:\n"
       "  hpo run --study quick_sweep --n-trials 5\n"
       "  hpo run --study studies/my_study.yaml -n 50 -j 4 --storage sqlite:////data/hpo.db\n"

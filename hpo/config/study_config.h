@@ -73,6 +73,10 @@ struct StudyConfig {
   // the cores (NUM_WORKERS, OMP_NUM_THREADS; see hpo/gpu/cpu_fit.h).
   std::vector<std::string> env_fixed;
   std::string storage = "sqlite:///hpo.db";
+  // The Optuna schema revision a database this study creates gets: v3.2.0.a
+  // (Optuna 3.2-5.0), or v3.0.0.d for Optuna 3.0-3.1 (Debian 12's); empty
+  // when the file does not say (the newest).
+  std::string storage_revision;
   std::string runs_dir = "runs";
   // Seconds between heartbeats of running trials; a trial owned by another
   // host is taken over once its heartbeat is 4 intervals old.

@@ -12,6 +12,7 @@
 #include "hpo/config/placeholders.h"
 #include "hpo/config/search_space_file.h"
 #include "hpo/config/yaml_node.h"
+#include "hpo/storage/optuna_revision.h"  // its constants only: hpo_config links no storage
 #include "pruners/pruner.h"
 #include "samplers/sampler.h"
 
@@ -21,11 +22,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kStudyKeys = {
-    "name",     "description", "search_space", "objective", "sampler",
-    "pruner",   "n_trials",    "n_jobs",       "trainer",   "env",
-    "fixed",    "storage",     "runs_dir",     "on_oom",    "heartbeat_interval",
-    "env_fixed"};
+const std::vector<std::string> kStudyKeys = {"name",
+                                             "description",
+                                             "search_space",
+                                             "objective",
+                                             "sampler",
+                                             "pruner",
+                                             "n_trials",
+                                             "n_jobs",
+                                             "trainer",
+                                             "env",
+                                             "fixed",
+                                             "storage",
+                                             "storage_revision",
+                                             "runs_dir",
+                                             "on_oom",
+                                             "heartbeat_interval",
+                                             "env_fixed"};
 
 // The env settings hpo fits to the cores, and so the ones env_fixed may pin.
 const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
@@ -110,6 +123,22 @@ std::string resolve_search_space(const YamlNode& node, const fs::path& study_fil
     }
   }
   node.fail("search space '" + given + "' not found; looked for " + join_names(tried));
+}
+
+// A path written in a study file is relative to the study file, as its
+// search space is, so that `hpo best --study ../studies/s.yaml` finds the
+// same database and runs from any folder. Made absolute here; the defaults
+// (hpo.db, runs/) are not in the file and stay in the working directory.
+std::string beside_study(const std::string& path, const fs::path& study_file) {
+  if (path.empty() || fs::path(path).is_absolute()) return path;
+  return (fs::absolute(study_file).parent_path() / path).lexically_normal().string();
+}
+
+// The same for a SQLite URL's file (sqlite:///x.db); other URLs as they are.
+std::string storage_beside_study(const std::string& url, const fs::path& study_file) {
+  const std::string prefix = "sqlite:///";
+  if (url.compare(0, prefix.size(), prefix) != 0) return url;
+  return prefix + beside_study(url.substr(prefix.size()), study_file);
 }
 
 ObjectiveConfig parse_objective(const YamlNode& node) {
@@ -328,8 +357,18 @@ StudyConfig load_study_file(const std::string& path) {
   }
   if (auto env = root.find("env")) study.env = parse_env(*env);
   if (auto env_fixed = root.find("env_fixed")) study.env_fixed = parse_env_fixed(*env_fixed, study);
-  if (auto storage = root.find("storage")) study.storage = non_empty_string(*storage);
-  if (auto runs_dir = root.find("runs_dir")) study.runs_dir = non_empty_string(*runs_dir);
+  if (auto storage = root.find("storage"))
+    study.storage = storage_beside_study(non_empty_string(*storage), path);
+  if (auto revision = root.find("storage_revision")) {
+    const std::string text = non_empty_string(*revision);
+    if (text != kRevisionOptuna30 && text != kRevisionOptuna32) {
+      revision->fail(std::string("expected ") + kRevisionOptuna30 + " (Optuna 3.0-3.1) or " +
+                     kRevisionOptuna32 + " (Optuna 3.2-5.0), got '" + text + "'");
+    }
+    study.storage_revision = text;
+  }
+  if (auto runs_dir = root.find("runs_dir"))
+    study.runs_dir = beside_study(non_empty_string(*runs_dir), path);
   if (auto heartbeat = root.find("heartbeat_interval")) {
     study.heartbeat_interval_s = heartbeat->as_double();
     if (!(study.heartbeat_interval_s > 0)) heartbeat->fail("expected a number of seconds > 0");

@@ -3,8 +3,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 
+#include "hpo/config/placeholders.h"
 #include "hpo/report/status_table.h"
+#include "hpo/run/trial_runner.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -27,7 +31,64 @@ void emit_scalar(YAML::Emitter& out, const nlohmann::json& v) {
     out << YAML::Flow << YAML::Load(v.dump());  // lists or maps, if a fixed value was one
 }
 
+// `text` as one shell word: as it is when it has nothing a shell reads,
+// else in single quotes.
+std::string shell_word(const std::string& text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string("/._-+=:,@%").find(c) != std::string::npos;
+  });
+  if (plain) return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// `text` with every occurrence of `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  if (from.empty()) return text;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// The argv the trial ran with, its config and trial directory made `file`
+// and DIR; empty if none was stored.
+std::vector<std::string> stored_argv(const TrialRecord& trial, const std::string& file) {
+  const auto argv = trial.system_attrs.find("hpo:argv");
+  const std::string dir = system_attr_text(trial, "hpo:trial_dir");
+  std::vector<std::string> words;
+  if (argv == trial.system_attrs.end() || !argv->second.is_array() || dir.empty()) return words;
+  const std::string config = (std::filesystem::path(dir) / kConfigFile).string();
+  for (const auto& w : argv->second) {
+    if (!w.is_string()) return {};
+    words.push_back(replace_all(replace_all(w.get<std::string>(), config, file), dir, "DIR"));
+  }
+  return words;
+}
+
 }  // namespace
+
+std::string trainer_command_line(const StudyConfig* study, const TrialRecord& trial,
+                                 const std::string& file) {
+  std::vector<std::string> argv;
+  if (study && !study->trainer.command.empty()) {
+    argv = expand_command(
+        study->trainer.command,
+        {{"config", file},
+         {"trial_dir", "DIR"},
+         {"trial_number", std::to_string(trial.number)},
+         {"study_name", study->name},
+         {"study_dir", std::filesystem::absolute(study->path).parent_path().string()}});
+  } else {
+    argv = stored_argv(trial, file);
+  }
+  if (argv.empty()) return "";
+  std::string line =
+      "HPO_CONFIG=" + shell_word(file) + " HPO_TRIAL_DIR=DIR HPO_REPORT_FILE=DIR/" + kReportFile;
+  for (const auto& w : argv) line += " " + shell_word(w);
+  return line;
+}
 
 nlohmann::json trial_run_config(const TrialRecord& trial) {
   const auto it = trial.system_attrs.find("hpo:config");
@@ -38,7 +99,8 @@ nlohmann::json trial_run_config(const TrialRecord& trial) {
   return it->second;
 }
 
-std::string config_yaml(const StudyView& view, const TrialRecord& trial, const std::string& notes) {
+std::string config_yaml(const StudyView& view, const TrialRecord& trial, const std::string& notes,
+                        const std::string& run_line) {
   const nlohmann::json config = trial_run_config(trial);
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -49,8 +111,8 @@ std::string config_yaml(const StudyView& view, const TrialRecord& trial, const s
   out << YAML::EndMap;
   std::string header = "# study " + view.study.name + ", trial " + std::to_string(trial.number) +
                        ": " + view.metric + " = " +
-                       (trial.value ? short_number(*trial.value) : "-") +
-                       "\n# run it with: hpo-trainer --config THIS_FILE --out DIR\n";
+                       (trial.value ? short_number(*trial.value) : "-") + "\n";
+  if (!run_line.empty()) header += "# run it with: " + run_line + "\n";
   size_t at = 0;
   while (at < notes.size()) {
     const size_t end = std::min(notes.find('\n', at), notes.size());

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "hpo/config/study_config.h"
 #include "hpo/report/study_view.h"
 
 namespace hpo {
@@ -14,10 +15,19 @@ namespace hpo {
 // Throws StorageError if the trial has none (e.g. created by Optuna).
 nlohmann::json trial_run_config(const TrialRecord& trial);
 
-// YAML with a comment header naming the study, trial and objective, then
-// `notes` (lines, each made a comment).
+// The shell line that runs the study's trainer on an exported config at
+// `file`, as hpo ran it: the protocol's variables (HPO_CONFIG,
+// HPO_TRIAL_DIR, HPO_REPORT_FILE; the trial directory is "DIR"), then the
+// study file's trainer command with `file` for {config} when `study` is
+// given, else the argv the trial ran with. Empty when neither is known (a
+// trial Optuna made).
+std::string trainer_command_line(const StudyConfig* study, const TrialRecord& trial,
+                                 const std::string& file);
+
+// YAML with a comment header naming the study, trial and objective, how to
+// run it (`run_line`, if any), then `notes` (lines, each made a comment).
 std::string config_yaml(const StudyView& view, const TrialRecord& trial,
-                        const std::string& notes = "");
+                        const std::string& notes = "", const std::string& run_line = "");
 std::string config_json(const TrialRecord& trial);
 
 }  // namespace hpo

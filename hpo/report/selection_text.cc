@@ -9,10 +9,6 @@ namespace hpo {
 
 namespace {
 
-constexpr const char* kNoSeries =
-    "overfitting statistics: no trial has daily series (the trainer's \"series\" report lines; "
-    "see docs/overfitting.md)\n";
-
 constexpr const char* kNeffMethod =
     "mean pairwise correlation: N_eff = rho + (1 - rho) N, clamped to [1, N]";
 
@@ -104,7 +100,9 @@ std::string sharpe_label(const std::string& source) {
 }  // namespace
 
 std::string selection_text(const StudyView& view, const Selection& s) {
-  if (s.series_trials == 0) return kNoSeries;
+  // Nothing to judge, and nothing said: most trainers are not financial and
+  // report no daily series (status --json says "available": false).
+  if (s.series_trials == 0) return "";
   return scope_line(s) + robust_line(s) + "  validation: rank_ic " + num(s.val_rank_ic) +
          ", net Sharpe " + num(s.val_sharpe_net) + sharpe_label(s.val_sharpe_source) +
          "\n  test:       rank_ic " + num(s.test_rank_ic) + ", net Sharpe " +

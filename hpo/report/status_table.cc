@@ -103,7 +103,7 @@ std::string status_table(const StudyView& view) {
   std::vector<Row> rows = {header};
   for (const auto& t : view.trials) {
     const std::string host = trial_host(t), slot = trial_slot(t);
-    Row row = {std::to_string(t.number), to_string(t.state), host.empty() ? "-" : host,
+    Row row = {std::to_string(t.number), state_text(view, t), host.empty() ? "-" : host,
                slot.empty() ? "-" : slot};
     const auto ran = params_as_run(t);
     for (const auto& name : params) {

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "hpo/run/orphans.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
 
@@ -19,6 +20,19 @@ double datetime_seconds(const std::string& text) {
   const auto dot = text.find('.');
   if (dot != std::string::npos) seconds += std::stod("0" + text.substr(dot));
   return seconds;
+}
+
+void mark_orphans(Storage& storage, StudyView& view, double heartbeat_interval_s) {
+  const auto stale_ids =
+      storage.stale_trials(view.study.id, heartbeat_grace_s(heartbeat_interval_s));
+  const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
+  for (const auto& t : view.trials)
+    if (orphanhood(t, stale) != Orphanhood::kNone) view.orphaned.insert(t.id);
+}
+
+std::string state_text(const StudyView& view, const TrialRecord& trial) {
+  if (view.orphaned.count(trial.id) > 0) return "RUNNING (orphaned: resumes on the next run)";
+  return to_string(trial.state);
 }
 
 StudyView load_study_view(Storage& storage, const std::string& name) {

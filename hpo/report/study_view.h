@@ -3,6 +3,8 @@
 #ifndef HPO_REPORT_STUDY_VIEW_H_
 #define HPO_REPORT_STUDY_VIEW_H_
 
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,10 +17,21 @@ struct StudyView {
   std::string metric = "value";  // the objective's name
   std::vector<std::string> record;  // further metrics to show
   std::vector<TrialRecord> trials;  // by number
+  // RUNNING trials that nothing runs: their run died or stopped beating
+  // (see hpo/run/orphans.h). Filled by mark_orphans.
+  std::set<int64_t> orphaned;
 };
 
 // Reads the study named `name`; throws StorageError if there is none.
 StudyView load_study_view(Storage& storage, const std::string& name);
+
+// Fills view.orphaned, judging heartbeats against `heartbeat_interval_s`
+// (the study file's, or the default when there is none).
+void mark_orphans(Storage& storage, StudyView& view, double heartbeat_interval_s);
+
+// "RUNNING (orphaned: resumes on the next run)" for an orphan, else the
+// trial's state as stored.
+std::string state_text(const StudyView& view, const TrialRecord& trial);
 
 // COMPLETE trials, best first by the study's direction (ties: lower number
 // first); at most `k` of them.

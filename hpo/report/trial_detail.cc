@@ -51,7 +51,7 @@ nlohmann::ordered_json trial_detail_json(const TrialRecord& trial) {
 std::string trial_detail(const StudyView& view, const TrialRecord& t) {
   const nlohmann::ordered_json j = trial_detail_json(t);
   std::ostringstream out;
-  out << "trial " << t.number << " of study " << view.study.name << ": " << to_string(t.state);
+  out << "trial " << t.number << " of study " << view.study.name << ": " << state_text(view, t);
   if (t.value) out << ", " << view.metric << " = " << short_number(*t.value);
   out << "\n";
   out << "  host " << (j["host"].is_string() ? j["host"].get<std::string>() : "-") << ", slot "

@@ -131,7 +131,13 @@ nlohmann::ordered_json study_json(const StudyView& view) {
   const auto best = best_trials(view, 1);
   j["best"] = best.empty() ? nlohmann::ordered_json(nullptr) : trial_json(*best.front());
   j["trials"] = nlohmann::ordered_json::array();
-  for (const auto& t : view.trials) j["trials"].push_back(trial_json(t));
+  for (const auto& t : view.trials) {
+    auto trial = trial_json(t);
+    // State stays Optuna's word; scripts test this flag for a trial nothing runs.
+    if (view.orphaned.count(t.id) > 0) trial["orphaned"] = true;
+    j["trials"].push_back(std::move(trial));
+  }
+  j["orphaned"] = view.orphaned.size();
   return j;
 }
 

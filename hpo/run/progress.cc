@@ -27,6 +27,11 @@ std::string Progress::format_duration(double seconds) {
   return buf;
 }
 
+void Progress::expect_more(int n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  total_ += n;
+}
+
 void Progress::seed_best(double value, int number) {
   std::lock_guard<std::mutex> lock(mu_);
   best_ = value;

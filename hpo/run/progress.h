@@ -19,6 +19,9 @@ class Progress {
  public:
   Progress(std::ostream& out, bool tty, int total, std::string metric, Direction direction);
 
+  // `n` more trials to run than the total given: orphans found to resume.
+  void expect_more(int n);
+
   // The best COMPLETE value of earlier runs of the study, if any.
   void seed_best(double value, int number);
 
@@ -45,7 +48,7 @@ class Progress {
 
   std::ostream& out_;
   const bool tty_;
-  const int total_;
+  int total_;
   const std::string metric_;
   const Direction direction_;
   const std::chrono::steady_clock::time_point start_;

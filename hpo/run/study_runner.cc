@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "hpo/run/no_cuda.h"
+#include "hpo/run/orphans.h"
 #include "hpo/run/owner.h"
 #include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trial_config.h"
@@ -24,7 +25,7 @@ namespace {
 
 // Other hosts take a trial over once its heartbeat is this old.
 std::chrono::duration<double> heartbeat_grace(const StudyConfig& config) {
-  return std::chrono::duration<double>(4 * config.heartbeat_interval_s);
+  return std::chrono::duration<double>(heartbeat_grace_s(config.heartbeat_interval_s));
 }
 
 BeatWatch::Clock::duration steady(std::chrono::duration<double> d) {
@@ -216,16 +217,23 @@ TrialPlan StudyRunner::new_trial(const Slot& slot, BeatWatch::Clock::time_point&
   return std::move(*plan);
 }
 
+// Orphans first, then new trials while the budget lasts. Orphans do not
+// count against it: `-n N` runs N new trials, and the interrupted ones
+// besides.
 std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
                                                 BeatWatch::Clock::time_point& sent) {
-  if (stop_.load() != kKeepRunning || budget_ <= 0) return std::nullopt;
+  if (stop_.load() != kKeepRunning || !launching_) return std::nullopt;
   // A worker elsewhere may have died since the last look: its trials go
-  // before new ones, once their heartbeats are stale.
+  // before new ones, once their heartbeats are stale. Only while new trials
+  // are still to come: a run that only resumes (-n 0), or has launched all
+  // its new trials, ends with what it found rather than waiting on the
+  // fleet's next death.
   const auto now = std::chrono::steady_clock::now();
-  if (orphans_.empty() &&
+  if (budget_ > 0 && orphans_.empty() &&
       now - last_orphan_scan_ >= std::chrono::duration<double>(config_.heartbeat_interval_s)) {
     find_orphans();
     if (!orphans_.empty()) {
+      progress_.expect_more(static_cast<int>(orphans_.size()));
       progress_.note(
           "found " + std::to_string(orphans_.size()) +
           " trial(s) whose run died or stopped beating since this run started; running them again");
@@ -233,9 +241,10 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
   }
   auto plan = take_orphan(slot, sent);
   resumed = plan.has_value();
-  if (!plan) plan = new_trial(slot, sent);
+  if (plan) return plan;
+  if (budget_ <= 0) return std::nullopt;
   --budget_;
-  return plan;
+  return new_trial(slot, sent);
 }
 
 bool StudyRunner::should_prune(const TrialPlan& plan) {
@@ -267,25 +276,13 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
   return decision.prune;
 }
 
-// A RUNNING trial is an orphan when its owner is certainly dead: in this
-// PID namespace of this boot, its process is gone; anywhere else (another
-// host, or a look-alike with our host name: a container, a cloned machine),
-// its heartbeat stopped 4 intervals ago. A live owner here is never robbed,
-// however late its beat; one elsewhere never while its beat is fresh.
 void StudyRunner::find_orphans() {
   last_orphan_scan_ = std::chrono::steady_clock::now();
   const auto stale_ids = storage_.stale_trials(study_.id, heartbeat_grace(config_).count());
   const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
   for (auto& t : storage_.trials(study_.id)) {
-    if (t.state != TrialState::kRunning) continue;
-    const auto owner_attr = t.system_attrs.find(kOwnerAttr);
-    if (owner_attr == t.system_attrs.end()) continue;  // not hpo's (an Optuna worker's, say)
-    const Owner owner = Owner::from_json(owner_attr->second);
-    if (in_this_pid_namespace(owner)) {
-      if (owner_is_dead(owner)) orphans_.push_back({std::move(t), false});
-    } else if (stale.count(t.id) > 0) {
-      orphans_.push_back({std::move(t), true});
-    }
+    const Orphanhood o = orphanhood(t, stale);
+    if (o != Orphanhood::kNone) orphans_.push_back({std::move(t), o == Orphanhood::kBeatStale});
   }
 }
 
@@ -328,7 +325,7 @@ void StudyRunner::end_earlier_trainer(const TrialPlan& plan) {
 }
 
 void StudyRunner::give_up(std::exception_ptr error) {
-  budget_ = 0;
+  launching_ = false;
   if (!error_) error_ = error;
 }
 
@@ -347,7 +344,7 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
     // Every later trial would fail the same way, or (given another slot)
     // train on the CPU: stop rather than run the sweep where it was not
     // meant, and say so even when nothing was left to launch.
-    budget_ = 0;
+    launching_ = false;
     summary.gave_up_no_cuda = true;
     summary.gave_up = "the trainer cannot use the GPU of its slot: " + result.reason +
                       ". Build hpo-trainer against a CUDA LibTorch (tools/setup.sh does when "
@@ -359,8 +356,8 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
   const bool too_many =
       (limit_.count > 0 && summary.failed >= limit_.count) ||
       (limit_.fraction > 0 && finished >= 4 && summary.failed >= limit_.fraction * finished);
-  if (too_many && summary.gave_up.empty() && budget_ > 0) {
-    budget_ = 0;  // running trials finish; nothing new starts
+  if (too_many && summary.gave_up.empty() && launching_ && (budget_ > 0 || !orphans_.empty())) {
+    launching_ = false;  // running trials finish; nothing new starts
     summary.gave_up = std::to_string(summary.failed) + " of " + std::to_string(finished) +
                       " trials failed; last: " + result.reason;
     progress_.note("stopping the study: " + summary.gave_up);
@@ -411,7 +408,6 @@ void StudyRunner::queue_again(const TrialPlan& plan, TrialResult& result) {
   std::lock_guard<std::mutex> lock(mu_);
   running_.remove(plan.trial_id);
   orphans_.push_front({std::move(*trial), false});  // ours: taken back at once
-  ++budget_;  // the same trial, not another one
 }
 
 void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
@@ -498,6 +494,7 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
   limit_ = limit;
   find_orphans();
   if (!orphans_.empty()) {
+    progress_.expect_more(static_cast<int>(orphans_.size()));
     progress_.note("found " + std::to_string(orphans_.size()) +
                    " trial(s) left RUNNING by a run that died; running them again first");
   }

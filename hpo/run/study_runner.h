@@ -61,7 +61,8 @@ class StudyRunner {
               const SamplingSpace& space, Sampler& sampler, Pruner& pruner, Progress& progress,
               const StopFlag& stop, std::string program);
 
-  // Blocks until `n_trials` trials have ended or a stop was requested. One
+  // Blocks until `n_trials` new trials, and the study's orphans (trials
+  // whose run died) found meanwhile, have ended or a stop was requested. One
   // worker per slot: worker j runs its trials with slots[j]'s env (GPU,
   // threads), so a finished trial's slot is refilled by the next at once.
   // With `utilization`, trials on a GPU get its mean use stored ("hpo:gpu").
@@ -118,7 +119,8 @@ class StudyRunner {
   BeatWatch watch_;  // stops our trainers when our heartbeats fail past the grace
 
   std::mutex mu_;  // guards everything below, and the sampler and the pruner
-  int budget_ = 0;  // trials still to launch
+  int budget_ = 0;  // new trials still to launch (orphans are not counted)
+  bool launching_ = true;  // false once the run gave up: nothing more starts
   std::deque<Orphan> orphans_;
   std::chrono::steady_clock::time_point last_orphan_scan_;
   RunningTrials running_;  // trials this process runs now: they get heartbeats

@@ -66,7 +66,8 @@ void check_storage_url(const std::string& url) {
   parse_pg_url(url);
 }
 
-std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
+std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode,
+                                      const std::string& new_revision) {
   if (const auto sqlite = sqlite_path(url)) {
     const std::string& path = *sqlite;
     if (path.empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");
@@ -79,9 +80,10 @@ std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode) {
     } else {
       create_parent_directory(url, path);
     }
-    return std::make_unique<SqliteStorage>(path);
+    return std::make_unique<SqliteStorage>(path, std::chrono::seconds(10), new_revision);
   }
-  if (is_pg_url(url)) return std::make_unique<PgStorage>(url, mode == OpenMode::kCreateIfMissing);
+  if (is_pg_url(url))
+    return std::make_unique<PgStorage>(url, mode == OpenMode::kCreateIfMissing, new_revision);
   refuse_unsupported(url);
 }
 

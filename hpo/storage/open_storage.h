@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "hpo/storage/optuna_revision.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -22,8 +23,11 @@ enum class OpenMode { kCreateIfMissing, kMustExist };
 // Throws StorageError for other URLs, for a missing database with
 // kMustExist, and for databases that cannot be opened; PostgreSQL passwords
 // are masked as *** in every message.
+// A database created here gets Optuna's schema at `new_revision`
+// (optuna_revision.h); an existing one is used at its own.
 std::unique_ptr<Storage> open_storage(const std::string& url,
-                                      OpenMode mode = OpenMode::kCreateIfMissing);
+                                      OpenMode mode = OpenMode::kCreateIfMissing,
+                                      const std::string& new_revision = kNewestRevision);
 
 // Throws StorageError, the URL masked, when open_storage would refuse `url`
 // by its form alone (before connecting to anything): for `hpo slurm`, whose

@@ -27,8 +27,26 @@ constexpr int kOptunaSchemaVersion = 12;
 // tells an Optuna 3.1 user which Optuna they need.
 constexpr const char* kOptunaLibraryVersion = "3.2.0";
 
-// Whether hpo reads and writes a database at `revision` without upgrading it.
+// Whether hpo reads and writes a database at `revision` without upgrading it,
+// and can create one at it (hpo db init --revision, storage_revision:).
 bool is_supported_revision(const std::string& revision);
+
+// The revisions a new database may be created at, oldest first.
+inline std::vector<std::string> supported_revisions() {
+  return {kRevisionOptuna30, kRevisionOptuna32};
+}
+
+// Whether a new database at `revision` gets the index on trials.study_id
+// (Optuna 3.2's `index=True`; v3.0.0.d has none).
+inline bool has_study_id_index(const std::string& revision) {
+  return revision != kRevisionOptuna30;
+}
+
+// version_info.library_version of a database hpo creates at `revision`: the
+// first Optuna release that writes it (see kOptunaLibraryVersion).
+inline const char* library_version_for(const std::string& revision) {
+  return revision == kRevisionOptuna30 ? "3.0.0" : kOptunaLibraryVersion;
+}
 
 // Why a database at `revision` is refused and what the user can do, for a
 // revision that is not supported; the caller adds the database's name.

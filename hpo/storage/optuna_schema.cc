@@ -1,5 +1,6 @@
 #include "hpo/storage/optuna_schema.h"
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "hpo/storage/optuna_revision.h"
@@ -47,17 +48,15 @@ int64_t count_schema_objects(SqliteDb& db) {
   return st.int64(0);
 }
 
-void create_schema(SqliteDb& db) {
-  for (const auto& sql : optuna_schema_ddl()) Statement(db, sql).run();
+void create_schema(SqliteDb& db, const std::string& revision) {
+  for (const auto& sql : optuna_schema_ddl(revision)) Statement(db, sql).run();
   Statement(db,
             "INSERT INTO version_info (version_info_id, schema_version, library_version) "
             "VALUES (1, ?1, ?2)")
       .bind(1, kOptunaSchemaVersion)
-      .bind(2, kOptunaLibraryVersion)
+      .bind(2, library_version_for(revision))
       .run();
-  Statement(db, "INSERT INTO alembic_version (version_num) VALUES (?1)")
-      .bind(1, kNewestRevision)
-      .run();
+  Statement(db, "INSERT INTO alembic_version (version_num) VALUES (?1)").bind(1, revision).run();
 }
 
 // The single alembic revision, or "" if there is none (or several).
@@ -91,8 +90,10 @@ bool has_schema_version(SqliteDb& db, int version) {
 
 }  // namespace
 
-std::vector<std::string> optuna_schema_ddl() {
-  return {
+constexpr const char* kStudyIdIndex = "CREATE INDEX ix_trials_study_id ON trials (study_id)";
+
+std::vector<std::string> optuna_schema_ddl(const std::string& revision) {
+  std::vector<std::string> ddl = {
       create_table("studies", {"study_id INTEGER NOT NULL", "study_name VARCHAR(512) NOT NULL",
                                "PRIMARY KEY (study_id)"}),
       "CREATE UNIQUE INDEX ix_studies_study_name ON studies (study_name)",
@@ -111,7 +112,7 @@ std::vector<std::string> optuna_schema_ddl() {
                               "datetime_complete DATETIME", "PRIMARY KEY (trial_id)",
                               "FOREIGN KEY(study_id) REFERENCES studies (study_id)"}),
       // Optuna 3.2's `index=True` on trials.study_id.
-      "CREATE INDEX ix_trials_study_id ON trials (study_id)",
+      kStudyIdIndex,
       attribute_table("trial", "trials", "user"),
       attribute_table("trial", "trials", "system"),
       create_table(
@@ -137,11 +138,13 @@ std::vector<std::string> optuna_schema_ddl() {
       create_table("alembic_version", {"version_num VARCHAR(32) NOT NULL",
                                        "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)"}),
   };
+  if (!has_study_id_index(revision)) ddl.erase(std::find(ddl.begin(), ddl.end(), kStudyIdIndex));
+  return ddl;
 }
 
-void ensure_optuna_schema(SqliteDb& db) {
+void ensure_optuna_schema(SqliteDb& db, const std::string& new_revision) {
   if (count_schema_objects(db) == 0) {
-    create_schema(db);
+    create_schema(db, new_revision);
     return;
   }
   if (!table_exists(db, "version_info")) {

@@ -13,17 +13,18 @@ namespace hpo {
 
 class SqliteDb;
 
-// The CREATE statements of the newest revision in creation order, with
-// Optuna's own whitespace so that `sqlite3 FILE .schema` prints the same
-// text for both.
-std::vector<std::string> optuna_schema_ddl();
+// The CREATE statements of `revision` (v3.2.0.a or v3.0.0.d) in creation
+// order, with Optuna's own whitespace so that `sqlite3 FILE .schema` prints
+// the same text for both.
+std::vector<std::string> optuna_schema_ddl(const std::string& revision);
 
-// Within the caller's write transaction: creates the schema and its version
-// rows in an empty database, or checks the versions of an existing one.
+// Within the caller's write transaction: creates the schema at
+// `new_revision` and its version rows in an empty database, or checks the
+// versions of an existing one (whatever its supported revision).
 // Throws StorageError (without the database name; the caller adds it) for a
 // database of an unsupported version or not made by Optuna, changing nothing.
 // SQLite failures, e.g. a file that is not a database, throw SqliteError.
-void ensure_optuna_schema(SqliteDb& db);
+void ensure_optuna_schema(SqliteDb& db, const std::string& new_revision);
 
 // The alembic revision of a database that ensure_optuna_schema accepted.
 std::string optuna_schema_revision(SqliteDb& db);

@@ -1,5 +1,7 @@
 #include "hpo/storage/pg_schema.h"
 
+#include <algorithm>
+
 #include "hpo/storage/optuna_revision.h"
 #include "hpo/storage/storage.h"
 
@@ -34,19 +36,21 @@ bool has_tables(pqxx::work& tx) {
       .as<bool>();
 }
 
-void create_schema(pqxx::work& tx) {
-  for (const auto& sql : pg_schema_ddl()) tx.exec0(sql);
+void create_schema(pqxx::work& tx, const std::string& revision) {
+  for (const auto& sql : pg_schema_ddl(revision)) tx.exec0(sql);
   tx.exec_params0(
       "INSERT INTO version_info (version_info_id, schema_version, library_version) VALUES (1, $1, "
       "$2)",
-      kOptunaSchemaVersion, kOptunaLibraryVersion);
-  tx.exec_params0("INSERT INTO alembic_version (version_num) VALUES ($1)", kNewestRevision);
+      kOptunaSchemaVersion, library_version_for(revision));
+  tx.exec_params0("INSERT INTO alembic_version (version_num) VALUES ($1)", revision);
 }
 
 }  // namespace
 
-std::vector<std::string> pg_schema_ddl() {
-  return {
+constexpr const char* kStudyIdIndex = "CREATE INDEX ix_trials_study_id ON trials (study_id)";
+
+std::vector<std::string> pg_schema_ddl(const std::string& revision) {
+  std::vector<std::string> ddl = {
       "CREATE TYPE studydirection AS ENUM ('NOT_SET', 'MINIMIZE', 'MAXIMIZE')",
       "CREATE TYPE trialstate AS ENUM ('RUNNING', 'COMPLETE', 'PRUNED', 'FAIL', 'WAITING')",
       "CREATE TYPE trialvaluetype AS ENUM ('FINITE', 'INF_POS', 'INF_NEG')",
@@ -67,7 +71,7 @@ std::vector<std::string> pg_schema_ddl() {
       "datetime_complete TIMESTAMP WITHOUT TIME ZONE, PRIMARY KEY (trial_id), "
       "FOREIGN KEY(study_id) REFERENCES studies (study_id))",
       // Optuna >= 3.2's models.py (index=True); the migration names it trials_study_id_key.
-      "CREATE INDEX ix_trials_study_id ON trials (study_id)",
+      kStudyIdIndex,
       attribute_table("trial", "trials", "user"),
       attribute_table("trial", "trials", "system"),
       "CREATE TABLE trial_params (param_id SERIAL NOT NULL, trial_id INTEGER, param_name "
@@ -92,13 +96,15 @@ std::vector<std::string> pg_schema_ddl() {
       "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
       "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))",
   };
+  if (!has_study_id_index(revision)) ddl.erase(std::find(ddl.begin(), ddl.end(), kStudyIdIndex));
+  return ddl;
 }
 
-void ensure_pg_schema(pqxx::work& tx, bool create) {
+void ensure_pg_schema(pqxx::work& tx, bool create, const std::string& new_revision) {
   tx.exec_params("SELECT pg_advisory_xact_lock($1)", kSchemaLockKey);
   if (!has_tables(tx)) {
     if (!create) throw StorageError("the database has no study tables yet (hpo run creates them)");
-    create_schema(tx);
+    create_schema(tx, new_revision);
     return;
   }
   if (!table_exists(tx, "version_info") || !table_exists(tx, "alembic_version")) {

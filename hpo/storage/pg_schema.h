@@ -12,14 +12,14 @@
 
 namespace hpo {
 
-// The CREATE statements of a new database, in creation order.
-std::vector<std::string> pg_schema_ddl();
+// The CREATE statements of a new database at `revision`, in creation order.
+std::vector<std::string> pg_schema_ddl(const std::string& revision);
 
-// Within the caller's transaction: creates the schema in a database without
-// tables (if `create`; else that is an error), or checks that an existing one is Optuna's at a
-// revision hpo reads and writes. Concurrent callers on a new database create it once. Throws
-// StorageError (without the URL; the caller adds it), changing nothing.
-void ensure_pg_schema(pqxx::work& tx, bool create);
+// Within the caller's transaction: creates the schema at `new_revision` in a
+// database without tables (if `create`; else that is an error), or checks that an existing one is
+// Optuna's at a revision hpo reads and writes. Concurrent callers on a new database create it
+// once. Throws StorageError (without the URL; the caller adds it), changing nothing.
+void ensure_pg_schema(pqxx::work& tx, bool create, const std::string& new_revision);
 
 // alembic_version.version_num.
 std::string pg_schema_revision(pqxx::work& tx);

@@ -291,10 +291,11 @@ auto PgStorage::transact(const char* what, Body&& body) {
   return conn_->transact(what, body);
 }
 
-PgStorage::PgStorage(const std::string& url, bool create_schema)
+PgStorage::PgStorage(const std::string& url, bool create_schema, const std::string& new_revision)
     : conn_(std::make_unique<PgConnection>(parse_pg_url(url))) {
-  transact("cannot open",
-           [&](pqxx::work& tx, const PgAttempt&) { ensure_pg_schema(tx, create_schema); });
+  transact("cannot open", [&](pqxx::work& tx, const PgAttempt&) {
+    ensure_pg_schema(tx, create_schema, new_revision);
+  });
 }
 
 PgStorage::~PgStorage() = default;

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <string>
 
+#include "hpo/storage/optuna_revision.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -30,10 +31,12 @@ class PgStorage : public Storage {
  public:
   // Connects to `url` (postgresql://... or postgresql+DRIVER://...) and
   // creates Optuna's schema in a database without tables (unless
-  // `create_schema` is false, for commands that only read). Throws
+  // `create_schema` is false, for commands that only read), at
+  // `new_revision`. Throws
   // StorageError naming the URL with its password masked: the server cannot
   // be reached, refuses the login, or holds no or another schema.
-  explicit PgStorage(const std::string& url, bool create_schema = true);
+  explicit PgStorage(const std::string& url, bool create_schema = true,
+                     const std::string& new_revision = kNewestRevision);
   ~PgStorage() override;
 
   std::string url() const override;  // the password masked as ***

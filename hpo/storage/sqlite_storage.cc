@@ -186,7 +186,8 @@ auto SqliteStorage::write(const char* what, Body&& body) {
   return retrying(what, [&] { return in_transaction(*db_, Transaction::Kind::kWrite, body); });
 }
 
-SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds busy_timeout)
+SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds busy_timeout,
+                             const std::string& new_revision)
     : path_(path), url_("sqlite:///" + path) {
   try {
     db_ = std::make_unique<SqliteDb>(path);
@@ -196,7 +197,8 @@ SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds 
   db_->set_busy_timeout(static_cast<int>(busy_timeout.count()));
   std::lock_guard<std::mutex> lock(mu_);
   retrying("cannot open", [&] {
-    in_transaction(*db_, Transaction::Kind::kWrite, [&] { ensure_optuna_schema(*db_); });
+    in_transaction(*db_, Transaction::Kind::kWrite,
+                   [&] { ensure_optuna_schema(*db_, new_revision); });
     // Only now, and outside any transaction as SQLite requires: switching to
     // WAL rewrites the file header, and a database we refuse must be left
     // byte for byte. In WAL, readers and the writer never block each other.

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 
+#include "hpo/storage/optuna_revision.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -26,10 +27,12 @@ class SqliteStorage : public Storage {
   // Opens the database file at `path`, creating it with Optuna's schema if it
   // is new; its directory must exist. Throws StorageError if the file cannot
   // be opened, is not a SQLite database, or holds another schema version; the
-  // file is then left as it was. `busy_timeout` is how long SQLite waits for
-  // another connection's lock before a transaction is retried (tests shorten it).
+  // file is then left as it was. A new database gets `new_revision`'s schema.
+  // `busy_timeout` is how long SQLite waits for another connection's lock
+  // before a transaction is retried (tests shorten it).
   explicit SqliteStorage(const std::string& path,
-                         std::chrono::milliseconds busy_timeout = std::chrono::seconds(10));
+                         std::chrono::milliseconds busy_timeout = std::chrono::seconds(10),
+                         const std::string& new_revision = kNewestRevision);
   ~SqliteStorage() override;
 
   std::string url() const override { return url_; }

@@ -10,6 +10,7 @@ and checks what it printed, stored and left on disk.
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -62,7 +63,7 @@ class Project:
             env:
               NUM_WORKERS: 4
               OMP_NUM_THREADS: 1
-            storage: sqlite:///studies.db
+            storage: sqlite:///../studies.db
             """)
         if fixed:
             text += "fixed: {" + fixed + "}\n"
@@ -209,6 +210,62 @@ def test_export(p):
     expect(len(rows) == 4 and "param_lr" in rows[0] and "sharpe" in rows[0], csv_text)
     all_json = json.loads(p.run("export", "--study", "s", "--format", "json", "--trials").stdout)
     expect(len(all_json["trials"]) == 4, all_json)
+
+
+def rerun_exported(p, line, run_dir):
+    """Runs an export's "run it with" shell line with DIR = `run_dir`; the
+    final report's objective."""
+    os.makedirs(run_dir)
+    subprocess.run(["bash", "-c", re.sub(r"\bDIR\b", run_dir, line)], cwd=p.dir, check=True)
+    return json.loads(open(os.path.join(run_dir, "report.jsonl")).read().splitlines()[-1])["metrics"]["score"]
+
+
+def test_export_runs_in_its_trainer(p):
+    # Exported as the protocol gives configs (JSON), with the study's own trainer command: the
+    # command hpo prints runs that trainer on the file and reproduces the trial's value.
+    import yaml
+    p.study()
+    p.run("run", "--study", "s", "-n", "4")
+    best = p.status()["best"]
+    out = p.run("export", "--study", "s", "-o", "best").stdout
+    cfg = json.load(open(os.path.join(p.dir, "best")))  # JSON, not YAML
+    expect(cfg == json.load(open(os.path.join(best["trial_dir"], "config.json"))), cfg)
+    lines = [l.split("run it with: ", 1)[1] for l in out.splitlines() if "run it with: " in l]
+    expect(len(lines) == 1 and "fake_trainer.py" in lines[0] and "hpo-trainer" not in lines[0], out)
+    expect(rerun_exported(p, lines[0], os.path.join(p.dir, "rerun")) == best["value"], "value not reproduced")
+    # YAML on request: its header names the same trainer, not hpo-trainer's command.
+    p.run("export", "--study", "s", "-o", "best.yaml")
+    text = open(os.path.join(p.dir, "best.yaml")).read()
+    header = [l for l in text.splitlines() if l.startswith("# run it with: ")]
+    expect(len(header) == 1 and "fake_trainer.py" in header[0] and "best.yaml" in header[0]
+           and "hpo-trainer" not in text, text)
+    expect(yaml.safe_load(text) == cfg, text)
+    # Without the study file, the command is the one the trial ran with.
+    os.remove(os.path.join(p.dir, "studies", "s.yaml"))
+    out = p.run("export", "--study", "s", "--storage", "sqlite:///studies.db", "-o", "again.json").stdout
+    line = [l.split("run it with: ", 1)[1] for l in out.splitlines() if "run it with: " in l]
+    expect(len(line) == 1 and "again.json" in line[0], out)
+    expect(rerun_exported(p, line[0], os.path.join(p.dir, "rerun2")) == best["value"], "value not reproduced")
+    r = p.run("export", "--study", "s", "--storage", "sqlite:///studies.db", "--trials", "-o", "t.yaml",
+              check=False)
+    expect(r.returncode == 2 and "--trials" in r.stderr and "yaml" in r.stderr, r.stderr)
+
+
+def test_paths_relative_to_study_file(p):
+    # storage and runs_dir written in a study file are relative to it, as its search_space is: the
+    # same study file finds the same database and runs from any folder.
+    p.study(extra="runs_dir: ../runs\n")
+    p.run("run", "--study", "s", "-n", "2")
+    deeper = os.path.join(p.dir, "elsewhere", "deeper")
+    os.makedirs(deeper)
+    study = os.path.join("..", "..", "studies", "s.yaml")
+    for args in (["best", "--study", study], ["status", "--study", study, "--json"],
+                 ["run", "--study", study, "-n", "1"]):
+        r = subprocess.run([p.hpo, *args], cwd=deeper, capture_output=True, text=True, timeout=120)
+        expect(r.returncode == 0, f"hpo {' '.join(args)} from another folder: exit {r.returncode}\n{r.stderr}")
+    expect(len(p.status()["trials"]) == 3, "the run from another folder used another database")
+    expect(os.path.isdir(os.path.join(p.dir, "runs", "s", "trial_0002")), os.listdir(p.dir))
+    expect(not os.path.exists(os.path.join(deeper, "runs")) and os.listdir(deeper) == [], os.listdir(deeper))
 
 
 def test_export_to_stdout(p):
@@ -571,7 +628,8 @@ def test_dead_run_is_resumed(p):
         expect(gone_within(trainer, 1.5), f"trainer {trainer} outlived the hpo that ran it")
         before = {t["number"]: t for t in p.status()["trials"]}
         expect(before[1]["state"] == "RUNNING", before)
-        out = p.run("run", "--study", "s", "-n", "2").stdout
+        # -n counts new trials: trial 1 is resumed besides, not instead.
+        out = p.run("run", "--study", "s", "-n", "1").stdout
         expect("left RUNNING by a run that died" in out, out)
         expect("trial 1: ended 1 process(es)" in out, out)
         # The new trainer never ran beside what the old one left.
@@ -641,7 +699,7 @@ def test_concurrent_processes(p):
     # Readers during the run saw consistent snapshots: no COMPLETE trial without its value.
     # A reader may start before any run has created the database or the study; those are
     # the failures allowed, and only before the first snapshot that found the study.
-    not_yet = ("no database file studies.db", "no study named 's'")
+    not_yet = ("no database file " + p.db(), "no study named 's'")
     while statuses and statuses[0].returncode != 0 and any(m in statuses[0].stderr for m in not_yet):
         statuses.pop(0)
     expect(statuses, "no status call found the study while the runs were going")
@@ -672,11 +730,48 @@ def test_ctrl_c(p):
         expect(os.path.exists(os.path.join(t["trial_dir"], "terminated")), "trainer got no SIGTERM")
     # The next run resumes both, then runs the rest.
     p.study(fixed="sleep: 0.0, epochs: 3", jobs=2)
-    out = p.run("run", "--study", "s", "-n", "6").stdout
+    out = p.run("run", "--study", "s", "-n", "4").stdout
     expect("2 trial(s) left RUNNING" in out, out)
     st = p.status()
     expect([t["number"] for t in st["trials"]] == list(range(6)), st)
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+
+
+def test_n_counts_new_trials_and_resumes_all(p):
+    # Two trials interrupted by Ctrl-C: `hpo status` calls them orphaned (not
+    # running), and `-n 1` resumes both and runs one new trial; `-n 0` then
+    # only resumes, and with nothing to resume runs nothing.
+    p.study(fixed="sleep: 0.5, epochs: 40", jobs=2)
+    proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "6"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        runs = os.path.join(p.dir, "runs", "s")
+        deadline = time.time() + 60
+        while time.time() < deadline and not (
+                os.path.isdir(runs) and sum(os.path.exists(os.path.join(runs, d, "seen.json"))
+                                            for d in os.listdir(runs)) == 2):
+            time.sleep(0.05)
+        live = p.status()
+        expect(live["orphaned"] == 0 and not any(t.get("orphaned") for t in live["trials"]),
+               f"trials of a live run shown as orphaned: {live['trials']}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    st = p.status()
+    expect([t["state"] for t in st["trials"]] == ["RUNNING"] * 2 and st["orphaned"] == 2
+           and all(t.get("orphaned") is True for t in st["trials"]), st["trials"])
+    table = p.run("status", "--study", "s").stdout
+    expect(table.count("RUNNING (orphaned: resumes on the next run)") == 2, table)
+    detail = p.run("status", "--study", "s", "--trial", "0").stdout
+    expect("RUNNING (orphaned: resumes on the next run)" in detail, detail)
+    p.study(fixed="sleep: 0.0, epochs: 3", jobs=2)
+    out = p.run("run", "--study", "s", "-n", "1").stdout
+    expect("3 complete" in out and "2 resumed from a dead run" in out, out)
+    st = p.status()
+    expect([(t["number"], t["state"]) for t in st["trials"]] == [(n, "COMPLETE") for n in range(3)], st["trials"])
+    expect(st["orphaned"] == 0, st)
+    out = p.run("run", "--study", "s", "-n", "0").stdout
+    expect("0 complete" in out and len(p.status()["trials"]) == 3, out)
 
 
 def test_second_ctrl_c_kills(p):
@@ -741,7 +836,7 @@ def test_other_host_heartbeat(p):
                 "trial_id=(select trial_id from trials where number=1)")
     con.commit()
     con.close()
-    out = p.run("run", "--study", "s", "-n", "1").stdout
+    out = p.run("run", "--study", "s", "-n", "0").stdout  # resumes only
     expect("1 trial(s) left RUNNING by a run that died" in out, out)
     expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 3, p.status())
 
@@ -765,7 +860,7 @@ def test_bad_input_leaves_db_untouched(p):
     r = p.run("run", "--study", "s", "-n", "1", check=False)
     expect(r.returncode == 2 and "pruner.n_startup_trial" in r.stderr and "n_startup_trials" in r.stderr, r.stderr)
     p.study()
-    for args, needle in [(["--n-trials", "0"], "n-trials"), (["--sampler", "grid"], "sampler"),
+    for args, needle in [(["--n-trials", "-1"], "n-trials"), (["--sampler", "grid"], "sampler"),
                          (["--storage", "mysql://x"], "mysql://x")]:
         r = p.run("run", "--study", "s", *args, check=False)
         expect(r.returncode != 0 and needle in r.stderr, (args, r.returncode, r.stderr))
@@ -842,7 +937,7 @@ def test_hostile_inputs(p):
         text = whole if whole is not None else (
             without_key(study_text, extra.split(":")[0]) + extra if extra else study_text)
         if whole is not None:
-            text += "storage: sqlite:///studies.db\n"
+            text += "storage: sqlite:///../studies.db\n"
         with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
             f.write(text)
         study = "s"

@@ -63,7 +63,7 @@ class Project:
                 trainer:
                   command: [{PYTHON}, "{{study_dir}}/../trainer.py"]
                 env: {env}
-                storage: sqlite:///gpu.db
+                storage: sqlite:///../gpu.db
                 fixed: {{{fixed}}}
                 """) + extra)
 

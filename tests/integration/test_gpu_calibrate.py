@@ -43,7 +43,7 @@ objective: {{metric: val_rank_ic, direction: maximize}}
 n_trials: 8
 trainer:
   command: {trainer_command}
-storage: sqlite:///c.db
+storage: sqlite:///../c.db
 fixed: {fixed}
 """)
 

@@ -22,7 +22,7 @@ n_trials: 6
 n_jobs: 2
 trainer:
   command: [hpo-trainer, --config, "{config}", --out, "{trial_dir}"]
-storage: sqlite:///t.db
+storage: sqlite:///../t.db
 fixed: {synthetic_tickers: 30, synthetic_days: 220, lookback: 5, hidden_size: 8, layers: 1, epochs: 1,
         batch_size: 64, max_train_samples: 256, max_valid_samples: 0}
 """

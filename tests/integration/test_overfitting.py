@@ -36,7 +36,7 @@ class Project(test_cli.Project):
             n_trials: {n_trials}
             trainer:
               command: [{PYTHON}, "{{study_dir}}/../series_trainer.py"]
-            storage: sqlite:///studies.db
+            storage: sqlite:///../studies.db
             fixed: {{folds: {folds}{", " + fixed if fixed else ""}}}
             """)
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
@@ -182,12 +182,14 @@ def test_bad_series_fails_trial(p):
     expect(out.stdout.strip() == "[480, 480, 480]", out.stdout + out.stderr)
 
 
-# No series: one line says so, and nothing else changes.
+# No series (a trainer that is not financial): nothing is said of overfitting statistics, in
+# hpo best or in the export's header, and JSON says they are unavailable.
 def test_no_series(p):
     sweep(p, "mode: no_series", n=3)
     best = p.run("best", "--study", "s").stdout.splitlines()
-    expect(best[0].startswith("best: trial ") and best[1].startswith("  params:"), best)
-    expect(len(best) == 3 and best[2].startswith("overfitting statistics: no trial has daily series"), best)
+    expect(len(best) == 2 and best[0].startswith("best: trial ") and best[1].startswith("  params:"), best)
+    exported = p.run("export", "--study", "s", "--format", "yaml").stdout
+    expect("overfitting" not in exported and "daily series" not in exported, exported)
     sel = p.status()["selection"]
     expect(sel["available"] is False, sel)
 
@@ -211,7 +213,7 @@ def trainer_sweep(p, preset):
             trainer:
               command: [hpo-trainer, --config, "{{config}}", --out, "{{trial_dir}}"]
             env: {{NUM_WORKERS: 0, OMP_NUM_THREADS: 1}}
-            storage: sqlite:///studies.db
+            storage: sqlite:///../studies.db
             fixed: {{epochs: 2, model: mlp, synthetic_tickers: 100, synthetic_days: 800,
                     max_train_samples: 4096, max_valid_samples: 0, signal_strength: {preset},
                     cv_scheme: walk_forward, cv_folds: 3, cv_embargo_days: 5, cost_bps: 0}}

@@ -39,7 +39,7 @@ class PgProject(Project):
     def study(self, name="s", **kwargs):
         super().study(name, **kwargs)
         path = os.path.join(self.dir, "studies", name + ".yaml")
-        text = open(path).read().replace("storage: sqlite:///studies.db", f'storage: "{self.url}"')
+        text = open(path).read().replace("storage: sqlite:///../studies.db", f'storage: "{self.url}"')
         open(path, "w").write(text)
 
     def run(self, *args, **kwargs):
@@ -235,6 +235,25 @@ def test_schema_matches_optuna(p):
            "alembic revisions differ")
 
 
+def test_init_for_optuna_31(p):
+    # `hpo db init --revision v3.0.0.d` on PostgreSQL: the tables Optuna 3.1 creates, and plain
+    # Optuna 3.1 loads the study hpo then runs in them.
+    p.pg.create_database("by_optuna")
+    p.pg.create_database("old")
+    subprocess.run([PYTHON, "-c", "import optuna; optuna.create_study(storage=%r)" %
+                    p.pg.url("by_optuna", scheme="postgresql+psycopg2")], check=True, capture_output=True)
+    out = p.run("db", "init", "--storage", p.pg.url("old"), "--revision", "v3.0.0.d").stdout
+    expect("v3.0.0.d" in out, out)
+    optuna, hpo = schema_dump(p.pg, "by_optuna"), schema_dump(p.pg, "old")
+    expect(sorted(optuna) == sorted(hpo), "hpo's v3.0.0.d schema differs from Optuna 3.1's:\n+ "
+           f"{[x for x in hpo if x not in optuna]}\n- {[x for x in optuna if x not in hpo]}")
+    p.study()
+    p.run("run", "--study", "s", "-n", "2", "--storage", p.pg.url("old"))
+    r = subprocess.run([PYTHON, "-c", "import optuna; print(len(optuna.load_study(study_name='s', storage=%r).trials))"
+                        % p.pg.url("old", scheme="postgresql+psycopg2")], capture_output=True, text=True)
+    expect(r.returncode == 0 and r.stdout.strip() == "2", r.stdout + r.stderr)
+
+
 def test_server_restart(p):
     # The server crashes and restarts, and a backend is terminated, in the
     # middle of a run: the run carries on after its retries and ends with
@@ -330,7 +349,7 @@ def test_storage_precedence(p):
     # for run, slurm and every command that reads.
     p.study()
     path = os.path.join(p.dir, "studies", "s.yaml")
-    text = open(path).read().replace(f'storage: "{p.url}"', "storage: sqlite:///file.db")
+    text = open(path).read().replace(f'storage: "{p.url}"', "storage: sqlite:///../file.db")
     open(path, "w").write(text)
     env = dict(os.environ, HPO_STORAGE=p.url)
     p.run("run", "--study", "s", "-n", "2", env=env)
@@ -357,7 +376,8 @@ def test_storage_precedence(p):
     p.run("run", "--study", "s", "-n", "1", env=bare)
     expect(os.path.exists(os.path.join(p.dir, "file.db")), "the study file's storage was not used")
     dry = p.run("slurm", "--study", "s", "--workers", "1", "--dry-run", env=bare).stdout
-    expect("storage sqlite:///file.db" in dry, dry)
+    # Beside the study file (studies/../file.db), made absolute for the workers.
+    expect(f"storage sqlite:///{os.path.join(p.dir, 'file.db')}" in dry, dry)
 
 
 def test_too_many_clients(p):

@@ -69,7 +69,7 @@ def test_cut_off_worker_stops_its_trainer(p):
     os.kill(a.pid, signal.SIGSTOP)
     try:
         time.sleep(2.5)  # past the grace
-        b = on_host(p, "host-b", "run", "--study", "s", "-n", "1")
+        b = on_host(p, "host-b", "run", "--study", "s", "-n", "0")  # resumes only
         wait_for("host-b's takeover", lambda: owner_host(p, 0) == "host-b")
         expect(alive(a_trainer), "host-a's trainer ended before host-a came back; the test proves nothing")
     finally:
@@ -178,7 +178,7 @@ def test_cut_off_from_database_stops_its_trainer(p):
             # Well before the trial's 15 s of epochs end.
             a, stopped_after = cut_off_mid_trial(p, partition, "sleep: 0.5, epochs: 30")
             expect(stopped_after <= 4.5, f"host-a's trainer ran {stopped_after:.1f} s past the cut")
-            b = on_host(p, "host-b", "run", "--study", "s", "-n", "1")
+            b = on_host(p, "host-b", "run", "--study", "s", "-n", "0")  # resumes only
             wait_for("host-b's takeover", lambda: owner_host(p, 0) == "host-b")
         finally:
             partition.heal()
@@ -234,7 +234,7 @@ def test_heartbeats_in_server_time_zone(p):
     out = p.run("run", "--study", "s", "-n", "1", env=env).stdout
     expect("resumed" not in out, f"hpo took over a trial whose Optuna beat is about 1 s old:\n{out}")
     p.pg.sql("UPDATE trial_heartbeats SET heartbeat = heartbeat - interval '100 seconds'", db="study")
-    out = p.run("run", "--study", "s", "-n", "1", env=env).stdout
+    out = p.run("run", "--study", "s", "-n", "0", env=env).stdout  # resumes only
     expect("1 resumed from a dead run" in out, f"hpo left a trial whose Optuna beat is 100 s old:\n{out}")
     rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
     expect(rows == [["0", "COMPLETE"], ["1", "COMPLETE"]], rows)
@@ -403,16 +403,18 @@ def test_stalled_worker_does_not_stall_the_fleet(p):
         relay.close()
     for host, out in outs.items():
         expect("cut off" not in out and "taken over" not in out, f"{host}:\n{out}")
-        expect("8 complete" in out and "0 failed" in out, f"{host}:\n{out}")
+        # 8 new trials each, and host-a's running one resumed by one of them.
+        complete = 8 + ("1 resumed from a dead run" in out)
+        expect(f"{complete} complete" in out and "0 failed" in out, f"{host}:\n{out}")
     resumed = sum("1 resumed from a dead run" in out for out in outs.values())
     expect(resumed == 1 and not any("2 resumed" in out for out in outs.values()),
            f"host-a's trial was taken over {resumed} times:\n" + "\n".join(outs.values()))
     expect("1 taken over by other hosts" in out_a, out_a)
     rows = p.pg.sql("SELECT state, COUNT(*) FROM trials GROUP BY state", db="study")
-    # 2 of host-a's, 15 new ones of the others' (and host-a's first, again).
-    expect(rows == [["COMPLETE", "17"]], rows)
+    # 2 of host-a's, 16 new ones of the others' (and host-a's first, again).
+    expect(rows == [["COMPLETE", "18"]], rows)
     ended = Counter(n for n, _, _ in runs(p))
-    expect(sorted(ended) == list(range(17)) and set(ended.values()) == {1}, runs(p))
+    expect(sorted(ended) == list(range(18)) and set(ended.values()) == {1}, runs(p))
 
 
 def on_twin(p, *args):

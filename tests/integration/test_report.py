@@ -79,6 +79,12 @@ def finished_study(p, n=12, jobs=2):
     p.run("run", "--study", "s", "-n", str(n))
 
 
+def exported_yaml(p):
+    """What `hpo export -o best.yaml` writes: the report shows the same."""
+    p.run("export", "--study", "s", "-o", "best.yaml")
+    return open(os.path.join(p.dir, "best.yaml")).read()
+
+
 def optuna(script):
     subprocess.run([PYTHON, "-c", textwrap.dedent(script)], check=True, capture_output=True, text=True)
 
@@ -94,7 +100,7 @@ def test_finished(p):
     drawn(seen, "slice", charts=5)  # one per parameter
     says_empty(seen, "failures", "No trial failed")
     best = seen["sections"]["best"]["pre"]
-    exported = p.run("export", "--study", "s").stdout
+    exported = exported_yaml(p)
     expect(best == [exported], f"the best config differs from hpo export's:\n{best}\n{exported}")
     expect(f"{len(st['trials'])} trial(s)" in seen["summary"], seen["summary"])
     expect(any("Method: fANOVA" in n for n in seen["sections"]["importance"]["notes"]), seen["sections"]["importance"])
@@ -396,7 +402,7 @@ def test_postgres(p):
         for section in ["history", "curves", "parallel", "importance", "metrics", "timeline"]:
             drawn(seen, section)
         drawn(seen, "slice", charts=5)
-        expect(seen["sections"]["best"]["pre"] == [q.run("export", "--study", "s").stdout], seen["sections"]["best"])
+        expect(seen["sections"]["best"]["pre"] == [exported_yaml(q)], seen["sections"]["best"])
         page = open(os.path.join(q.dir, "postgres.html"), encoding="utf-8").read()
         expect(PASSWORD not in page, "the page holds the database password")
 

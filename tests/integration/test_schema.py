@@ -147,6 +147,57 @@ def test_upgrade(p):
     expect(len(optuna_trials(url, current=True)) == 8, "hpo's trial after the upgrade")
 
 
+def test_init_for_optuna_31(p):
+    # `hpo db init --revision v3.0.0.d` makes the database Optuna 3.1 makes, schema object for
+    # schema object; hpo runs studies in it that plain Optuna 3.1 loads, and `hpo db upgrade` later
+    # hands it to Optuna 3.2+.
+    p.study()
+    db = p.db()
+    url = f"sqlite:///{db}"
+    r = p.run("db", "init", "--storage", url, "--revision", "v3.0.0.d")
+    expect("v3.0.0.d" in r.stdout and "Optuna 3.0-3.1 open it" in r.stdout, r.stdout)
+    expect(revision(db) == ([(12,)], [("v3.0.0.d",)]), revision(db))
+    ref = os.path.join(p.dir, "by_optuna_31.db")
+    optuna(f'optuna.create_study(storage="sqlite:///{ref}")', current=False)
+    expect(sqlite_schema(db) == sqlite_schema(ref),
+           f"hpo's v3.0.0.d schema differs from Optuna 3.1's:\n  {sqlite_schema(db)}\n  {sqlite_schema(ref)}")
+    expect(p.run("db", "init", "--storage", url, "--revision", "v3.0.0.d").returncode == 0, "init twice")
+    r = p.run("db", "init", "--storage", url, check=False)  # the default, v3.2.0.a
+    expect(r.returncode == 2 and "exists at v3.0.0.d, not v3.2.0.a" in r.stderr and "hpo db upgrade" in r.stderr,
+           r.stderr)
+    p.run("run", "--study", "s", "-n", "3")
+    expect(revision(db)[1] == [("v3.0.0.d",)], revision(db))
+    expect(len(optuna_trials(url, current=False)) == 3, "plain Optuna 3.1 does not load hpo's trials")
+    r = optuna(f'optuna.load_study(study_name="s", storage="{url}")', current=True, check=False)
+    expect(r.returncode != 0, "Optuna 3.2+ opened a v3.0.0.d database without its upgrade")
+    p.run("db", "upgrade", "--storage", url)
+    expect(len(optuna_trials(url, current=True)) == 3, "Optuna 3.2+ after the upgrade")
+    r = p.run("db", "init", "--storage", "sqlite:///x.db", "--revision", "v2.6.0.a", check=False)
+    expect(r.returncode != 0 and "--revision" in r.stderr, r.stderr)
+    expect(not os.path.exists(os.path.join(p.dir, "x.db")), "a refused init created a database")
+
+
+def test_storage_revision_in_study_file(p):
+    # A study file's storage_revision: v3.0.0.d gives the database its run creates to Optuna 3.1;
+    # a bad value names the file and the key, and creates nothing.
+    p.study(extra="storage_revision: v3.0.0.d\n")
+    p.run("run", "--study", "s", "-n", "2")
+    expect(revision(p.db())[1] == [("v3.0.0.d",)], revision(p.db()))
+    expect(len(optuna_trials(f"sqlite:///{p.db()}", current=False)) == 2, "plain Optuna 3.1")
+    os.remove(p.db())
+    p.study(extra="storage_revision: v3.1\n")
+    r = p.run("run", "--study", "s", "-n", "1", check=False)
+    expect(r.returncode == 2 and "s.yaml" in r.stderr and "storage_revision" in r.stderr and "v3.0.0.d" in r.stderr,
+           r.stderr)
+    expect(not os.path.exists(p.db()), "a refused study file created a database")
+    # An existing database keeps its revision, and the run says so.
+    p.study()
+    p.run("run", "--study", "s", "-n", "1")
+    p.study(extra="storage_revision: v3.0.0.d\n")
+    out = p.run("run", "--study", "s", "-n", "1").stdout
+    expect("is at v3.2.0.a, not the study's storage_revision v3.0.0.d" in out, out)
+
+
 def test_failed_upgrade_changes_nothing(p):
     # The index and the revision are one transaction: when setting the
     # revision fails, the index created just before must be gone too.
@@ -201,7 +252,7 @@ def test_other_revisions_refused(p):
 
 
 def test_db_help(p):
-    for args in (["db"], ["db", "upgrade"], ["db", "info"]):
+    for args in (["db"], ["db", "init"], ["db", "upgrade"], ["db", "info"]):
         r = p.run(*args, "--help")
         expect(r.returncode == 0 and "Example" in r.stdout, (args, r.stdout))
         expect(args == ["db"] or "--storage" in r.stdout, (args, r.stdout))

@@ -66,16 +66,16 @@ class Study:
                   grace_period: 5
                 env: {{NUM_WORKERS: 1}}
                 env_fixed: [NUM_WORKERS]   # one core would fit it to 0: keep the batch-builder thread
-                storage: sqlite:///hpo.db
+                storage: sqlite:///../hpo.db
                 """))
 
-    def start(self):
-        return subprocess.Popen([self.hpo, "run", "--study", self.name, "-n", "1"], cwd=self.dir,
+    def start(self, n=1):
+        return subprocess.Popen([self.hpo, "run", "--study", self.name, "-n", str(n)], cwd=self.dir,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 preexec_fn=one_core)
 
-    def run(self):
-        p = self.start()
+    def run(self, n=1):
+        p = self.start(n)
         out, _ = p.communicate(timeout=150)
         expect(p.returncode == 0, f"hpo run exited {p.returncode}:\n{out}")
         return out
@@ -148,7 +148,7 @@ def main():
         crashed = Study(hpo, trainer, root, "crashed")
         crash_during_third_epoch(crashed)
         expect(crashed.trial()["state"] == "RUNNING", crashed.trial())
-        out = crashed.run()
+        out = crashed.run(n=0)  # resumes the trial, and starts no new one
         expect("left RUNNING by a run that died" in out, out)
 
         log = open(crashed.trial_file("stderr.log")).read()

@@ -109,8 +109,10 @@ runs_dir: out/runs
       {"ZED", "1"},      {"ALPHA", "LAZY"}, {"FLAG_ON", "1"},
       {"FLAG_OFF", "0"}, {"RATE", "1.50"},  {"DEVICE", "cuda:0"}};
   CHECK(study.env == env);  // file order, values as written
-  CHECK(study.storage == "sqlite:///tmp/x.db");
-  CHECK(study.runs_dir == "out/runs");
+  // Relative to the study file, as the search space is.
+  const std::string studies = std::filesystem::absolute(layout.study).parent_path().string();
+  CHECK(study.storage == "sqlite:///" + studies + "/tmp/x.db");
+  CHECK(study.runs_dir == studies + "/out/runs");
   CHECK(study.space.path == layout.dir.path("search_spaces/space.yaml"));
   REQUIRE(study.space.params.size() == 2);
   CHECK(study.space.params[0].name == "lr");
@@ -119,6 +121,16 @@ runs_dir: out/runs
   const FixedValues fixed = {
       {"model", std::string("tcn")}, {"epochs", int64_t{5}}, {"extra", std::string("x")}};
   CHECK(study.space.fixed == fixed);
+}
+
+TEST_CASE("absolute paths and server URLs in a study file stay as written") {
+  for (const std::string storage : {"sqlite:////abs/x.db", "postgresql://hpo@db1:5432/hpo"}) {
+    const Layout layout(std::string(kRequired) + "storage: \"" + storage +
+                        "\"\nruns_dir: /abs/runs\n");
+    const StudyConfig study = load_study_file(layout.study);
+    CHECK(study.storage == storage);
+    CHECK(study.runs_dir == "/abs/runs");
+  }
 }
 
 TEST_CASE("a minimal study gets the defaults and the file's stem as name") {

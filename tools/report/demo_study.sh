@@ -22,7 +22,7 @@ trainer:
   timeout: 600
   grace_period: 5
 fixed: {epochs: 20}
-storage: sqlite:///demo.db
+storage: sqlite:///../demo.db
 YAML
 cd "$out"
 "$hpo" run --study full_sweep_demo || true   # OOM trials fail; the study is still worth a look

@@ -184,14 +184,16 @@ json failures_json(const StudyView& view, size_t limit) {
 
 // The config as `hpo export` writes it, the selection's statistics in its
 // header.
-json best_json(const StudyView& view, const std::string& notes) {
+json best_json(const StudyView& view, const std::string& notes, const StudyConfig* study) {
   const auto best = best_trials(view, 1);
   if (best.empty()) return nullptr;
   const TrialRecord& t = *best.front();
   json b = {{"n", t.number}};
   put_value(b, t.value);
   try {
-    b["config"] = config_yaml(view, t, notes);
+    const std::string run = trainer_command_line(study, t, "best.yaml");
+    b["config"] = config_yaml(view, t, notes, run);
+    b["run"] = run;
   } catch (const StorageError&) {
     // A trial hpo did not run (Optuna made it) has no stored config.
     json params = json::object();
@@ -212,7 +214,8 @@ long utc_offset_seconds(double when) {
 
 }  // namespace
 
-json report_data(const StudyView& view, double now_s, const ReportLimits& limits) {
+json report_data(const StudyView& view, double now_s, const ReportLimits& limits,
+                 const StudyConfig* study) {
   const auto params = study_params(view);
   const auto pairs = metric_pairs(view);
   std::set<std::string> metrics;
@@ -236,7 +239,7 @@ json report_data(const StudyView& view, double now_s, const ReportLimits& limits
   d["failures"] = failures_json(view, limits.failures);
   const Selection selection = compute_selection(view, {});
   const std::string selection_lines = selection_text(view, selection);
-  d["best"] = best_json(view, selection_lines);
+  d["best"] = best_json(view, selection_lines, study);
   // Section 10: the selection's statistics and the PBO logits' histogram.
   d["selection"] = selection_json(view, selection);
   d["selection"]["text"] = selection_lines;

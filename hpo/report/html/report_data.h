@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 
+#include "hpo/config/study_config.h"
 #include "hpo/report/study_view.h"
 
 namespace hpo {
@@ -31,7 +32,10 @@ struct ReportLimits {
 //  "utc_offset_s"}. Times are seconds since the epoch; `now_s` is when the
 //  snapshot was read (running trials' bars end there).
 // States are Optuna's, but a FAIL for lack of memory is "OOM".
-nlohmann::json report_data(const StudyView& view, double now_s, const ReportLimits& limits = {});
+// `study` (its file, when there is one) gives the trainer command the best
+// config's header shows, as `hpo export` does.
+nlohmann::json report_data(const StudyView& view, double now_s, const ReportLimits& limits = {},
+                           const StudyConfig* study = nullptr);
 
 }  // namespace hpo
 

@@ -325,7 +325,8 @@
     const b = data.best;
     if (!b) return empty('best', 'No COMPLETE trial yet.');
     if (b.config !== null) {
-      note('best', 'Trial ' + b.n + ', as hpo export writes it: run it with hpo-trainer --config best.yaml --out DIR.');
+      note('best', 'Trial ' + b.n + ', as hpo export -o best.yaml writes it' +
+           (b.run ? ': run it with ' + b.run : '') + '.');
       element(body('best'), 'pre', 'config', b.config);
     } else {
       note('best', 'Trial ' + b.n + ' was not run by hpo, so no config was stored; its parameters:');

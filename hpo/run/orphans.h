@@ -1,0 +1,34 @@
+// Which RUNNING trials have no live owner: their run died (kill -9, a power
+// cut) or stopped beating. `hpo run` takes them over and runs them again;
+// `hpo status` shows them as orphaned rather than as running.
+#ifndef HPO_RUN_ORPHANS_H_
+#define HPO_RUN_ORPHANS_H_
+
+#include <cstdint>
+#include <set>
+
+#include "hpo/storage/storage.h"
+
+namespace hpo {
+
+enum class Orphanhood {
+  kNone,  // owned by a live run, not RUNNING, or not hpo's (an Optuna worker's)
+  kOwnerDead,  // its owner's process here is gone: take it over at once
+  kBeatStale,  // its owner is elsewhere and stopped beating: take it over
+               // only while its heartbeat is still stale
+};
+
+// Judges one trial. In this PID namespace of this boot, by its owner's
+// process; anywhere else (another host, or a look-alike with our host name:
+// a container, a cloned machine), by whether its id is in `stale` (trials
+// whose heartbeat is older than the grace; Storage::stale_trials). A live
+// owner here is never judged gone, however late its beat.
+Orphanhood orphanhood(const TrialRecord& trial, const std::set<int64_t>& stale);
+
+// The heartbeat age past which another host takes a trial over: four
+// heartbeat intervals.
+inline double heartbeat_grace_s(double heartbeat_interval_s) { return 4 * heartbeat_interval_s; }
+
+}  // namespace hpo
+
+#endif  // HPO_RUN_ORPHANS_H_
