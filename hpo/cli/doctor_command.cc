@@ -22,6 +22,8 @@
 #include "hpo/gpu/memory_estimate.h"
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/space_fit.h"
+#include "hpo/report/stderr_summary.h"
+#include "hpo/run/trainer_check.h"
 #include "hpo/run/trainer_program.h"
 #include "samplers/param_value.h"
 
@@ -129,14 +131,49 @@ void check_trainer_build(const std::string& path, bool on_gpu, Findings& f) {
   }
 }
 
-void check_trainer(const StudyConfig& study, bool on_gpu, Findings& f) {
+// The trainer's resolved path, or "" when it is not found (a warning).
+std::string check_trainer(const StudyConfig& study, bool on_gpu, Findings& f) {
   const TrainerProgram trainer = find_trainer(study);
   if (trainer.path.empty()) {
     f.warn("trainer", trainer.problem);
-    return;
+    return "";
   }
   f.ok("trainer", trainer.path);
+  for (const FileCheck& c : check_trainer_files(study, trainer.path)) {
+    if (c.ok)
+      f.ok("trainer", c.text);
+    else
+      f.warn("trainer", c.text);
+  }
   check_trainer_build(trainer.path, on_gpu, f);
+  return trainer.path;
+}
+
+// One run of the trainer on the study's smoke: config, judged by the
+// protocol: what a sweep would otherwise find out at its first trial.
+void check_smoke(const StudyConfig& study, const std::string& program, Findings& f) {
+  if (!study.smoke) {
+    f.info("smoke",
+           "no smoke: config in the study file; add one (for example smoke: {epochs: 1}) "
+           "for hpo doctor to run the trainer once and check its report");
+    return;
+  }
+  if (program.empty()) return;  // already a warning
+  const double timeout = study.trainer.timeout_s > 0 ? study.trainer.timeout_s : 300;
+  const SmokeResult r = smoke_run(study, program, timeout);
+  std::string text = "one run on the smoke config: " + r.exit + ", " +
+                     std::to_string(r.epoch_lines) + " epoch line(s)";
+  if (!r.final_value.empty()) text += ", final " + study.objective.metric + " = " + r.final_value;
+  if (r.ok) {
+    f.ok("smoke", text);
+    return;
+  }
+  if (r.bad_lines > 0) text += ", " + std::to_string(r.bad_lines) + " bad report line(s)";
+  for (const std::string& p : r.problems) text += "; " + p;
+  const std::string said = last_meaningful_line(r.stderr_tail);
+  if (!said.empty()) text += "; its stderr ends: " + said;
+  if (!r.dir.empty()) text += " (its files: " + r.dir + ")";
+  f.warn("smoke", text);
 }
 
 // The stock trainer reads a CSV named by the fixed value `data`; empty or
@@ -268,12 +305,22 @@ int diagnose(const DoctorFlags& flags) {
   check_gpu(context, f);
   f.ok("profile", profile.name + " (" + std::string(to_string(context.choice.source)) + ": " +
                       context.choice.reason + ")");
-  check_trainer(study, plan.on_gpu, f);
-  check_data(study, f);
+  const std::string program = check_trainer(study, plan.on_gpu, f);
+  // The data file, memory and time follow hpo-trainer's keys and model; for
+  // another trainer they would be made up.
+  const bool stock = program.empty() || is_stock_trainer(program);
+  if (stock) check_data(study, f);
   check_space(study, profile, f);
-  check_memory(study, profile, plan, f);
+  if (stock) check_memory(study, profile, plan, f);
   check_cpu(study, plan, context, f);
-  estimate_time(study, profile, plan.on_gpu, f);
+  if (stock) {
+    estimate_time(study, profile, plan.on_gpu, f);
+  } else {
+    f.info("estimates", "memory and time are estimated for hpo-trainer's model only; " +
+                            std::filesystem::path(program).filename().string() +
+                            " is another trainer");
+  }
+  check_smoke(study, program, f);
   std::cout << (f.warnings() == 0 ? "no problems found"
                                   : std::to_string(f.warnings()) + " warning(s)")
             << "\n";
@@ -285,7 +332,8 @@ int diagnose(const DoctorFlags& flags) {
 void add_doctor_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<DoctorFlags>();
   CLI::App* cmd = app.add_subcommand(
-      "doctor", "Check a study before a sweep: GPU, driver, trainer, data, memory, CPU");
+      "doctor",
+      "Check a study before a sweep: GPU, driver, trainer (and one smoke run), data, memory, CPU");
   cmd->add_option("--study", flags->study, "Study name (studies/NAME.yaml) or path to a study file")
       ->required();
   cmd->add_option(
@@ -303,6 +351,10 @@ void add_doctor_command(CLI::App& app, int& exit_code) {
       "largest\n"
       "values the search space allows; the budget is the profile's VRAM shared by the trials on "
       "one GPU.\n"
+      "The data, memory and time checks apply to hpo-trainer. Any trainer's program, #! "
+      "interpreter\n"
+      "and script are checked, and with a smoke: config in the study file (e.g. smoke: {epochs:\n"
+      "1}) the trainer runs once on it in a scratch directory and its report is checked.\n"
       "Exit codes: 0 no problems; 1 warnings (read them before a long sweep); 2 bad input.\n\n"
       "Examples:\n"
       "  hpo doctor --study quick_sweep\n"

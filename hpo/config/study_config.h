@@ -77,6 +77,9 @@ struct StudyConfig {
   // (Optuna 3.2-5.0), or v3.0.0.d for Optuna 3.0-3.1 (Debian 12's); empty
   // when the file does not say (the newest).
   std::string storage_revision;
+  // smoke: values over a drawn point of the space, for `hpo doctor` to run
+  // the trainer once on (a one-step config: {epochs: 1}); unset: no smoke run.
+  std::optional<FixedValues> smoke;
   std::string runs_dir = "runs";
   // Seconds between heartbeats of running trials; a trial owned by another
   // host is taken over once its heartbeat is 4 intervals old.

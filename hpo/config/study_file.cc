@@ -38,7 +38,8 @@ const std::vector<std::string> kStudyKeys = {"name",
                                              "runs_dir",
                                              "on_oom",
                                              "heartbeat_interval",
-                                             "env_fixed"};
+                                             "env_fixed",
+                                             "smoke"};
 
 // The env settings hpo fits to the cores, and so the ones env_fixed may pin.
 const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
@@ -284,6 +285,17 @@ std::vector<std::string> parse_env_fixed(const YamlNode& node, const StudyConfig
   return names;
 }
 
+// smoke: a mapping of single values (any key: they override sampled and
+// fixed values alike).
+FixedValues parse_smoke(const YamlNode& node) {
+  FixedValues values;
+  for (const auto& [name, value] : node.as_map()) {
+    if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
+    values.emplace_back(name, value.as_value());
+  }
+  return values;
+}
+
 void merge_fixed(const YamlNode& node, SearchSpaceConfig& space) {
   for (const auto& [name, value] : node.as_map()) {
     if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
@@ -376,6 +388,7 @@ StudyConfig load_study_file(const std::string& path) {
   // The search space last: the study file's own errors come first.
   study.space = load_search_space(resolve_search_space(root.require("search_space"), path));
   if (auto fixed = root.find("fixed")) merge_fixed(*fixed, study.space);
+  if (auto smoke = root.find("smoke")) study.smoke = parse_smoke(*smoke);
   return study;
 }
 

@@ -1056,6 +1056,50 @@ def full_and_read_only(p, small):
     expect(open(os.path.join(small, "hpo.db"), "rb").read() == before, "read-only database changed")
 
 
+def test_doctor_any_trainer(p):
+    # For a trainer that is not hpo-trainer the doctor checks what applies to it (its program,
+    # interpreter and script; one run on the study's smoke config) and estimates nothing of
+    # hpo-trainer's model for it.
+    os.environ["TMPDIR"] = p.dir  # the scratch directories a failed smoke run keeps
+
+    def doctor(extra=""):
+        p.study(extra=extra)
+        r = p.run("doctor", "--study", "s", check=False)
+        return r.returncode, r.stdout + r.stderr
+    code, out = doctor()
+    expect("fake_trainer.py" in out and "ok       trainer: script" in out, out)
+    for stock in ("batch_size", "TFLOP", "data:", "memory:"):
+        expect(stock not in out, f"{stock!r} is hpo-trainer's, not this trainer's:\n{out}")
+    expect("no smoke: config" in out, out)
+    # One run on the smoke config: its report is read as hpo reads a trial's.
+    code, out = doctor("smoke: {epochs: 1}\n")
+    expect(code == 0 and "ok       smoke: one run on the smoke config: exit code 0, 1 epoch line(s), final score ="
+           in out, f"exit {code}\n{out}")
+    for mode, needle in [("fail", "exit code 3"), ("garbage", "2 bad report line(s)"),
+                         ("no_final", "no final line"), ("hang", "timed out after 2 s")]:
+        p.study(extra=f"smoke: {{epochs: 1, mode: {mode}}}\n", timeout=2)
+        r = p.run("doctor", "--study", "s", check=False)
+        out = r.stdout + r.stderr
+        expect(r.returncode == 1 and "warning  smoke:" in out and needle in out, f"{mode}: exit {r.returncode}\n{out}")
+    p.study(extra="smoke: {epochs: 1, mode: fail}\n")
+    out = p.run("doctor", "--study", "s", check=False).stdout
+    expect("its stderr ends: something went wrong in epoch 0" in out, out)
+    # A missing script, and a script whose #! interpreter is missing.
+    text = open(os.path.join(p.dir, "studies", "s.yaml")).read()
+    with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
+        f.write(text.replace("fake_trainer.py", "missing_trainer.py"))
+    r = p.run("doctor", "--study", "s", check=False)
+    expect(r.returncode == 1 and "missing_trainer.py' (python3's argument) is missing" in r.stdout, r.stdout)
+    script = os.path.join(p.dir, "trainer.sh")
+    with open(script, "w") as f:
+        f.write("#!/nonexistent/bin/python9\n")
+    os.chmod(script, 0o755)
+    with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
+        f.write(text.replace(f'[{PYTHON}, "{{study_dir}}/../fake_trainer.py"', f'["{script}"'))
+    r = p.run("doctor", "--study", "s", check=False)
+    expect(r.returncode == 1 and "its #! interpreter '/nonexistent/bin/python9' was not found" in r.stdout, r.stdout)
+
+
 def test_help_teaches(p):
     for cmd in ([], ["run"], ["status"], ["best"], ["export"], ["studies"], ["slurm"]):
         r = p.run(*cmd, "--help")

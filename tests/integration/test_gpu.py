@@ -51,7 +51,7 @@ class Project:
                     and not k.startswith("FAKE_GPU")}
         self.env["PATH"] = self.bin + os.pathsep + "/usr/bin:/bin"
 
-    def study(self, params, name="s", jobs=1, threads=1, fixed="", workers=None, extra=""):
+    def study(self, params, name="s", jobs=1, threads=1, fixed="", workers=None, extra="", command=None):
         with open(os.path.join(self.dir, "search_spaces", "space_" + name + ".yaml"), "w") as f:
             f.write("params:\n" + textwrap.indent(params, "  "))
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
@@ -61,7 +61,7 @@ class Project:
                 objective: {{metric: score, direction: maximize}}
                 n_jobs: {jobs}
                 trainer:
-                  command: [{PYTHON}, "{{study_dir}}/../trainer.py"]
+                  command: {command or f'[{PYTHON}, "{{study_dir}}/../trainer.py"]'}
                 env: {env}
                 storage: sqlite:///../gpu.db
                 fixed: {{{fixed}}}
@@ -355,12 +355,24 @@ HUGE = ("batch_size: {type: categorical, choices: [512, 65536], pinned: true}\nh
         "layers: {type: int, low: 2, high: 8}\n")
 
 
+def stock_stand_in(p):
+    """A program named hpo-trainer that answers --capabilities as a CUDA build does: the doctor's
+    memory and time estimates are for hpo-trainer only, and these tests need no real GPU build."""
+    os.makedirs(os.path.join(p.dir, "stock"), exist_ok=True)
+    path = os.path.join(p.dir, "stock", "hpo-trainer")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\necho '{\"cuda_built\":true,\"cuda_devices\":2,\"torch\":\"2.11.0\"}'\n")
+    os.chmod(path, 0o755)
+    return path
+
+
 def test_doctor_fine(p):
-    p.study(SMALL, jobs=2, threads=2)
+    stock = stock_stand_in(p)
+    p.study(SMALL, jobs=2, threads=2, command=f'["{stock}"]')
     r = p.run("doctor", "--study", "s", "--cores", "16")
     expect("ok       GPU: 2 x NVIDIA H100 80GB HBM3 (79.65 GiB), driver 550.54.15" in r.stdout, r.stdout)
     expect("ok       profile: h100 (detected" in r.stdout, r.stdout)
-    expect("ok       trainer: /usr/bin/python3" in r.stdout, r.stdout)
+    expect(f"ok       trainer: {stock}" in r.stdout, r.stdout)
     # The h100 profile's batch sizes replace the space's.
     expect("ok       memory: worst case tcn batch_size 4096" in r.stdout, r.stdout)
     expect("info     space: batch_size: categorical [2048, 4096] (from the profile)" in r.stdout, r.stdout)
@@ -373,7 +385,7 @@ def test_doctor_fine(p):
 
 
 def test_doctor_warns_oversized(p):
-    p.study(HUGE, jobs=4, threads=8, workers=4, extra="env_fixed: [NUM_WORKERS]\n")
+    p.study(HUGE, jobs=4, threads=8, workers=4, extra="env_fixed: [NUM_WORKERS]\n", command=f'["{stock_stand_in(p)}"]')
     r = p.run("doctor", "--study", "s", "--gpu-profile", "rtx_4090", "--cores", "16", expect_rc=1)
     expect("warning  memory: worst case tcn batch_size 65536, hidden_size 4096, layers 8" in r.stdout, r.stdout)
     expect("out-of-memory risk" in r.stdout, r.stdout)
@@ -387,14 +399,15 @@ def test_doctor_warns_oversized(p):
 
 
 def test_doctor_checks_data_and_trainer(p):
-    p.study(SMALL, fixed="data: panel.csv")
+    stock = stock_stand_in(p)
+    p.study(SMALL, fixed="data: panel.csv", command=f'["{stock}"]')
     r = p.run("doctor", "--study", "s", "--cores", "16", expect_rc=1)
     expect("warning  data: 'panel.csv' is missing or unreadable" in r.stdout, r.stdout)
     open(os.path.join(p.dir, "panel.csv"), "w").close()
     r = p.run("doctor", "--study", "s", "--cores", "16")
     expect("ok       data: panel.csv" in r.stdout, r.stdout)
     with open(os.path.join(p.dir, "studies", "s.yaml")) as f:
-        text = f.read().replace(PYTHON, "no-such-trainer")
+        text = f.read().replace(stock, "no-such-trainer")
     with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
         f.write(text)
     r = p.run("doctor", "--study", "s", "--cores", "16", expect_rc=1)
