@@ -87,7 +87,7 @@ def test_noise_sweep(p):
     expect(sel["valid"]["sharpe_net_source"] == "daily series", sel["valid"])
     expect(abs(sel["valid"]["sharpe_net"] - sel["dsr"]["sharpe_per_day"] * 252 ** 0.5) < 1e-9, sel)
     expect("net Sharpe" in best and "of the daily series as DSR takes it" in best, best)
-    yaml = p.run("export", "--study", "s").stdout
+    yaml = p.run("export", "--study", "s", "--format", "yaml").stdout
     expect("# selection (best validation value)" in yaml and "#   PBO " in yaml, yaml)
 
 
@@ -120,7 +120,7 @@ def test_robust_select(p):
     expect(got["selection"]["rule"] == "best" and got["selection"]["trial"] == got["best"]["number"], got)
     out = p.run("best", "--study", "s", "--select", "robust").stdout
     expect(out.startswith(f"robust: trial {want},"), out)
-    yaml = p.run("export", "--study", "s", "--select", "robust").stdout
+    yaml = p.run("export", "--study", "s", "--select", "robust", "--format", "yaml").stdout
     expect(f"trial {want}:" in yaml.splitlines()[0] and "# selection (robust" in yaml, yaml)
     j = json.loads(p.run("best", "--study", "s", "--select", "robust", "--json").stdout)
     expect(j["number"] == want and j["selection"]["trial"] == want, j)

@@ -51,7 +51,8 @@ def test_sqlite_without_one_node_is_refused(p):
         for args in ([], ["--nodelist", f"{cluster.host},{cluster.host}"]):
             r = hpo_slurm(p, cluster, "--workers", "3", *args, check=False)
             expect(r.returncode == 2, f"{args}: exit {r.returncode}: {r.stdout}{r.stderr}")
-            for needle in ("sqlite:///studies.db", "PostgreSQL", "postgresql://", "--nodelist"):
+            # The study file's storage, beside it (made absolute for the workers).
+            for needle in (f"sqlite:///{p.db()}", "PostgreSQL", "postgresql://", "--nodelist"):
                 expect(needle in r.stderr, f"{args}: {needle!r} not in: {r.stderr}")
         expect(all_jobs(cluster) == [], "a refused array was submitted")
     expect(not os.path.exists(os.path.join(p.dir, "runs")), "a refused array left a script behind")
@@ -66,7 +67,7 @@ def test_dry_run_submits_nothing(p):
         # The study file asks for 5 trials: 2 workers run 3 each.
         expect("2 worker(s) x 3 trial(s) = 6 trial(s) (the study file asks for 5)" in r.stdout, r.stdout)
         for line in ("#SBATCH --array=0-1", "#SBATCH --partition=debug", "#SBATCH --time=00:10:00",
-                     "#SBATCH --comment=nightly", "-n 3 --runs-dir", "HPO_STORAGE=sqlite:///studies.db",
+                     "#SBATCH --comment=nightly", "-n 3 --runs-dir", f"HPO_STORAGE=sqlite:///{p.db()}",
                      "sbatch --parsable"):
             expect(line in r.stdout, f"{line!r} not in:\n{r.stdout}")
         expect(all_jobs(cluster) == [], "--dry-run submitted a job")
