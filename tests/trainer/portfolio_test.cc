@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -158,6 +159,39 @@ TEST_CASE("portfolio: on a panel, zero-cost net Sharpe is the gross Sharpe; cost
   CHECK(costly.turnover <= 4.0);
   CHECK(costly.daily_net.size() == costly.daily_days.size());
   CHECK(costly.daily_rank_ic.size() == costly.daily_days.size());
+}
+
+// A validation day on which only three of ten names trade has too few
+// samples to score: it is a skipped day of the dataset, and the series holds
+// the book through it (its return, a NaN RankIC, marked skipped) instead of
+// jumping from the day before to the day after.
+TEST_CASE("portfolio: a day too thin to score is held through in the daily series") {
+  SyntheticSpec spec;
+  spec.tickers = 10;
+  spec.days = 300;
+  spec.seed = 11;
+  spec.missing_rate = 0;
+  Panel panel = make_synthetic_panel(spec).panel;
+  TrainerConfig config;
+  config.lookback = 5;
+  config.max_valid_samples = 0;
+  const size_t thin = make_dataset(panel, config).splits.valid.begin + 10;
+  for (size_t t = 3; t < 10; ++t)
+    for (auto* field : {&panel.open, &panel.high, &panel.low, &panel.close, &panel.volume})
+      (*field)[panel.index(t, thin)] = NAN;
+  const Dataset d = make_dataset(panel, config);
+  CHECK(std::count(d.skipped_days.begin(), d.skipped_days.end(), uint32_t(thin)) == 1);
+  std::vector<float> pred;
+  for (const Sample& x : d.valid) pred.push_back(float(x.ticker));
+  const Scores s = score_samples(d.features, d.valid, pred, 10.0, d.skipped_days);
+  const auto at = std::find(s.daily_days.begin(), s.daily_days.end(), uint32_t(thin));
+  REQUIRE(at != s.daily_days.end());
+  const size_t k = size_t(at - s.daily_days.begin());
+  CHECK(s.daily_skipped[k]);
+  CHECK(std::isnan(s.daily_rank_ic[k]));
+  CHECK(s.daily_net[k] != 0);  // the names held short (T0, T1) still trade
+  CHECK(s.days == int(d.splits.valid.size()) - 1);  // scored days: all but the thin one
+  CHECK(s.daily_days.size() == d.splits.valid.size());
 }
 
 }  // namespace
