@@ -39,11 +39,11 @@ Book long_short_book(const Day& d) {
 // Removes the held names that are gone on day `d`: no row, or no price to
 // trade at. Their positions were closed at the last print (features.h).
 void drop_closed(Book* held, const Day& d) {
-  for (auto it = held->begin(); it != held->end();) {
-    auto pos = std::find(d.tickers.begin(), d.tickers.end(), it->first);
-    const bool gone = pos == d.tickers.end() || !std::isfinite(d.ret[pos - d.tickers.begin()]);
-    it = gone ? held->erase(it) : std::next(it);
-  }
+  Book tradable;
+  for (size_t i = 0; i < d.tickers.size(); ++i)
+    if (std::isfinite(d.ret[i])) tradable[d.tickers[i]] = 0;
+  for (auto it = held->begin(); it != held->end();)
+    it = tradable.count(it->first) ? std::next(it) : held->erase(it);
 }
 
 double turnover(const Book& before, const Book& after) {
