@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "trainer/cv.h"
+#include "trainer/dates.h"
 #include "trainer/error.h"
 #include "trainer/features.h"
 #include "trainer/synthetic.h"
@@ -89,6 +90,11 @@ const std::vector<Key>& keys() {
           "initialization, dropout and shuffling"),
       string_key("data", &TrainerConfig::data,
                  "CSV panel path; empty = the built-in synthetic panel"),
+      string_key("date_format", &TrainerConfig::date_format,
+                 "how the data's dates are spelled: strftime codes %Y %m %d %b, e.g. %m/%d/%Y; "
+                 "default %Y-%m-%d (ISO, a midnight time allowed)"),
+      key("min_names", &TrainerConfig::min_names, "an integer",
+          "fewest names a date needs to be traded, trained on and scored"),
       key("horizon", &TrainerConfig::horizon, "an integer",
           "label: log return of a position held this many days"),
       string_key("label_entry", &TrainerConfig::label_entry,
@@ -241,6 +247,9 @@ void validate(const TrainerConfig& c, const std::string& source) {
   require(c.max_valid_samples >= 0, source, "max_valid_samples", "must be >= 0");
   require(c.eval_batch_size >= 1, source, "eval_batch_size", "must be >= 1");
   require(c.horizon >= 1, source, "horizon", "must be >= 1");
+  require(date_format_problem(c.date_format).empty(), source, "date_format",
+          date_format_problem(c.date_format));
+  require(c.min_names >= 2, source, "min_names", "must be >= 2 (a z-score needs two names)");
   require(label_entry_named(c.label_entry).has_value(), source, "label_entry",
           "must be \"next_open\", \"next_close\" or \"close\"");
   require(c.train_frac > 0 && c.valid_frac > 0 && c.train_frac + c.valid_frac < 1, source,

@@ -34,6 +34,10 @@ struct TrainerConfig {
   uint64_t seed = 0;
   // Data.
   std::string data;  // CSV path; empty = the built-in synthetic panel
+  std::string date_format = "%Y-%m-%d";  // the data's date spelling (dates.h)
+  // Dates traded by fewer names are dropped (calendar.h); days with fewer
+  // samples are neither trained on nor scored.
+  int min_names = 5;
   int horizon = 1;  // days the label's position is held
   std::string label_entry = "next_open";  // where it is entered: next_open | next_close | close
   double train_frac = 0.6;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "trainer/calendar.h"
 #include "trainer/selection.h"
 #include "trainer/synthetic.h"
 
@@ -29,7 +32,7 @@ std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRang
 void validation_samples(const FeatureSet& fs, const DayRange& block, const TrainerConfig& config,
                         std::vector<Sample>* select, std::vector<Sample>* valid) {
   auto in = [&](const DayRange& r) {
-    return thin_dates(samples_in(fs, r), r, config.max_valid_samples);
+    return thin_dates(samples_in(fs, r, size_t(config.lookback)), r, config.max_valid_samples);
   };
   if (config.epoch_select_frac <= 0) {
     *valid = in(block);
@@ -41,6 +44,19 @@ void validation_samples(const FeatureSet& fs, const DayRange& block, const Train
   *valid = in(parts.report);
 }
 
+// The days of the train, valid and test blocks that have no sample.
+std::vector<uint32_t> days_without_samples(const FeatureSet& fs, const Splits& splits,
+                                           size_t lookback) {
+  std::vector<uint32_t> out;
+  for (const DayRange& r : {splits.train, splits.valid, splits.test}) {
+    std::vector<bool> has(r.size(), false);
+    for (const Sample& s : samples_in(fs, r, lookback)) has[s.day - r.begin] = true;
+    for (size_t k = 0; k < has.size(); ++k)
+      if (!has[k]) out.push_back(uint32_t(r.begin + k));
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -48,15 +64,20 @@ namespace {
 PanelData panel_data(const Panel& panel, const TrainerConfig& config) {
   PanelData p;
   const LabelSpec label{config.horizon, label_entry_named(config.label_entry).value()};
-  p.features = compute_features(panel, label);
+  p.features = compute_features(panel, label, size_t(config.min_names));
   p.dates = panel.dates;
+  p.tickers = panel.tickers;
+  p.summary = panel.summary;
+  p.summary.delisting_labels = p.features.delisting_labels;
   return p;
 }
 
 // The panel data of `config` computed afresh: from its CSV or the synthetic panel.
 PanelData build_panel_data(const TrainerConfig& config) {
   if (!config.data.empty()) {
-    PanelData p = panel_data(read_panel_csv(config.data), config);
+    Panel panel = read_panel_csv(config.data, config.date_format);
+    apply_calendar(&panel, size_t(config.min_names));
+    PanelData p = panel_data(panel, config);
     p.source = config.data;
     return p;
   }
@@ -83,21 +104,24 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
   Dataset d;
   d.features = std::move(data.features);
   d.dates = std::move(data.dates);
+  d.tickers = std::move(data.tickers);
+  d.summary = std::move(data.summary);
   d.oracle = std::move(data.oracle);
   d.source = std::move(data.source);
   const LabelSpec& label = d.features.label_spec;
   const size_t first_day = kLongestWindow + size_t(config.lookback) - 1;
   d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
                          config.valid_frac);
-  d.train = samples_in(d.features, d.splits.train);
+  d.train = samples_in(d.features, d.splits.train, size_t(config.lookback));
   validation_samples(d.features, d.splits.valid, config, &d.select, &d.valid);
-  d.test = samples_in(d.features, d.splits.test);
+  d.test = samples_in(d.features, d.splits.test, size_t(config.lookback));
+  d.skipped_days = days_without_samples(d.features, d.splits, size_t(config.lookback));
   const CvSpec cv = cv_spec(config);
   if (!cv.enabled()) return d;
   for (const Fold& fold : make_folds(d.splits, label_reach(label), cv)) {
     FoldData f{fold, {}, {}, {}};
     for (const DayRange& r : fold.train) {
-      std::vector<Sample> part = samples_in(d.features, r);
+      std::vector<Sample> part = samples_in(d.features, r, size_t(config.lookback));
       f.train.insert(f.train.end(), part.begin(), part.end());
     }
     validation_samples(d.features, fold.valid, config, &f.select, &f.valid);
@@ -106,7 +130,11 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
   return d;
 }
 
-Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir, std::ostream* log) {
+namespace {
+
+// The dataset of `config`, from the feature cache in `cache_dir` when it holds it.
+Dataset load_or_build(const TrainerConfig& config, const std::string& cache_dir,
+                      std::ostream* log) {
   if (cache_dir.empty()) return make_dataset(build_panel_data(config), config);
   const std::string key = feature_cache_key(config);
   const std::string path = feature_cache_path(cache_dir, key);
@@ -125,8 +153,34 @@ Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir, 
   return make_dataset(std::move(built), config);
 }
 
+}  // namespace
+
+Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir, std::ostream* log) {
+  Dataset d = load_or_build(config, cache_dir, log);
+  // Every run says what the calendar dropped, also when the cache built it.
+  if (const std::string w = d.summary.warning(); log && !w.empty()) *log << w << "\n";
+  return d;
+}
+
+namespace {
+
+// The daily series of `scores` (score()'s scored days) with the book's days
+// held through inserted: their net return, a NaN RankIC, marked skipped.
+void with_held_days(Scores* scores, const DailyPortfolio& book) {
+  std::vector<double> rank_ic;
+  for (size_t k = 0, scored = 0; k < book.days.size(); ++k)
+    rank_ic.push_back(book.skipped[k] ? NAN : scores->daily_rank_ic[scored++]);
+  scores->daily_days = book.days;
+  scores->daily_rank_ic = std::move(rank_ic);
+  scores->daily_net = book.net;
+  scores->daily_skipped = book.skipped;
+}
+
+}  // namespace
+
 Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,
-                     const std::vector<float>& pred, double cost_bps) {
+                     const std::vector<float>& pred, double cost_bps,
+                     const std::vector<uint32_t>& skipped) {
   std::vector<float> label, target, daily_return;
   std::vector<uint32_t> day, ticker;
   for (const Sample& s : samples) {
@@ -136,18 +190,25 @@ Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,
     day.push_back(s.day);
     ticker.push_back(s.ticker);
   }
-  Scores scores = score(pred, label, target, day, fs.label_spec.horizon);
-  const DailyPortfolio book = daily_long_short(day, ticker, pred, daily_return, cost_bps);
+  Scores scores = score(pred, label, target, day, fs.label_spec.horizon, fs.min_names);
+  HoldThrough hold{skipped, [&](uint32_t t, uint32_t d) { return fs.daily_return[fs.cell(t, d)]; }};
+  const DailyPortfolio book =
+      daily_long_short(day, ticker, pred, daily_return, cost_bps, fs.min_names, hold);
   scores.sharpe_net = book.net_sharpe();
   scores.turnover = book.mean_turnover();
-  scores.daily_net = book.net;  // the same days as score()'s: both skip days of < 5 names
+  with_held_days(&scores, book);
   return scores;
+}
+
+std::string data_summary_line(const Dataset& data, const TrainerConfig& config) {
+  if (config.data.empty()) return "";
+  return data.summary.describe(warmup_days(size_t(config.lookback)));
 }
 
 Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples, double cost_bps) {
   std::vector<float> pred;
   for (const Sample& s : samples) pred.push_back(data.oracle[data.features.cell(s.ticker, s.day)]);
-  return score_samples(data.features, samples, pred, cost_bps);
+  return score_samples(data.features, samples, pred, cost_bps, data.skipped_days);
 }
 
 }  // namespace hpo::trainer

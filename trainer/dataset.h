@@ -34,14 +34,20 @@ struct Dataset {
   // picks the epoch, and `valid` is the rest; empty otherwise (selection.h).
   std::vector<Sample> select;
   std::vector<std::string> dates;  // the panel's, one per day (ISO)
+  std::vector<std::string> tickers;  // the panel's, one per ticker
+  DataSummary summary;  // what reading the data file dropped, and why
   std::vector<FoldData> folds;  // with cross-validation (config cv_scheme), one per fold
+  // Days inside a split with no sample (fewer than min_names names), which
+  // the portfolio holds its book through (portfolio.h); ascending.
+  std::vector<uint32_t> skipped_days;
   // Synthetic panel only: the true expected return (tickers x days).
   std::vector<float> oracle;
   std::string source;  // for the log
 };
 
-// Builds features, splits and samples from `panel`; `first_day` leaves room
-// for the longest feature window and the lookback.
+// Builds features, splits and samples from `panel` (read and put on its
+// calendar already); `first_day` leaves room for the longest feature window
+// and the lookback, and each ticker's samples start after its own warm-up.
 Dataset make_dataset(const Panel& panel, const TrainerConfig& config);
 
 // Splits already computed panel data into samples, as make_dataset does.
@@ -55,13 +61,20 @@ Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir =
                      std::ostream* log = nullptr);
 
 // Scores `pred` (one value per sample, in order) on `samples`, with the
-// daily portfolio net of `cost_bps` per unit of turnover.
+// daily portfolio net of `cost_bps` per unit of turnover, held through the
+// `skipped` days between scored days; days of fewer than fs.min_names samples
+// are not scored.
 Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,
-                     const std::vector<float>& pred, double cost_bps = kDefaultCostBps);
+                     const std::vector<float>& pred, double cost_bps = kDefaultCostBps,
+                     const std::vector<uint32_t>& skipped = {});
 
 // The oracle's scores on `samples` (the synthetic panel's true expected return).
 Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples,
                      double cost_bps = kDefaultCostBps);
+
+// The "data:" line's account of the data file: what was read, dropped and why
+// (DataSummary::describe); empty for the synthetic panel.
+std::string data_summary_line(const Dataset& data, const TrainerConfig& config);
 
 }  // namespace hpo::trainer
 

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '1'};
+constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '2'};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -56,6 +56,10 @@ class Writer {
     u64(v.size());
     raw(v.data(), v.size() * sizeof(float));
   }
+  void u32s(const std::vector<uint32_t>& v) {
+    u64(v.size());
+    raw(v.data(), v.size() * sizeof(uint32_t));
+  }
   void raw(const void* p, size_t n) { bytes_.append(static_cast<const char*>(p), n); }
   std::string& bytes() { return bytes_; }
 
@@ -87,11 +91,14 @@ class Reader {
     for (std::string& s : v) s = text();
     return v;
   }
-  std::vector<float> floats() {
+  std::vector<float> floats() { return array<float>(); }
+  std::vector<uint32_t> u32s() { return array<uint32_t>(); }
+  template <typename T>
+  std::vector<T> array() {
     const uint64_t n = u64();
-    need_items(n, sizeof(float));
-    std::vector<float> v(n);
-    raw(v.data(), n * sizeof(float));
+    need_items(n, sizeof(T));
+    std::vector<T> v(n);
+    raw(v.data(), n * sizeof(T));
     return v;
   }
   void raw(void* out, size_t n) {
@@ -138,6 +145,28 @@ void write_features(Writer& w, const FeatureSet& f) {
   w.floats(f.label);
   w.floats(f.target);
   w.floats(f.daily_return);
+  w.u32s(f.first_row);
+  w.u64(f.min_names);
+  w.u64(f.delisting_labels);
+}
+
+// The summary's counts, in the order of data_summary.h.
+std::vector<size_t*> summary_fields(DataSummary* s) {
+  return {&s->rows,          &s->missing_price_rows, &s->missing_volumes,
+          &s->min_names,     &s->thin_dates,         &s->thin_rows,
+          &s->weekend_dates, &s->weekend_rows,       &s->delisting_labels};
+}
+
+void write_summary(Writer& w, DataSummary s) {
+  for (size_t* field : summary_fields(&s)) w.u64(*field);
+  w.u64(s.trades_weekends);
+}
+
+DataSummary read_summary(Reader& r) {
+  DataSummary s;
+  for (size_t* field : summary_fields(&s)) *field = r.u64();
+  s.trades_weekends = r.u64() != 0;
+  return s;
 }
 
 FeatureSet read_features(Reader& r) {
@@ -153,9 +182,13 @@ FeatureSet read_features(Reader& r) {
   f.label = r.floats();
   f.target = r.floats();
   f.daily_return = r.floats();
+  f.first_row = r.u32s();
+  f.min_names = r.u64();
+  f.delisting_labels = r.u64();
   const size_t cells = f.num_tickers * f.num_days;
   if (f.names.size() != f.num_features || f.values.size() != cells * f.num_features ||
-      f.label.size() != cells || f.target.size() != cells || f.daily_return.size() != cells)
+      f.label.size() != cells || f.target.size() != cells || f.daily_return.size() != cells ||
+      f.first_row.size() != f.num_tickers)
     throw std::runtime_error("its arrays do not match its dimensions");
   return f;
 }
@@ -188,7 +221,8 @@ std::string feature_cache_key(const TrainerConfig& config) {
     source = fmt::format("data={} bytes={} hash={}", absolute_path(config.data), bytes.size(),
                          hex(hash64(bytes.data(), bytes.size())));
   }
-  return fmt::format("{}; horizon={} label_entry={}; trainer={}", source, config.horizon,
+  return fmt::format("{}; date_format={} min_names={}; horizon={} label_entry={}; trainer={}",
+                     source, config.date_format, config.min_names, config.horizon,
                      config.label_entry, binary_hash());
 }
 
@@ -218,9 +252,12 @@ std::optional<PanelData> read_feature_cache(const std::string& path, const std::
     PanelData d;
     d.features = read_features(r);
     d.dates = r.texts();
+    d.tickers = r.texts();
+    d.summary = read_summary(r);
     d.oracle = r.floats();
     d.source = r.text();
-    if (d.dates.size() != d.features.num_days || r.left() != 0 ||
+    if (d.dates.size() != d.features.num_days || d.tickers.size() != d.features.num_tickers ||
+        r.left() != 0 ||
         (!d.oracle.empty() && d.oracle.size() != d.features.num_tickers * d.features.num_days))
       throw std::runtime_error("its fields do not fit together");
     return d;
@@ -236,6 +273,8 @@ void write_feature_cache(const std::string& path, const std::string& key, const 
   w.text(key);
   write_features(w, data.features);
   w.texts(data.dates);
+  w.texts(data.tickers);
+  write_summary(w, data.summary);
   w.floats(data.oracle);
   w.text(data.source);
   w.u64(hash64(w.bytes().data(), w.bytes().size()));

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "trainer/config.h"
+#include "trainer/data_summary.h"
 #include "trainer/features.h"
 
 namespace hpo::trainer {
@@ -31,6 +32,8 @@ namespace hpo::trainer {
 struct PanelData {
   FeatureSet features;
   std::vector<std::string> dates;  // one per day
+  std::vector<std::string> tickers;  // one per ticker
+  DataSummary summary;  // what reading the data file dropped (empty for the synthetic panel)
   std::vector<float> oracle;  // synthetic panel only: the true expected return
   std::string source;  // for the log
 };

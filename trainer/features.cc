@@ -130,37 +130,57 @@ std::vector<Feature> feature_list() {
   };
 }
 
-// The last known value of `price` on a day in [from, day] (price[from] is
-// known): a name that has stopped trading is valued at its last price.
-double last_known(const std::vector<double>& price, size_t from, size_t day) {
-  for (size_t k = day + 1; k-- > from;)
-    if (std::isfinite(price[k])) return price[k];
-  return price[from];
+// The price a position entered on day `entry` is closed at on day `exit`:
+// price[exit] when the name trades then; otherwise its last print, the close
+// of its last row before `exit`. A name that delists is closed there, so its
+// last move (a crash, often) is in the return; a halted one too, as its next
+// price lies beyond the label's reach.
+double exit_price(const Series& s, const std::vector<double>& price, size_t entry, size_t exit) {
+  if (std::isfinite(price[exit])) return price[exit];
+  for (size_t k = exit; k-- > entry;)
+    if (std::isfinite(s.close[k])) return s.close[k];
+  return price[entry];
+}
+
+// The entry and exit days and prices of the label of day t.
+struct Trade {
+  const std::vector<double>* price;
+  size_t entry, exit;
+};
+
+Trade trade_of(const Series& s, size_t t, const LabelSpec& spec) {
+  const size_t h = size_t(spec.horizon);
+  switch (spec.entry) {
+    case LabelEntry::kNextOpen:
+      return {&s.open, t + 1, t + 1 + h};
+    case LabelEntry::kNextClose:
+      return {&s.close, t + 1, t + 1 + h};
+    case LabelEntry::kClose:
+      break;
+  }
+  return {&s.close, t, t + h};
 }
 
 // The label of day t from one ticker's series. Whether it exists depends only
 // on what is known at t: the name trades on day t and the label's last day
 // lies inside the panel. A price missing later (a delisting or a halt) does
 // not drop the sample, which would need to know on day t that the name is
-// about to disappear: a position that cannot be entered earns 0, and one
-// whose name stops trading is closed at its last price (a delisting return
-// of 0).
-double label_at(const Series& s, size_t t, const LabelSpec& spec) {
-  const size_t h = size_t(spec.horizon);
+// about to disappear: a position that cannot be entered earns 0 (NaN with
+// `unfilled_nan`, for the portfolio), and one whose name stops trading is
+// closed at its last print (exit_price).
+double label_at(const Series& s, size_t t, const LabelSpec& spec, bool unfilled_nan = false) {
   if (t + label_reach(spec) >= s.close.size() || !std::isfinite(s.close[t])) return kNaN;
-  auto ratio = [&](const std::vector<double>& price, size_t entry, size_t exit) {
-    if (!std::isfinite(price[entry])) return 0.0;
-    return std::log(last_known(price, entry, exit) / price[entry]);
-  };
-  switch (spec.entry) {
-    case LabelEntry::kNextOpen:
-      return ratio(s.open, t + 1, t + 1 + h);
-    case LabelEntry::kNextClose:
-      return ratio(s.close, t + 1, t + 1 + h);
-    case LabelEntry::kClose:
-      return ratio(s.close, t, t + h);
-  }
-  return kNaN;
+  const Trade trade = trade_of(s, t, spec);
+  const std::vector<double>& price = *trade.price;
+  if (!std::isfinite(price[trade.entry])) return unfilled_nan ? kNaN : 0.0;
+  return std::log(exit_price(s, price, trade.entry, trade.exit) / price[trade.entry]);
+}
+
+// Whether the label of day t was closed at the last print of a name that
+// never trades again in the panel (its delisting).
+bool delisting_exit(const Series& s, size_t t, const LabelSpec& spec, size_t last_row) {
+  const Trade trade = trade_of(s, t, spec);
+  return std::isfinite((*trade.price)[trade.entry]) && last_row < trade.exit;
 }
 
 }  // namespace
@@ -200,7 +220,19 @@ void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t 
   }
 }
 
-FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
+namespace {
+
+// Per ticker, the first and last day with a row (num_days, 0 when none).
+void row_span(const Panel& panel, size_t ticker, uint32_t* first, size_t* last) {
+  *first = uint32_t(panel.num_days());
+  *last = 0;
+  for (size_t t = 0; t < panel.num_days(); ++t)
+    if (panel.present(ticker, t)) *first = std::min(*first, uint32_t(t)), *last = t;
+}
+
+}  // namespace
+
+FeatureSet compute_features(const Panel& panel, const LabelSpec& label, size_t min_names) {
   const std::vector<Feature> features = feature_list();
   FeatureSet fs;
   fs.num_tickers = panel.num_tickers();
@@ -208,14 +240,18 @@ FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
   fs.num_features = features.size();
   fs.first_full_day = kLongestWindow;
   fs.label_spec = label;
+  fs.min_names = min_names;
   for (const Feature& f : features) fs.names.push_back(f.name);
   fs.values.assign(fs.num_tickers * fs.num_days * fs.num_features, 0.0f);
   fs.label.assign(fs.num_tickers * fs.num_days, std::numeric_limits<float>::quiet_NaN());
   fs.daily_return = fs.label;
+  fs.first_row.resize(fs.num_tickers);
   const LabelSpec one_day{1, label.entry};
 
   for (size_t i = 0; i < fs.num_tickers; ++i) {
     Series s = series_of(panel, i);
+    size_t last_row = 0;
+    row_span(panel, i, &fs.first_row[i], &last_row);
     for (size_t t = 0; t < fs.num_days; ++t) {
       if (std::isnan(s.close[t])) {
         for (size_t f = 0; f < fs.num_features; ++f)
@@ -225,7 +261,9 @@ FeatureSet compute_features(const Panel& panel, const LabelSpec& label) {
       for (size_t f = 0; f < fs.num_features; ++f)
         fs.values[fs.cell(i, t) * fs.num_features + f] = float(features[f].at(s, t));
       fs.label[fs.cell(i, t)] = float(label_at(s, t, label));
-      fs.daily_return[fs.cell(i, t)] = float(label_at(s, t, one_day));
+      fs.daily_return[fs.cell(i, t)] = float(label_at(s, t, one_day, true));
+      fs.delisting_labels +=
+          std::isfinite(fs.label[fs.cell(i, t)]) && delisting_exit(s, t, label, last_row);
     }
   }
   for (size_t f = 0; f < fs.num_features; ++f)

@@ -40,6 +40,9 @@ size_t label_reach(const LabelSpec& spec);
 // anything else.
 std::optional<LabelEntry> label_entry_named(const std::string& name);
 
+// The universe floor a FeatureSet gets unless told otherwise (config min_names).
+constexpr size_t kDefaultMinNames = 5;
+
 struct FeatureSet {
   size_t num_tickers = 0, num_days = 0, num_features = 0;
   std::vector<std::string> names;  // one per feature
@@ -51,11 +54,22 @@ struct FeatureSet {
   std::vector<float> label, target;
   // tickers x days: the one-day log return of the position the label enters
   // (the label with horizon 1), for the daily-rebalanced portfolio. It reads
-  // no price past the label's own reach.
+  // no price past the label's own reach. NaN where the label is 0 because
+  // the position cannot be entered (the name has no price on the entry
+  // day): the portfolio leaves that order unfilled.
   std::vector<float> daily_return;
   // Days before this one lack the history of the longest window.
   size_t first_full_day = 0;
   LabelSpec label_spec;
+  // Per ticker: the first day it has a row (num_days when none). Its own
+  // longest window is complete kLongestWindow days later (samples_in).
+  std::vector<uint32_t> first_row;
+  // The fewest samples a day needs to be trained on or scored (config
+  // min_names): a z-score of fewer names is mostly noise, and of 2 is +-1.
+  size_t min_names = kDefaultMinNames;
+  // Labels whose exit price was missing because the name stopped trading
+  // for good, closed at its last print (the data summary counts them).
+  size_t delisting_labels = 0;
 
   size_t cell(size_t ticker, size_t day) const { return ticker * num_days + day; }
   const float* row(size_t ticker, size_t day) const {
@@ -66,7 +80,8 @@ struct FeatureSet {
 // The longest lookback any feature uses, in days.
 constexpr size_t kLongestWindow = 60;
 
-FeatureSet compute_features(const Panel& panel, const LabelSpec& label);
+FeatureSet compute_features(const Panel& panel, const LabelSpec& label,
+                            size_t min_names = kDefaultMinNames);
 
 // Z-scores each date's finite values across tickers (in a tickers x days
 // array), clips to +-5 and writes `missing` where a value is not finite.

@@ -152,7 +152,7 @@ int make_data(const std::string& path, const SyntheticSpec& spec, TrainerConfig 
 // little-endian arrays, so tools/bench/trainer/peer.py trains on exactly
 // the data hpo-trainer sees.
 int export_features(const std::string& dir, const TrainerConfig& config) {
-  Dataset d = load_dataset(config);
+  Dataset d = load_dataset(config, "", &std::cerr);
   std::filesystem::create_directories(dir);
   auto write = [&](const std::string& name, const void* data, size_t bytes) {
     std::ofstream out(std::filesystem::path(dir) / name, std::ios::binary);
@@ -163,14 +163,17 @@ int export_features(const std::string& dir, const TrainerConfig& config) {
   write("features.f32", fs.values.data(), fs.values.size() * sizeof(float));
   write("target.f32", fs.target.data(), fs.target.size() * sizeof(float));
   write("train.u32", d.train.data(), d.train.size() * sizeof(Sample));
-  nlohmann::json meta = {{"tickers", fs.num_tickers},
-                         {"days", fs.num_days},
-                         {"features", fs.num_features},
-                         {"lookback", config.lookback},
-                         {"train_samples", d.train.size()}};
+  write("label.f32", fs.label.data(), fs.label.size() * sizeof(float));
+  write("daily_return.f32", fs.daily_return.data(), fs.daily_return.size() * sizeof(float));
+  nlohmann::json meta = {{"tickers", fs.num_tickers},       {"days", fs.num_days},
+                         {"features", fs.num_features},     {"lookback", config.lookback},
+                         {"train_samples", d.train.size()}, {"dates", d.dates},
+                         {"ticker_names", d.tickers}};
   std::ofstream(std::filesystem::path(dir) / "meta.json") << meta.dump(2) << "\n";
   std::cout << fmt::format("exported {} train samples of {} features to {}\n", d.train.size(),
                            fs.num_features, dir);
+  if (const std::string summary = data_summary_line(d, config); !summary.empty())
+    std::cout << "data: " << summary << "\n";
   return kExitOk;
 }
 

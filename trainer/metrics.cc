@@ -86,7 +86,8 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 Scores score(const std::vector<float>& pred, const std::vector<float>& label,
-             const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon) {
+             const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon,
+             size_t min_names) {
   Scores s;
   std::map<uint32_t, std::pair<std::vector<double>, std::vector<double>>> by_day;
   double sq = 0;
@@ -101,7 +102,7 @@ Scores score(const std::vector<float>& pred, const std::vector<float>& label,
   std::vector<uint32_t> days;  // of `returns`, ascending (by_day is ordered)
   for (const auto& [d, pl] : by_day) {
     const auto& [p, l] = pl;
-    if (p.size() < 5) continue;
+    if (p.size() < min_names) continue;
     ics.push_back(pearson(p, l));
     rank_ics.push_back(spearman(p, l));
     returns.push_back(long_short(p, l));
@@ -110,6 +111,7 @@ Scores score(const std::vector<float>& pred, const std::vector<float>& label,
   s.days = int(ics.size());
   s.daily_days = days;
   s.daily_rank_ic = rank_ics;
+  s.daily_skipped.assign(days.size(), false);
   s.ic = mean(ics);
   s.rank_ic = mean(rank_ics);
   s.rank_icir = ratio(s.rank_ic, sample_std(rank_ics));

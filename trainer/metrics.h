@@ -2,6 +2,7 @@
 #ifndef HPO_TRAINER_METRICS_H_
 #define HPO_TRAINER_METRICS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,17 +20,20 @@ struct Scores {
   // score_samples (dataset.h), which knows the tickers and one-day returns.
   double sharpe_net = 0;  // annualized Sharpe of the daily returns net of costs
   double turnover = 0;  // mean daily turnover
-  // Per scored day, ascending: its RankIC (score()) and net return.
+  // Per scored day, ascending: its RankIC (score()) and net return. With
+  // score_samples, also the skipped days the book was held through
+  // (portfolio.h), marked in daily_skipped, with a NaN RankIC.
   std::vector<uint32_t> daily_days;
   std::vector<double> daily_rank_ic, daily_net;
+  std::vector<bool> daily_skipped;
 };
 
 // `day[k]` groups the samples; `label` is the raw forward return used for the
 // correlations and the portfolio, `target` the normalized label of the loss.
 // Each day, the long-short return is the mean label of the top 20% by
 // prediction minus that of the bottom 20% (at least one name each). Days with
-// fewer than 5 samples are skipped; a day with a constant prediction or label
-// counts as correlation 0.
+// fewer than `min_names` samples are skipped; a day with a constant prediction
+// or label counts as correlation 0.
 //
 // With labels over `horizon` days, the returns of consecutive days overlap by
 // horizon - 1 days, so their Sharpe annualized by sqrt(252) would overstate
@@ -37,7 +41,8 @@ struct Scores {
 // then each next scored day at least `horizon` days after the last one used;
 // each is a horizon-day return, so the annualization is sqrt(252 / horizon).
 Scores score(const std::vector<float>& pred, const std::vector<float>& label,
-             const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon = 1);
+             const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon = 1,
+             size_t min_names = 5);
 
 // Spearman rank correlation of two equally long vectors (0 if either is constant).
 double spearman(const std::vector<double>& x, const std::vector<double>& y);

@@ -1,6 +1,7 @@
 #include "trainer/panel.h"
 
 #include <fmt/format.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <array>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "trainer/error.h"
@@ -39,11 +41,12 @@ std::vector<std::string> split_fields(const std::string& line) {
 }
 
 struct Row {
-  size_t date, ticker, line;
-  std::array<double, 5> values;  // open, high, low, close, volume
+  int64_t date;  // day number (dates.h)
+  size_t ticker, line;
+  std::array<double, 5> values;  // open, high, low, close, volume; NaN price: a missing day
 };
 
-// Interns strings to dense ids in order of first appearance.
+// Interns ticker names to dense ids in order of first appearance.
 class Interner {
  public:
   size_t id(const std::string& s) {
@@ -66,9 +69,15 @@ class Interner {
   std::vector<std::string> names_;
 };
 
+// pandas writes a missing value as an empty field, or as `na_rep` ("NaN").
+bool is_missing(const std::string& text) {
+  return text.empty() || strcasecmp(text.c_str(), "nan") == 0;
+}
+
 class CsvReader {
  public:
-  explicit CsvReader(std::string path) : path_(std::move(path)) {}
+  CsvReader(std::string path, std::string date_format)
+      : path_(std::move(path)), date_format_(std::move(date_format)) {}
 
   Panel read() {
     std::ifstream in(path_);
@@ -114,49 +123,86 @@ class CsvReader {
     return v;
   }
 
+  int64_t date(const std::string& text, size_t line) const {
+    if (text.empty()) fail(line, "empty date");
+    if (std::optional<int64_t> day = parse_date(text, date_format_)) return *day;
+    if (date_format_ == kIsoDate)
+      fail(line, fmt::format("'{}' is not a date of the form YYYY-MM-DD (set date_format for "
+                             "other spellings, e.g. date_format: \"%m/%d/%Y\")",
+                             text));
+    fail(line, fmt::format("'{}' is not a date of date_format '{}'", text, date_format_));
+  }
+
   void read_row(const std::string& line, size_t line_no) {
     std::vector<std::string> f = split_fields(line);
     if (f.size() != width_)
       fail(line_no, fmt::format("expected {} fields, found {}", width_, f.size()));
-    const std::string& date = f[pos_[kDate]];
     const std::string& ticker = f[pos_[kTicker]];
-    if (date.empty()) fail(line_no, "empty date");
     if (ticker.empty()) fail(line_no, "empty ticker");
-    Row row{dates_.id(date), tickers_.id(ticker), line_no, {}};
+    Row row{date(f[pos_[kDate]], line_no), tickers_.id(ticker), line_no, {}};
+    bool missing_price = false;
     for (int c = kOpen; c <= kVolume; ++c) {
-      double v = number(f[pos_[c]], Column(c), line_no);
+      double& v = row.values[c - kOpen];
+      if (is_missing(f[pos_[c]])) {
+        v = c == kVolume ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+        missing_price |= c != kVolume;
+        summary_.missing_volumes += c == kVolume;
+        continue;
+      }
+      v = number(f[pos_[c]], Column(c), line_no);
       if (c != kVolume && v <= 0)
         fail(line_no, fmt::format("non-positive price {} in column '{}'", v, kColumns[c]));
       if (c == kVolume && v < 0) fail(line_no, fmt::format("negative volume {}", v));
-      row.values[c - kOpen] = v;
     }
+    if (missing_price) {  // the whole row is a missing day, its volume too
+      summary_.missing_volumes -= is_missing(f[pos_[kVolume]]);
+      ++summary_.missing_price_rows;
+    }
+    ++summary_.rows;
     rows_.push_back(row);
+  }
+
+  // The distinct day numbers of the rows, ascending: the days of the grid.
+  std::vector<int64_t> sorted_days() const {
+    std::vector<int64_t> days;
+    for (const Row& r : rows_) days.push_back(r.date);
+    std::sort(days.begin(), days.end());
+    days.erase(std::unique(days.begin(), days.end()), days.end());
+    return days;
   }
 
   Panel build() {
     Panel p;
-    std::vector<size_t> date_of = dates_.sort(&p.dates);
+    const std::vector<int64_t> days = sorted_days();
+    for (int64_t day : days) p.dates.push_back(iso_date(day));
     std::vector<size_t> ticker_of = tickers_.sort(&p.tickers);
+    auto day_index = [&](int64_t day) {
+      return size_t(std::lower_bound(days.begin(), days.end(), day) - days.begin());
+    };
     p.allocate();
     std::vector<size_t> seen_at(p.close.size(), 0);  // line of the row already there
     std::array<std::vector<double>*, 5> fields = {&p.open, &p.high, &p.low, &p.close, &p.volume};
     for (const Row& r : rows_) {
-      size_t i = p.index(ticker_of[r.ticker], date_of[r.date]);
+      const size_t d = day_index(r.date), i = p.index(ticker_of[r.ticker], d);
       if (seen_at[i] != 0)
-        fail(r.line,
-             fmt::format("duplicate (date, ticker) ({}, {}), first at line {}",
-                         p.dates[date_of[r.date]], p.tickers[ticker_of[r.ticker]], seen_at[i]));
+        fail(r.line, fmt::format("duplicate (date, ticker) ({}, {}), first at line {}", p.dates[d],
+                                 p.tickers[ticker_of[r.ticker]], seen_at[i]));
       seen_at[i] = r.line;
+      if (std::any_of(r.values.begin(), r.values.begin() + 4,
+                      [](double v) { return std::isnan(v); }))
+        continue;  // a missing price: a missing day, as if there were no row
       for (size_t k = 0; k < fields.size(); ++k) (*fields[k])[i] = r.values[k];
     }
+    p.summary = summary_;
     return p;
   }
 
-  std::string path_;
+  std::string path_, date_format_;
   std::array<size_t, kColumns.size()> pos_{};
   size_t width_ = 0;
-  Interner dates_, tickers_;
+  Interner tickers_;
   std::vector<Row> rows_;
+  DataSummary summary_;
 };
 
 }  // namespace
@@ -166,7 +212,9 @@ void Panel::allocate() {
   for (auto* f : {&open, &high, &low, &close, &volume}) f->assign(num_tickers() * num_days(), nan);
 }
 
-Panel read_panel_csv(const std::string& path) { return CsvReader(path).read(); }
+Panel read_panel_csv(const std::string& path, const std::string& date_format) {
+  return CsvReader(path, date_format).read();
+}
 
 void write_panel_csv(const Panel& p, const std::string& path) {
   std::ofstream out(path);

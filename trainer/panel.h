@@ -8,13 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "trainer/data_summary.h"
+#include "trainer/dates.h"
+
 namespace hpo::trainer {
 
 struct Panel {
-  std::vector<std::string> dates;  // ascending (ISO dates sort as strings)
+  std::vector<std::string> dates;  // ISO, ascending (read as dates: dates.h)
   std::vector<std::string> tickers;  // ascending
   // Each field holds tickers x days values, ticker-major: index(ticker, day).
   std::vector<double> open, high, low, close, volume;
+  DataSummary summary;  // what reading it dropped and why
 
   size_t num_days() const { return dates.size(); }
   size_t num_tickers() const { return tickers.size(); }
@@ -26,10 +30,14 @@ struct Panel {
 };
 
 // Reads `date,ticker,open,high,low,close,volume` (any column order, extra
-// columns ignored, rows in any order). Throws UsageError naming the file and
-// line for a missing column, an unparsable number, a non-positive price, a
-// negative volume or a duplicate (date, ticker).
-Panel read_panel_csv(const std::string& path);
+// columns ignored, rows in any order), dates spelled as `date_format` says
+// (dates.h). An empty or NaN price makes the row a missing day for its
+// ticker, an empty or NaN volume is 0 (pandas writes missing values so);
+// `summary` counts both. Throws UsageError naming the file and line for a
+// missing column, a date that is not one, an unparsable number, a
+// non-positive price, a negative volume or a duplicate (date, ticker), also
+// when the two rows spell the date differently.
+Panel read_panel_csv(const std::string& path, const std::string& date_format = kIsoDate);
 
 // Writes the present rows, sorted by date then ticker.
 void write_panel_csv(const Panel& panel, const std::string& path);

@@ -17,7 +17,8 @@ struct Day {
 };
 
 // Top k by prediction long, bottom k short; ties keep the input order, as in
-// score()'s long-short.
+// score()'s long-short. A name that cannot be entered (NaN return) keeps its
+// weight in cash: its order is not filled.
 Book long_short_book(const Day& d) {
   std::vector<size_t> order(d.pred.size());
   std::iota(order.begin(), order.end(), 0);
@@ -25,11 +26,24 @@ Book long_short_book(const Day& d) {
                    [&](size_t a, size_t b) { return d.pred[a] > d.pred[b]; });
   const size_t k = std::max<size_t>(1, order.size() / 5);
   Book book;
+  auto add = [&](size_t i, double w) {
+    if (std::isfinite(d.ret[i])) book[d.tickers[i]] += w;
+  };
   for (size_t i = 0; i < k; ++i) {
-    book[d.tickers[order[i]]] += 1.0 / double(k);
-    book[d.tickers[order[order.size() - 1 - i]]] -= 1.0 / double(k);
+    add(order[i], 1.0 / double(k));
+    add(order[order.size() - 1 - i], -1.0 / double(k));
   }
   return book;
+}
+
+// Removes the held names that are gone on day `d`: no row, or no price to
+// trade at. Their positions were closed at the last print (features.h).
+void drop_closed(Book* held, const Day& d) {
+  Book tradable;
+  for (size_t i = 0; i < d.tickers.size(); ++i)
+    if (std::isfinite(d.ret[i])) tradable[d.tickers[i]] = 0;
+  for (auto it = held->begin(); it != held->end();)
+    it = tradable.count(it->first) ? std::next(it) : held->erase(it);
 }
 
 double turnover(const Book& before, const Book& after) {
@@ -92,9 +106,34 @@ double DailyPortfolio::net_sharpe() const {
   return sd > 0 ? m / sd * std::sqrt(252.0) : 0;
 }
 
+namespace {
+
+// The held book's day `day` with no trade: its names' returns then.
+Day held_day(const Book& held, const HoldThrough& hold, uint32_t day) {
+  Day d;
+  for (const auto& [ticker, w] : held) {
+    d.tickers.push_back(ticker);
+    d.pred.push_back(0);
+    d.ret.push_back(hold.ret(ticker, day));
+  }
+  return d;
+}
+
+void record(DailyPortfolio* out, uint32_t day, bool skipped, double gross, double traded,
+            double cost_bps) {
+  out->days.push_back(day);
+  out->skipped.push_back(skipped);
+  out->gross.push_back(gross);
+  out->turnover.push_back(traded);
+  out->net.push_back(gross - cost_bps / 1e4 * traded);
+}
+
+}  // namespace
+
 DailyPortfolio daily_long_short(const std::vector<uint32_t>& day,
                                 const std::vector<uint32_t>& ticker, const std::vector<float>& pred,
-                                const std::vector<float>& ret, double cost_bps) {
+                                const std::vector<float>& ret, double cost_bps, size_t min_names,
+                                const HoldThrough& hold) {
   std::map<uint32_t, Day> by_day;
   for (size_t k = 0; k < pred.size(); ++k) {
     Day& d = by_day[day[k]];
@@ -104,14 +143,21 @@ DailyPortfolio daily_long_short(const std::vector<uint32_t>& day,
   }
   DailyPortfolio out;
   Book held;
+  auto skipped = hold.days.begin();
   for (const auto& [d, cross_section] : by_day) {
-    if (cross_section.pred.size() < 5) continue;
+    if (cross_section.pred.size() < min_names) continue;
+    for (; skipped != hold.days.end() && *skipped < d; ++skipped) {
+      if (out.days.empty()) continue;  // before the first book: nothing held
+      const Day today = held_day(held, hold, *skipped);
+      drop_closed(&held, today);
+      const double gross = book_return(held, today);
+      record(&out, *skipped, true, gross, 0, cost_bps);
+      held = drifted(held, today, gross);
+    }
+    drop_closed(&held, cross_section);
     Book book = long_short_book(cross_section);
     const double gross = book_return(book, cross_section), traded = turnover(held, book);
-    out.days.push_back(d);
-    out.gross.push_back(gross);
-    out.turnover.push_back(traded);
-    out.net.push_back(gross - cost_bps / 1e4 * traded);
+    record(&out, d, false, gross, traded, cost_bps);
     held = drifted(book, cross_section, gross);
   }
   return out;

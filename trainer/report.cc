@@ -37,15 +37,13 @@ void ReportWriter::epoch(int step, const Metrics& metrics) {
 }
 
 void ReportWriter::series(const std::string& split, const std::vector<std::string>& dates,
-                          const std::vector<double>& returns, const std::vector<double>& rank_ic) {
+                          const std::vector<double>& returns, const std::vector<double>& rank_ic,
+                          const std::vector<std::string>& skipped) {
   nlohmann::json ic = nlohmann::json::array();
   for (double v : rank_ic)
     ic.push_back(std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr));
-  nlohmann::json line = {{"type", "series"},
-                         {"split", split},
-                         {"dates", dates},
-                         {"returns", returns},
-                         {"rank_ic", ic}};
+  nlohmann::json line = {{"type", "series"},   {"split", split}, {"dates", dates},
+                         {"returns", returns}, {"rank_ic", ic},  {"skipped", skipped}};
   write_line(line.dump());
 }
 

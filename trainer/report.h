@@ -23,10 +23,12 @@ class ReportWriter {
   // {"type": "epoch", "step": N, "metrics": {...}}
   void epoch(int step, const Metrics& metrics);
   // {"type": "series", "split": SPLIT, "dates": [...], "returns": [...],
-  // "rank_ic": [...]}: one trading day each, dates ISO and ascending; a
-  // non-finite RankIC is written as null.
+  // "rank_ic": [...], "skipped": [...]}: one trading day each, dates ISO and
+  // ascending; a non-finite RankIC is written as null; `skipped` lists the
+  // dates the book was held through without being scored (portfolio.h).
   void series(const std::string& split, const std::vector<std::string>& dates,
-              const std::vector<double>& returns, const std::vector<double>& rank_ic);
+              const std::vector<double>& returns, const std::vector<double>& rank_ic,
+              const std::vector<std::string>& skipped = {});
   // {"type": "final", "metrics": {...}}
   void final(const Metrics& metrics);
 

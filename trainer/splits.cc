@@ -33,11 +33,22 @@ Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train
   return s;
 }
 
-std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range) {
+size_t warmup_days(size_t lookback) { return kLongestWindow + std::max<size_t>(lookback, 1) - 1; }
+
+std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range, size_t lookback) {
+  const size_t end = std::min(range.end, fs.num_days), warmup = warmup_days(lookback);
+  auto eligible = [&](size_t i, size_t t) {
+    const size_t first = i < fs.first_row.size() ? fs.first_row[i] : 0;
+    return t >= first + warmup && std::isfinite(fs.target[fs.cell(i, t)]);
+  };
+  std::vector<size_t> names(end > range.begin ? end - range.begin : 0, 0);
+  for (size_t i = 0; i < fs.num_tickers; ++i)
+    for (size_t t = range.begin; t < end; ++t) names[t - range.begin] += eligible(i, t);
   std::vector<Sample> out;
   for (size_t i = 0; i < fs.num_tickers; ++i)
-    for (size_t t = range.begin; t < range.end && t < fs.num_days; ++t)
-      if (std::isfinite(fs.target[fs.cell(i, t)])) out.push_back({uint32_t(i), uint32_t(t)});
+    for (size_t t = range.begin; t < end; ++t)
+      if (names[t - range.begin] >= fs.min_names && eligible(i, t))
+        out.push_back({uint32_t(i), uint32_t(t)});
   return out;
 }
 

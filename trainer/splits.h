@@ -37,11 +37,18 @@ struct Sample {
   uint32_t ticker, day;
 };
 
-// The samples dated in `range` whose label exists, ticker-major order: the
-// ticker has a row that day and the label's reach lies inside the panel, both
-// known on that day (features.cc's label_at), so a name that delists or halts
-// later is not dropped in advance.
-std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range);
+// The samples dated in `range`, ticker-major order: (ticker, t) whose label
+// exists (the ticker has a row that day and the label's reach lies inside
+// the panel, both known on that day: features.cc's label_at, so a name that
+// delists or halts later is not dropped in advance), whose own warm-up is
+// over (t >= its first row + kLongestWindow + lookback - 1: every feature of
+// its lookback window has its full history; a late lister's do not before),
+// on days with at least fs.min_names such samples (the floor evaluation
+// uses too, so training and scoring see one universe).
+std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range, size_t lookback = 1);
+
+// Days a ticker's samples start after its first row, for `lookback`.
+size_t warmup_days(size_t lookback);
 
 }  // namespace hpo::trainer
 

@@ -111,7 +111,7 @@ class Loop {
       pred.insert(pred.end(), out.data_ptr<float>(), out.data_ptr<float>() + out.numel());
     }
     model_->train();
-    return score_samples(data_.features, samples, pred, config_.cost_bps);
+    return score_samples(data_.features, samples, pred, config_.cost_bps, data_.skipped_days);
   }
 
   // Where this loop's time went (see TimeSplit).
@@ -180,6 +180,8 @@ class Loop {
           data_.splits.train.end - 1, data_.valid.size(), data_.splits.valid.begin,
           data_.splits.valid.end - 1, data_.test.size(), data_.splits.test.begin,
           data_.splits.test.end - 1);
+    if (const std::string summary = data_summary_line(data_, config_); !summary.empty())
+      log_ << "data: " << summary << "\n";
     else
       log_ << fmt::format("{}: train {} samples, valid {}\n", what_.name, what_.train.size(),
                           what_.valid.size());
@@ -498,12 +500,16 @@ void write_series(ReportWriter* report, const Dataset& data, const std::string& 
                   const std::vector<Scores>& windows) {
   std::vector<std::string> dates;
   std::vector<double> returns, rank_ic;
+  std::vector<std::string> skipped;
   for (const Scores& w : windows) {
-    for (uint32_t day : w.daily_days) dates.push_back(data.dates[day]);
+    for (size_t k = 0; k < w.daily_days.size(); ++k) {
+      dates.push_back(data.dates[w.daily_days[k]]);
+      if (k < w.daily_skipped.size() && w.daily_skipped[k]) skipped.push_back(dates.back());
+    }
     returns.insert(returns.end(), w.daily_net.begin(), w.daily_net.end());
     rank_ic.insert(rank_ic.end(), w.daily_rank_ic.begin(), w.daily_rank_ic.end());
   }
-  report->series(split, dates, returns, rank_ic);
+  report->series(split, dates, returns, rank_ic, skipped);
 }
 
 void log_final(std::ostream& log, const Metrics& m) {

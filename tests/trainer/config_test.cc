@@ -58,6 +58,12 @@ TEST_CASE("config: unknown keys, wrong types and bad values name the file and ke
   CHECK(error_of(R"({"dropout": 1.5})") == ": key 'dropout': must be in [0, 1)");
   CHECK(error_of(R"({"label_entry": "open"})") ==
         ": key 'label_entry': must be \"next_open\", \"next_close\" or \"close\"");
+  CHECK(error_of(R"({"date_format": "%Y-%j"})") ==
+        ": key 'date_format': '%j' is not supported (only %Y, %m, %b, %d and %%)");
+  CHECK(error_of(R"({"date_format": "%m/%d"})") ==
+        ": key 'date_format': needs a year (%Y), a month (%m or %b) and a day (%d)");
+  CHECK(error_of(R"({"min_names": 1})") ==
+        ": key 'min_names': must be >= 2 (a z-score needs two names)");
   CHECK(error_of("[1, 2]") == ": expected a flat object of key: value");
   CHECK(error_of("{\"lr\": ").find("invalid JSON/YAML") != std::string::npos);
 }

@@ -54,7 +54,13 @@ void check_same(const Dataset& got, const Dataset& want) {
   CHECK(same_floats(got.features.target, want.features.target));
   CHECK(same_floats(got.features.daily_return, want.features.daily_return));
   CHECK(same_floats(got.oracle, want.oracle));
+  CHECK(got.features.first_row == want.features.first_row);
+  CHECK(got.features.min_names == want.features.min_names);
+  CHECK(got.features.delisting_labels == want.features.delisting_labels);
   CHECK(got.dates == want.dates);
+  CHECK(got.tickers == want.tickers);
+  CHECK(got.summary.describe(64) == want.summary.describe(64));
+  CHECK(got.skipped_days == want.skipped_days);
   CHECK(got.source == want.source);
   CHECK(same_samples(got.train, want.train));
   CHECK(same_samples(got.valid, want.valid));
@@ -103,6 +109,14 @@ TEST_CASE("feature cache: a changed data file is never served from the old entry
   const std::string cache = dir.file("cache");
   check_same(load_dataset(config, cache), load_dataset(config));
 
+  // The calendar's settings are part of the key: they change the grid.
+  TrainerConfig floor = config;
+  floor.min_names = 7;
+  CHECK(feature_cache_key(floor) != feature_cache_key(config));
+  TrainerConfig spelling = config;
+  spelling.date_format = "%d.%m.%Y";
+  CHECK(feature_cache_key(spelling) != feature_cache_key(config));
+
   // The same file name, one price changed: the cache must rebuild.
   synthetic.panel.close[synthetic.panel.index(3, 120)] *= 1.5;
   write_panel_csv(synthetic.panel, config.data);
@@ -111,6 +125,31 @@ TEST_CASE("feature cache: a changed data file is never served from the old entry
   const Dataset got = load_dataset(config, cache, &log);
   CHECK(log.str().find("built and cached") != std::string::npos);
   check_same(got, fresh);
+}
+
+// What the calendar dropped is said on every run, also one served from the
+// cache: the summary travels with the features.
+TEST_CASE("feature cache: the data summary and its warning come back from the cache") {
+  TempDir dir;
+  SyntheticSpec spec;
+  spec.tickers = 10;
+  spec.days = 150;
+  Panel panel = make_synthetic_panel(spec).panel;
+  TrainerConfig config = small_config();
+  config.data = dir.file("panel.csv");
+  write_panel_csv(panel, config.data);
+  std::ofstream(config.data, std::ios::app) << "2015-01-10,T0001,1,1,1,1,1\n";  // a Saturday
+  const std::string cache = dir.file("cache");
+  std::ostringstream built, cached;
+  const Dataset fresh = load_dataset(config, cache, &built);
+  const Dataset again = load_dataset(config, cache, &cached);
+  CHECK(cached.str().find("features: from the cache") != std::string::npos);
+  CHECK(fresh.summary.thin_dates == 1);
+  CHECK(again.summary.thin_dates == 1);
+  for (const std::string& log : {built.str(), cached.str()})
+    CHECK(log.find("warning: data: dropped 1 date (1 row) traded by fewer than 5 names") !=
+          std::string::npos);
+  check_same(again, fresh);
 }
 
 TEST_CASE("feature cache: a torn or corrupt entry is rebuilt, never read") {

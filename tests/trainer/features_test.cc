@@ -105,13 +105,14 @@ TEST_CASE("features: a missing day blanks its features; labels that need it use 
   FeatureSet fs = compute_features(hand_made_panel(), held(2));
   for (size_t f = 0; f < fs.num_features; ++f) CHECK(fs.row(2, 70)[f] == 0.0f);
   // Labels of C: day 67 exits at the open of day 70, missing: closed at its
-  // last price, day 69's open; day 69 cannot enter at day 70's open: 0.
+  // last print, day 69's close; day 69 cannot enter at day 70's open: 0.
   CHECK(fs.label[fs.cell(2, 67)] == doctest::Approx(daily_return(2, 69)).epsilon(1e-5));
   CHECK(fs.label[fs.cell(2, 69)] == 0.0f);
   CHECK(std::isnan(fs.label[fs.cell(2, 70)]));
   CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 66)]));
   CHECK_FALSE(std::isnan(fs.label[fs.cell(2, 68)]));
   // Days 77 on read past day 79: 17 labelled days each, day 70 missing for C.
+  fs.min_names = 2;  // three names: the default floor of 5 would skip every day
   std::vector<Sample> samples = samples_in(fs, DayRange{60, 78});
   for (const Sample& s : samples) CHECK_FALSE((s.ticker == 2 && s.day == 70));
   CHECK(samples.size() == 3 * 17 - 1);

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "tests/trainer/test_util.h"
 #include "trainer/error.h"
@@ -53,8 +55,16 @@ TEST_CASE("panel: bad files get clear errors") {
         ":1: missing column 'close' (need date,ticker,open,high,low,close,volume)");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,1,1\n2020-01-03,A,1,abc,1,1,1\n") ==
         ":3: unparsable number 'abc' in column 'high'");
-  CHECK(error_of(header + "2020-01-02,A,1,1,1,,1\n") ==
-        ":2: unparsable number '' in column 'close'");
+  CHECK(error_of(header + "2020-01-02,A,1,1,1,x,1\n") ==
+        ":2: unparsable number 'x' in column 'close'");
+  CHECK(error_of(header + "2020-1-32,A,1,1,1,1,1\n") ==
+        ":2: '2020-1-32' is not a date of the form YYYY-MM-DD (set date_format for other "
+        "spellings, e.g. date_format: \"%m/%d/%Y\")");
+  CHECK(error_of(header + "2020-01-02 09:30:00,A,1,1,1,1,1\n").find("'2020-01-02 09:30:00'") !=
+        std::string::npos);
+  // One date spelled two ways is one date: the second row is a duplicate.
+  CHECK(error_of(header + "2020-01-13,A,1,1,1,1,1\n2020-1-13 00:00:00,A,1,1,1,1,1\n") ==
+        ":3: duplicate (date, ticker) (2020-01-13, A), first at line 2");
   CHECK(error_of(header + "2020-01-02,A,1,1,0,1,1\n") ==
         ":2: non-positive price 0 in column 'low'");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,-3,1\n") ==
@@ -66,6 +76,46 @@ TEST_CASE("panel: bad files get clear errors") {
   CHECK(error_of(header + "2020-01-02,A,1,1,1,1\n") == ":2: expected 7 fields, found 6");
   CHECK(error_of(header) == ": no data rows");
   CHECK(error_of("") == ": empty file, expected a header line");
+}
+
+// pandas writes a missing value as an empty field or as its na_rep "NaN":
+// a missing price is a missing day for that ticker, a missing volume is 0.
+TEST_CASE("panel: empty and NaN fields are missing days and zero volumes, counted") {
+  TempDir dir;
+  const std::string path = dir.write("p.csv",
+                                     "date,ticker,open,high,low,close,volume\n"
+                                     "2020-01-02,A,1,1,1,1,5\n"
+                                     "2020-01-03,A,1,1,1,,5\n"
+                                     "2020-01-06,A,NaN,1,1,1,\n"
+                                     "2020-01-02,B,1,1,1,1,nan\n"
+                                     "2020-01-03,B,1,1,1,1,\n");
+  const Panel p = read_panel_csv(path);
+  REQUIRE(p.num_days() == 3);
+  CHECK(p.present(0, 0));
+  CHECK_FALSE(p.present(0, 1));
+  CHECK_FALSE(p.present(0, 2));
+  CHECK(p.volume[p.index(1, 0)] == 0);
+  CHECK(p.volume[p.index(1, 1)] == 0);
+  CHECK(p.summary.rows == 5);
+  CHECK(p.summary.missing_price_rows == 2);
+  CHECK(p.summary.missing_volumes == 2);  // the row without a price is a missing day, not a volume
+}
+
+// Dates are read as dates: US dates sort by time, not as text, and equal
+// their ISO spelling.
+TEST_CASE("panel: date_format reads other spellings, sorted as dates") {
+  TempDir dir;
+  const std::string path = dir.write("p.csv",
+                                     "date,ticker,open,high,low,close,volume\n"
+                                     "01/04/2021,A,1,1,1,1,5\n"
+                                     "10/01/2020,A,1,1,1,1,5\n"
+                                     "12/31/2020,A,1,1,1,1,5\n");
+  const Panel p = read_panel_csv(path, "%m/%d/%Y");
+  CHECK(p.dates == std::vector<std::string>{"2020-10-01", "2020-12-31", "2021-01-04"});
+  CHECK(testing::usage_error("p.csv",
+                             "date,ticker,open,high,low,close,volume\n2020-10-01,A,1,1,1,1,1\n",
+                             [](const std::string& f) { read_panel_csv(f, "%m/%d/%Y"); }) ==
+        ":2: '2020-10-01' is not a date of date_format '%m/%d/%Y'");
 }
 
 TEST_CASE("panel: a missing file is a usage error") {

@@ -2,7 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "trainer/dataset.h"
 #include "trainer/synthetic.h"
@@ -79,7 +81,8 @@ TEST_CASE("portfolio: daily turnover and net returns against hand-computed value
 }
 
 // Ten names: k = 2, each held at 1/2. Swapping one long name for another
-// trades 1/2 out and 1/2 in: turnover 1. A missing one-day return earns 0.
+// trades 1/2 out and 1/2 in: turnover 1. A name with a NaN one-day return
+// cannot be entered: its order is not filled, it earns and trades nothing.
 TEST_CASE("portfolio: weights are 1/k, partial changes count per name, NaN returns earn nothing") {
   std::vector<uint32_t> day(20), ticker(20);
   std::vector<float> pred(20), ret(20, 0.0f);
@@ -90,13 +93,50 @@ TEST_CASE("portfolio: weights are 1/k, partial changes count per name, NaN retur
   }
   pred[10 + 9] = 6.5f;  // day 1: T9 falls below T7, which joins T8 in the top two
   ret[10 + 8] = float(std::log(1.04));  // long, at 1/2: +.02
-  ret[10 + 7] = std::nanf("");  // long but unknown: 0
   const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 0.0);
   REQUIRE(p.days.size() == 2);
   CHECK(p.turnover[0] == doctest::Approx(2));
   CHECK(p.turnover[1] == doctest::Approx(1));
   CHECK(p.gross[1] == doctest::Approx(.02));
-  CHECK(std::isfinite(p.net_sharpe()));
+  ret[10 + 7] = std::nanf("");  // T7 cannot be entered: T9 is sold, T7 not bought
+  const DailyPortfolio unfilled = daily_long_short(day, ticker, pred, ret, 0.0);
+  CHECK(unfilled.turnover[1] == doctest::Approx(.5));
+  CHECK(unfilled.gross[1] == doctest::Approx(.02));
+  CHECK(std::isfinite(unfilled.net_sharpe()));
+}
+
+// Five names, k = 1, long T0 and short T4 on days 0, 1 and 3; day 2 is
+// skipped (too few names to score) and held through: the book earns T0's
+// +10% and T4's -5% of that day (R = e^r - 1) with no trade, and drifts.
+//   day 1: gross .15 as on day 0 (T0 +10%, T4 -5%); drifted T0 1.1 / 1.15,
+//          T4 -.95 / 1.15
+//   day 2 (held): gross (1.1 * .1 + .95 * .05) / 1.15 = .136957, turnover 0;
+//          drifted T0 1.21 / (1.15 * 1.136957), T4 -.9025 / (1.15 * 1.136957)
+//   day 3: back to +1 / -1 from those weights.
+TEST_CASE("portfolio: a skipped day between scored days is held through and marked") {
+  std::vector<uint32_t> day, ticker;
+  std::vector<float> pred, ret;
+  const float up = float(std::log(1.10)), down = float(std::log(0.95));
+  for (uint32_t d : {0u, 1u, 3u})
+    for (uint32_t i = 0; i < 5; ++i) {
+      day.push_back(d), ticker.push_back(i), pred.push_back(float(5 - i));
+      ret.push_back(i == 0 ? up : i == 4 ? down : 0.0f);
+    }
+  const HoldThrough hold{{2}, [&](uint32_t t, uint32_t) { return t == 0 ? up : down; }};
+  const DailyPortfolio p = daily_long_short(day, ticker, pred, ret, 10.0, 5, hold);
+  REQUIRE(p.days == std::vector<uint32_t>{0, 1, 2, 3});
+  CHECK(p.skipped == std::vector<bool>{false, false, true, false});
+  const double nav = 1.15 * (1 + (1.1 * .1 + .95 * .05) / 1.15);
+  CHECK(p.gross[2] == doctest::Approx((1.1 * .1 + .95 * .05) / 1.15));
+  CHECK(p.turnover[2] == 0);
+  CHECK(p.net[2] == p.gross[2]);
+  CHECK(p.turnover[3] == doctest::Approx((1 - 1.21 / nav) + (1 - .9025 / nav)));
+  // Held names that are gone on the skipped day (NaN) were closed at their
+  // last print: they leave as cash, earn nothing that day, trade nothing.
+  const HoldThrough gone{{2}, [](uint32_t, uint32_t) { return double(NAN); }};
+  const DailyPortfolio closed = daily_long_short(day, ticker, pred, ret, 10.0, 5, gone);
+  CHECK(closed.gross[2] == 0);
+  CHECK(closed.turnover[3] == doctest::Approx(2));  // the book is built again
 }
 
 // With a one-day label and no cost, the daily portfolio's return is the
@@ -119,6 +159,39 @@ TEST_CASE("portfolio: on a panel, zero-cost net Sharpe is the gross Sharpe; cost
   CHECK(costly.turnover <= 4.0);
   CHECK(costly.daily_net.size() == costly.daily_days.size());
   CHECK(costly.daily_rank_ic.size() == costly.daily_days.size());
+}
+
+// A validation day on which only three of ten names trade has too few
+// samples to score: it is a skipped day of the dataset, and the series holds
+// the book through it (its return, a NaN RankIC, marked skipped) instead of
+// jumping from the day before to the day after.
+TEST_CASE("portfolio: a day too thin to score is held through in the daily series") {
+  SyntheticSpec spec;
+  spec.tickers = 10;
+  spec.days = 300;
+  spec.seed = 11;
+  spec.missing_rate = 0;
+  Panel panel = make_synthetic_panel(spec).panel;
+  TrainerConfig config;
+  config.lookback = 5;
+  config.max_valid_samples = 0;
+  const size_t thin = make_dataset(panel, config).splits.valid.begin + 10;
+  for (size_t t = 3; t < 10; ++t)
+    for (auto* field : {&panel.open, &panel.high, &panel.low, &panel.close, &panel.volume})
+      (*field)[panel.index(t, thin)] = NAN;
+  const Dataset d = make_dataset(panel, config);
+  CHECK(std::count(d.skipped_days.begin(), d.skipped_days.end(), uint32_t(thin)) == 1);
+  std::vector<float> pred;
+  for (const Sample& x : d.valid) pred.push_back(float(x.ticker));
+  const Scores s = score_samples(d.features, d.valid, pred, 10.0, d.skipped_days);
+  const auto at = std::find(s.daily_days.begin(), s.daily_days.end(), uint32_t(thin));
+  REQUIRE(at != s.daily_days.end());
+  const size_t k = size_t(at - s.daily_days.begin());
+  CHECK(s.daily_skipped[k]);
+  CHECK(std::isnan(s.daily_rank_ic[k]));
+  CHECK(s.daily_net[k] != 0);  // the names held short (T0, T1) still trade
+  CHECK(s.days == int(d.splits.valid.size()) - 1);  // scored days: all but the thin one
+  CHECK(s.daily_days.size() == d.splits.valid.size());
 }
 
 }  // namespace

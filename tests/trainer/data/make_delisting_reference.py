@@ -6,7 +6,9 @@
 The panel: 8 tickers x 40 days of random prices, where T2 delists after day
 25, T5 halts on days 20-22 and T6 lists on day 10. delisting_labels.csv has,
 for every (ticker, day), whether it is a sample and its label (horizon 3,
-entered at the next open) and one-day return, by the rule of
+entered at the next open; exit at the last print, the last close, when the
+exit day has no row) and one-day return (NaN when it cannot be entered), by
+the rule of
 docs/hpo-trainer-validation.md ("Universe"), in vectorized pandas rather than
 hpo-trainer's per-day loop: tests/trainer/delisting_test.cc compares them.
 """
@@ -36,12 +38,13 @@ c = read.pivot(index="date", columns="ticker", values="close").reindex(dates)
 day = pd.Series(np.arange(DAYS), index=dates)
 
 
-def label(h):
+def label(h, unfilled=0.0):
     # Known on day t: a row that day, and t + reach (h + 1) inside the panel.
     member = c.notna() & (day + h + 1 < DAYS).to_numpy()[:, None]
     entry = o.shift(-1)  # the next open
-    exit_ = o.ffill().shift(-(1 + h))  # the exit open, else the last one before it
-    value = np.log(exit_ / entry).where(entry.notna(), 0.0)  # cannot enter: 0
+    # The exit open, else the last print: the last close before the exit day.
+    exit_ = o.shift(-(1 + h)).fillna(c.ffill().shift(-h))
+    value = np.log(exit_ / entry).where(entry.notna(), unfilled)  # cannot enter: 0 (NaN: unfilled)
     return value.where(member)
 
 
@@ -49,6 +52,6 @@ out = pd.DataFrame({
     "ticker": np.repeat(o.columns, DAYS),
     "day": np.tile(np.arange(DAYS), TICKERS),
     "label": label(HORIZON).to_numpy().T.ravel(),
-    "daily_return": label(1).to_numpy().T.ravel(),
+    "daily_return": label(1, np.nan).to_numpy().T.ravel(),
 })
 out.to_csv("delisting_labels.csv", index=False, float_format="%.10g", na_rep="nan")
