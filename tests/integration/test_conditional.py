@@ -15,6 +15,9 @@ Usage: test_conditional.py HPO_BINARY TEST_NAME
 - outputs_leave_absent_blank: `hpo status`, `hpo export` (best config,
   --trials json, csv) show an absent parameter as blank or leave it out,
   never as 0.
+- report_draws_conditional_study: parallel coordinates and importance are
+  drawn for a conditional study, by hpo and by Optuna (define-by-run);
+  importance ranks a conditional parameter over the trials that hold it.
 - bad_conditions_name_the_line: `hpo run` refuses a condition whose parent
   is unknown, below, not categorical, or whose value can never hold,
   naming the file and the line.
@@ -30,6 +33,7 @@ import textwrap
 
 from harness import expect, run_named_test
 from test_cli import HERE, PYTHON, Project
+from test_report import drawn, open_report
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 OPTUNA_5 = os.path.join(os.path.dirname(SOURCE_DIR), "shared", "peers", "optuna-5.0")
@@ -172,6 +176,34 @@ def test_outputs_leave_absent_blank(p):
         expect(set(ours["params"]) == expected_keys(t["params"]), ours["params"])
     best = json.loads(p.run("export", "--study", "s", "--format", "json").stdout)
     expect(set(best) == expected_keys(best) | {"epochs"}, best)
+
+
+def test_report_draws_conditional_study(p):
+    p.conditional_study("s")
+    p.run("run", "--study", "s", "-n", "40")
+    seen = open_report(p, "s", "conditional")
+    drawn(seen, "parallel")
+    drawn(seen, "importance")
+    # A conditional parameter is ranked over the trials that have it.
+    notes = " ".join(seen["sections"]["importance"]["notes"])
+    expect("conditional" in notes, notes)
+    # A conditional study Optuna made (define-by-run): hpo's report draws it too.
+    storage = f"sqlite:///{p.dir}/optuna.db"
+    script = textwrap.dedent(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.create_study(study_name="o", storage={storage!r}, sampler=optuna.samplers.RandomSampler(seed=2))
+        def f(t):
+            model = t.suggest_categorical("model", ["a", "b"])
+            if model == "a":
+                return (t.suggest_float("x", 0, 1) - 0.3) ** 2
+            return 0.5 + t.suggest_int("k", 1, 5) * 0.1
+        s.optimize(f, n_trials=60)
+    """)
+    subprocess.run([PYTHON, "-c", script], check=True, capture_output=True, text=True, timeout=120)
+    seen = open_report(p, "o", "optuna_conditional", storage=storage)
+    drawn(seen, "parallel")
+    drawn(seen, "importance")
 
 
 def test_bad_conditions_name_the_line(p):
