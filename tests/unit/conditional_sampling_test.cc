@@ -8,6 +8,7 @@
 #include "samplers/conditions.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_sampler.h"
+#include "tests/unit/tpe_test_space.h"
 
 namespace hpo {
 namespace {
@@ -47,15 +48,6 @@ double branchy_objective(const ParamValues& v) {
   const double lr = std::pow(std::log10(v.at("lr")) + 2, 2) * 0.1;
   if (v.at("model") == 0) return std::pow(v.at("x") - 0.3, 2) + lr;
   return 0.5 + (v.count("z") ? std::fabs(v.at("z") - 5) * 0.05 : 0.2) + lr;
-}
-
-void tell_complete(Sampler& s, int number, const ParamValues& v, double value) {
-  TrialView t;
-  t.number = number;
-  t.state = TrialState::kComplete;
-  t.params = v;
-  t.value = value;
-  s.tell(t);
 }
 
 TEST_CASE("drop_inactive settles chains in one pass") {
