@@ -93,7 +93,9 @@ Condition parse_condition(const YamlNode& node, const std::string& child,
   if (!node.is_map()) node.fail(std::string(kShape) + ", got " + node.describe());
   const auto entries = node.as_map();
   if (entries.size() != 1) node.fail(std::string(kShape) + ", got " + node.describe());
-  const auto& [parent, values] = entries.front();
+  // Named copies: C++17 lambdas cannot capture structured bindings.
+  const std::string parent = entries.front().first;
+  const YamlNode& values = entries.front().second;
   const auto spec = std::find_if(space.params.begin(), space.params.end(),
                                  [&](const ParamSpec& p) { return p.name == parent; });
   if (spec == space.params.end()) node.fail(missing_parent(child, parent, space, parents));

@@ -259,15 +259,15 @@ std::vector<std::string> parse_env_fixed(const YamlNode& node, const StudyConfig
 void merge_fixed(const YamlNode& node, SearchSpaceConfig& space) {
   for (const auto& [name, value] : node.as_map()) {
     if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
+    // A named copy: C++17 lambdas cannot capture structured bindings (clang enforces it).
+    const std::string& key = name;
     const bool sampled = std::any_of(space.params.begin(), space.params.end(),
-                                     [&name](const ParamSpec& p) { return p.name == name; });
+                                     [&key](const ParamSpec& p) { return p.name == key; });
     if (sampled && !fix_choice(space, name, value.as_value())) {
       value.fail("'" + name + "' is sampled by the search space " + space.path +
                  "; a study can fix only a categorical parameter, to one of its choices (which "
                  "picks that branch of the conditions on it)");
     }
-    // A named copy: C++17 lambdas cannot capture structured bindings (clang enforces it).
-    const std::string& key = name;
     auto same = [&key](const auto& entry) { return entry.first == key; };
     const auto it = std::find_if(space.fixed.begin(), space.fixed.end(), same);
     if (it != space.fixed.end()) {
