@@ -8,7 +8,7 @@ Usage: test_conditional.py HPO_BINARY TEST_NAME
 
 - runs_follow_conditions: random and TPE studies; every trial's config, its
   trial_params rows and `status --json` hold a child exactly when its
-  condition holds, and every trial COMPLETEs.
+  condition holds, and every trial COMPLETEs; `hpo gpu` shows the conditions.
 - optuna_reads_absent_params: Optuna 5.0 (../shared/peers/optuna-5.0) on
   the database hpo made, and Debian's Optuna 3.1 on one it made first, load
   the trials with `trial.params` omitting the absent parameters.
@@ -119,6 +119,10 @@ def check_trials_follow_conditions(p, study, count, db="studies.db"):
 
 def test_runs_follow_conditions(p):
     p.conditional_study("rand")
+    # The space as `hpo gpu` shows it names each condition.
+    out = p.run("gpu", "--study", "rand", "--cores", "2").stdout
+    expect("depth: int 1..8 (when model is tree)" in out and "act: categorical [relu, tanh] (when model is mlp)"
+           in out and "slope: float 0..0.3 (when act is relu)" in out, out)
     p.run("run", "--study", "rand", "-n", "16")
     check_trials_follow_conditions(p, "rand", 16)
     # TPE after its start-up trials: each branch modelled from the trials that took it.
