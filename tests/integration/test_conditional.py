@@ -188,7 +188,10 @@ def test_report_draws_conditional_study(p):
     seen = open_report(p, "s", "conditional")
     drawn(seen, "parallel")
     drawn(seen, "importance")
-    # A conditional parameter is ranked over the trials that have it.
+    # Trials without a parameter are drawn at its absent position; a
+    # conditional parameter is ranked over the trials that have it.
+    notes = " ".join(seen["sections"]["parallel"]["notes"])
+    expect("absent position" in notes, notes)
     notes = " ".join(seen["sections"]["importance"]["notes"])
     expect("conditional" in notes, notes)
     # A conditional study Optuna made (define-by-run): hpo's report draws it too.

@@ -172,8 +172,10 @@
     const shown = data.parallel.trials.map(n => byNumber.get(n));
     if (!data.params.length) return empty('parallel', 'The study has no parameters.');
     if (!shown.length) return empty('parallel', 'No COMPLETE trial yet.');
+    let anyAbsent = false;
     const dims = data.params.map((p, i) => {
       const absent = shown.some(t => t.p[i] === null);
+      anyAbsent = anyAbsent || absent;
       let values = shown.map(t => t.p[i]);
       const dim = {label: esc(p.name)};
       if (p.type === 'categorical') {
@@ -209,6 +211,7 @@
                         line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
           {margin: {l: 80, r: 80, t: 60, b: 30}});
     let text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
+    if (anyAbsent) text += ' A trial without a parameter (its condition failed) sits at that axis\'s absent position.';
     if (shown.length < data.parallel.total) {
       text += ' Showing ' + shown.length + ' of ' + data.parallel.total + ' trials: the best half and evenly spaced others.';
     }
