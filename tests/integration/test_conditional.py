@@ -11,7 +11,8 @@ Usage: test_conditional.py HPO_BINARY TEST_NAME
   condition holds, and every trial COMPLETEs; `hpo gpu` shows the conditions.
 - optuna_reads_absent_params: Optuna 5.0 (../shared/peers/optuna-5.0) on
   the database hpo made, and Debian's Optuna 3.1 on one it made first, load
-  the trials with `trial.params` omitting the absent parameters.
+  the trials with `trial.params` omitting the absent parameters; Optuna 5.0
+  extends the study define-by-run and hpo goes on from its trials.
 - outputs_leave_absent_blank: `hpo status`, `hpo export` (best config,
   --trials json, csv) show an absent parameter as blank or leave it out,
   never as 0.
@@ -144,6 +145,31 @@ def test_optuna_reads_absent_params(p):
     expect(theirs["states"] == ["COMPLETE"] * 10, theirs)
     for t in st["trials"]:
         expect(theirs["params"][str(t["number"])] == t["params"], (t, theirs["params"]))
+    # Optuna 5.0 extends the study define-by-run, as an objective with ifs
+    # does, and hpo goes on from its trials.
+    script = textwrap.dedent(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.load_study(study_name="s", storage="sqlite:///{p.db()}",
+                              sampler=optuna.samplers.TPESampler(seed=1, multivariate=True, group=True))
+        def f(t):
+            if t.suggest_categorical("model", ["tree", "mlp"]) == "tree":
+                t.suggest_int("depth", 1, 8)
+            elif t.suggest_categorical("act", ["relu", "tanh"]) == "relu":
+                t.suggest_float("slope", 0.0, 0.3)
+            if t.params["model"] == "mlp":
+                t.suggest_int("hidden", 8, 512, log=True)
+            return -abs(t.suggest_float("lr", 1e-4, 1e-1, log=True) - 0.01)
+        s.optimize(f, n_trials=6)
+    """)
+    r = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=OPTUNA_5))
+    expect(r.returncode == 0, f"Optuna 5.0 could not extend the study:\n{r.stderr}")
+    p.run("run", "--study", "s", "-n", "4")
+    st = p.status("s")
+    expect(len(st["trials"]) == 20 and all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+    for t in st["trials"]:
+        expect(set(t["params"]) == expected_keys(t["params"]), t)
     # Debian's Optuna 3.1 on a database it created (v3.0.0.d), which hpo then extends.
     old = os.path.join(p.dir, "old.db")
     subprocess.run([PYTHON, "-c", f"import optuna; optuna.create_study(study_name='first', storage='sqlite:///{old}')"],
