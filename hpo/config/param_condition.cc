@@ -110,7 +110,9 @@ Condition parse_condition(const YamlNode& node, const std::string& child,
 bool fix_choice(SearchSpaceConfig& space, const std::string& name, const ParamValue& value) {
   const auto fixed = std::find_if(space.params.begin(), space.params.end(),
                                   [&](const ParamSpec& p) { return p.name == name; });
-  if (fixed == space.params.end()) return false;
+  // A conditional one would become a value every trial gets, whatever
+  // branch it takes.
+  if (fixed == space.params.end() || fixed->condition) return false;
   const auto* choices = std::get_if<CategoricalDistribution>(&fixed->distribution);
   const auto is_value = [&](const ParamValue& v) { return same_value(v, value); };
   if (!choices || std::none_of(choices->choices.begin(), choices->choices.end(), is_value)) {

@@ -38,8 +38,8 @@ Condition parse_condition(const YamlNode& node, const std::string& child,
 // picks that branch. `name` leaves the sampled parameters (the caller adds
 // it to the fixed values); a child whose condition on it holds becomes
 // unconditional, one whose condition fails leaves the space with its own
-// children. False, changing nothing, unless `name` is a categorical with
-// `value` among its choices.
+// children. False, changing nothing, unless `name` is an unconditional
+// categorical with `value` among its choices.
 bool fix_choice(SearchSpaceConfig& space, const std::string& name, const ParamValue& value);
 
 }  // namespace hpo

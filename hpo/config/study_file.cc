@@ -265,8 +265,8 @@ void merge_fixed(const YamlNode& node, SearchSpaceConfig& space) {
                                      [&key](const ParamSpec& p) { return p.name == key; });
     if (sampled && !fix_choice(space, name, value.as_value())) {
       value.fail("'" + name + "' is sampled by the search space " + space.path +
-                 "; a study can fix only a categorical parameter, to one of its choices (which "
-                 "picks that branch of the conditions on it)");
+                 "; a study can fix only a categorical parameter without a condition, to one of "
+                 "its choices (which picks that branch of the conditions on it)");
     }
     auto same = [&key](const auto& entry) { return entry.first == key; };
     const auto it = std::find_if(space.fixed.begin(), space.fixed.end(), same);

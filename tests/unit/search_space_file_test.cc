@@ -420,6 +420,7 @@ TEST_CASE("fixing a parent picks its branch: children settled, the other branch 
   SearchSpaceConfig unchanged = space;
   CHECK_FALSE(fix_choice(unchanged, "model", std::string("rnn")));
   CHECK_FALSE(fix_choice(unchanged, "lr", 0.01));
+  CHECK_FALSE(fix_choice(unchanged, "act", std::string("relu")));  // a conditional one
   CHECK(unchanged.params.size() == space.params.size());
 }
 
