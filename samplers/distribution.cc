@@ -14,12 +14,6 @@ bool on_float_grid(const FloatDistribution& d, double v) {
   return std::fabs(k - std::round(k)) <= 1e-8;
 }
 
-bool choice_equal(const ParamValue& a, const ParamValue& b) {
-  // 1 and 1.0 name the same choice; true and 1 do not.
-  if (is_numeric(a) && is_numeric(b)) return as_double(a) == as_double(b);
-  return a == b;
-}
-
 }  // namespace
 
 bool operator==(const FloatDistribution& a, const FloatDistribution& b) {
@@ -50,7 +44,7 @@ ParamValue to_external(const Distribution& dist, double internal) {
 double to_internal(const Distribution& dist, const ParamValue& value) {
   if (const auto* cat = std::get_if<CategoricalDistribution>(&dist)) {
     for (size_t i = 0; i < cat->choices.size(); ++i) {
-      if (choice_equal(cat->choices[i], value)) return static_cast<double>(i);
+      if (same_value(cat->choices[i], value)) return static_cast<double>(i);
     }
     throw std::invalid_argument("'" + to_string(value) + "' is not one of the choices");
   }

@@ -64,4 +64,9 @@ double as_double(const ParamValue& value) {
   throw std::invalid_argument("value '" + to_string(value) + "' is not a number");
 }
 
+bool same_value(const ParamValue& a, const ParamValue& b) {
+  if (is_numeric(a) && is_numeric(b)) return as_double(a) == as_double(b);
+  return a == b;
+}
+
 }  // namespace hpo

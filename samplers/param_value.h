@@ -32,6 +32,10 @@ bool is_numeric(const ParamValue& value);
 // The numeric value of an int64_t or double; throws std::invalid_argument otherwise.
 double as_double(const ParamValue& value);
 
+// Equality as a categorical's choices see it: 64 and 64.0 are one value,
+// true and 1 are not.
+bool same_value(const ParamValue& a, const ParamValue& b);
+
 }  // namespace hpo
 
 #endif  // HPO_SAMPLERS_PARAM_VALUE_H_

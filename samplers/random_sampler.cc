@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "samplers/conditions.h"
+
 namespace hpo {
 
 namespace {
@@ -54,7 +56,7 @@ ParamValues RandomSampler::ask(const SearchSpace& space, int number) {
   std::mt19937_64 rng(trial_seed(number));
   ParamValues values;
   for (const auto& param : space) values[param.name] = sample_uniform(param.distribution, rng);
-  return values;
+  return drop_inactive(space, std::move(values));
 }
 
 }  // namespace hpo

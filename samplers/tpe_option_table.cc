@@ -20,7 +20,8 @@ const std::vector<TpeOptionRow> kTable = {
      "One joint model over the parameters instead of one per parameter; under the default preset, "
      "false also picks the univariate defaults."},
     {"group", &TpeOptions::group, nullptr,
-     "With multivariate: model jointly each group of parameters that always occur together."},
+     "With multivariate: model jointly each group of parameters that always occur together. A "
+     "conditional search space (condition:) is always modelled so."},
     {"n_startup_trials", &TpeOptions::n_startup_trials,
      [](double v, const TpeOptions&) -> const char* {
        return v >= 0 && v <= kMaxInteger ? nullptr : "an integer of at least 0";

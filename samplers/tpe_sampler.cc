@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "samplers/conditions.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_groups.h"
 
@@ -86,7 +87,7 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
     std::mt19937_64 rng(trial_seed(number));
     ParamValues values;
     for (const auto& p : space) values[p.name] = sample_uniform(p.distribution, rng);
-    return values;
+    return drop_inactive(space, std::move(values));
   }
   ParamValues out;
   std::vector<int> free;
@@ -100,18 +101,20 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   }
   // Groups are independent: each draws from its own stream, so they can be
   // fitted in parallel and still give the same suggestion.
-  const auto todo = groups(model, free);
+  const auto todo = groups(model, free, is_conditional(space));
   std::vector<ParamValues> found(todo.size());
   tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
     std::mt19937_64 rng(trial_seed(number, 1 + static_cast<uint64_t>(todo[i].front())));
     sample_group(todo[i], space, model, rng, found[i]);
   });
   for (const auto& values : found) out.insert(values.begin(), values.end());
-  return out;
+  // Every group is drawn, each from the trials that hold it (Optuna's
+  // group=True); a child whose parent chose otherwise is then dropped.
+  return drop_inactive(space, std::move(out));
 }
 
-std::vector<std::vector<int>> TpeSampler::groups(const Model& model,
-                                                 const std::vector<int>& free) const {
+std::vector<std::vector<int>> TpeSampler::groups(const Model& model, const std::vector<int>& free,
+                                                 bool conditional) const {
   if (!options_.multivariate) {
     std::vector<std::vector<int>> singles;
     for (int p : free) singles.push_back({p});
@@ -133,7 +136,11 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model,
     if (present.empty() || present.back() != held) present.push_back(held);
   }
   const int n = static_cast<int>(free.size());
-  auto local = options_.group ? decompose_groups(n, present) : intersection_groups(n, present);
+  // A conditional space is always decomposed, as Optuna's group=True does:
+  // the parameters of one branch are modelled jointly, on the trials that
+  // took it, instead of each alone.
+  auto local = options_.group || conditional ? decompose_groups(n, present)
+                                             : intersection_groups(n, present);
   for (auto& g : local) {
     for (int& p : g) p = free[static_cast<size_t>(p)];
   }

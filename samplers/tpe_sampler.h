@@ -9,6 +9,11 @@
 // a floor. optuna_tpe_options() is Optuna 3.1's TPESampler exactly. Beyond
 // both: the constant liar, and numeric choices (batch sizes, widths)
 // modelled as ordered.
+//
+// Conditional spaces (search_space.h) are modelled as Optuna's group=True
+// models them: each set of parameters that occur together is one joint
+// model fitted on the trials that hold them; a suggestion then leaves out
+// each parameter whose condition its parents' values fail.
 #ifndef HPO_SAMPLERS_TPE_SAMPLER_H_
 #define HPO_SAMPLERS_TPE_SAMPLER_H_
 
@@ -44,7 +49,8 @@ class TpeSampler : public Sampler {
     TpeSplit split;
   };
 
-  std::vector<std::vector<int>> groups(const Model& model, const std::vector<int>& free) const;
+  std::vector<std::vector<int>> groups(const Model& model, const std::vector<int>& free,
+                                       bool conditional) const;
   Eigen::ArrayXd weights(const Model& model, const std::vector<int>& rows, bool below) const;
   void sample_group(const std::vector<int>& group, const SearchSpace& space, const Model& model,
                     std::mt19937_64& rng, ParamValues& out) const;

@@ -54,6 +54,15 @@ std::string distribution_text(const Distribution& d) {
 
 const char* source(bool profile) { return profile ? "profile" : "space"; }
 
+// " (when model is tcn)": a conditional parameter's condition, for a line.
+std::string condition_text(const ParamSpec& p) {
+  if (!p.condition) return "";
+  std::vector<std::string> values;
+  for (const ParamValue& v : p.condition->values) values.push_back(to_string(v));
+  return " (when " + p.condition->parent + " is " +
+         (values.size() == 1 ? values.front() : "one of " + join_names(values)) + ")";
+}
+
 }  // namespace
 
 nlohmann::json space_json(const FittedSpace& fit) {
@@ -61,6 +70,11 @@ nlohmann::json space_json(const FittedSpace& fit) {
   for (size_t i = 0; i < fit.sampled.size(); ++i) {
     nlohmann::json param = distribution_json(fit.sampled[i].distribution);
     param["from"] = source(changed_by_profile(fit, i));
+    if (const auto& c = fit.sampled[i].condition) {
+      nlohmann::json values = nlohmann::json::array();
+      for (const ParamValue& v : c->values) values.push_back(param_value_to_json(v));
+      param["condition"] = {{c->parent, values}};
+    }
     j[fit.sampled[i].name] = param;
   }
   for (const auto& [name, value] : fit.declared.fixed) {
@@ -75,6 +89,7 @@ std::vector<std::string> space_lines(const FittedSpace& fit) {
   std::vector<std::string> lines;
   for (size_t i = 0; i < fit.sampled.size(); ++i) {
     lines.push_back(fit.sampled[i].name + ": " + distribution_text(fit.sampled[i].distribution) +
+                    condition_text(fit.sampled[i]) +
                     (changed_by_profile(fit, i) ? " (from the profile)" : ""));
   }
   for (const auto& [name, value] : fit.declared.fixed) {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 
 #include "hpo/config/did_you_mean.h"
+#include "hpo/config/param_condition.h"
 #include "hpo/config/yaml_node.h"
 
 namespace hpo {
@@ -12,7 +14,8 @@ namespace hpo {
 namespace {
 
 const std::vector<std::string> kTypes = {"float", "int", "categorical", "fixed"};
-const std::vector<std::string> kNumberKeys = {"type", "low", "high", "log", "step", "pinned"};
+const std::vector<std::string> kNumberKeys = {"type", "low",    "high",     "log",
+                                              "step", "pinned", "condition"};
 
 // NaN would make every comparison below false and pass them all.
 double finite_number(const YamlNode& node) {
@@ -80,12 +83,6 @@ IntDistribution parse_int(const YamlMap& map) {
   return d;
 }
 
-// 64 and 64.0 are one choice to Distribution's to_internal(); true and 1 are not.
-bool same_choice(const ParamValue& a, const ParamValue& b) {
-  if (is_numeric(a) && is_numeric(b)) return as_double(a) == as_double(b);
-  return a == b;
-}
-
 CategoricalDistribution parse_categorical(const YamlMap& map) {
   CategoricalDistribution d;
   const YamlNode choices = map.require("choices");
@@ -97,7 +94,7 @@ CategoricalDistribution parse_categorical(const YamlMap& map) {
       item.fail("NaN cannot be a choice");
     }
     for (const ParamValue& seen : d.choices) {
-      if (same_choice(seen, value)) {
+      if (same_value(seen, value)) {
         item.fail("duplicate choice " + (item.is_null() ? "null" : item.describe()));
       }
     }
@@ -107,7 +104,7 @@ CategoricalDistribution parse_categorical(const YamlMap& map) {
 }
 
 const std::vector<std::string>& keys_of(const std::string& type) {
-  static const std::vector<std::string> categorical = {"type", "choices", "pinned"};
+  static const std::vector<std::string> categorical = {"type", "choices", "pinned", "condition"};
   static const std::vector<std::string> fixed = {"type", "value"};
   if (type == "categorical") return categorical;
   if (type == "fixed") return fixed;
@@ -129,7 +126,14 @@ std::string read_type(const YamlNode& param) {
   return type;
 }
 
-void parse_param(const std::string& name, const YamlNode& param, SearchSpaceConfig& space) {
+Distribution parse_distribution(const std::string& type, const YamlMap& map) {
+  if (type == "float") return parse_float(map);
+  if (type == "int") return parse_int(map);
+  return parse_categorical(map);
+}
+
+void parse_param(const std::string& name, const YamlNode& param, SearchSpaceConfig& space,
+                 const std::map<std::string, std::string>& parents) {
   if (param.node().IsScalar()) {
     space.fixed.emplace_back(name, param.as_value());
     return;
@@ -140,17 +144,26 @@ void parse_param(const std::string& name, const YamlNode& param, SearchSpaceConf
         param.describe());
   }
   const std::string type = read_type(param);
+  if (type == "fixed") {
+    for (const auto& [key, node] : param.as_map()) {
+      if (key == "condition") {
+        node.fail(
+            "a fixed value goes to every trial and cannot have a condition; make it a "
+            "categorical with one choice");
+      }
+    }
+  }
   const YamlMap map(param, keys_of(type));
-  if (type == "float") {
-    space.params.push_back({name, parse_float(map)});
-  } else if (type == "int") {
-    space.params.push_back({name, parse_int(map)});
-  } else if (type == "categorical") {
-    space.params.push_back({name, parse_categorical(map)});
-  } else {
+  if (type == "fixed") {
     space.fixed.emplace_back(name, map.require("value").as_value());
     return;
   }
+  const auto condition = map.find("condition");
+  ParamSpec spec{name, parse_distribution(type, map)};
+  // Read before the parameter joins `space`: a condition on itself is then
+  // a cycle, not a parent found above.
+  if (condition) spec.condition = parse_condition(*condition, name, space, parents);
+  space.params.push_back(std::move(spec));
   // `pinned: true` keeps the space's own domain on every GPU profile.
   if (auto pinned = map.find("pinned"); pinned && pinned->as_bool()) space.pinned.push_back(name);
 }
@@ -165,7 +178,8 @@ SearchSpaceConfig parse_search_space(const std::string& yaml_text,
   if (entries.empty()) params.fail("expected at least one parameter, got an empty mapping");
   SearchSpaceConfig space;
   space.path = path_for_messages;
-  for (const auto& [name, param] : entries) parse_param(name, param, space);
+  const auto parents = written_parents(entries);
+  for (const auto& [name, param] : entries) parse_param(name, param, space, parents);
   return space;
 }
 

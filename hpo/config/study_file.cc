@@ -9,6 +9,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
+#include "hpo/config/param_condition.h"
 #include "hpo/config/placeholders.h"
 #include "hpo/config/search_space_file.h"
 #include "hpo/config/yaml_node.h"
@@ -299,14 +300,15 @@ FixedValues parse_smoke(const YamlNode& node) {
 void merge_fixed(const YamlNode& node, SearchSpaceConfig& space) {
   for (const auto& [name, value] : node.as_map()) {
     if (!value.node().IsScalar()) value.fail("expected a single value, got " + value.describe());
-    for (const ParamSpec& param : space.params) {
-      if (param.name == name) {
-        value.fail("'" + name + "' is sampled by the search space " + space.path +
-                   "; a study cannot also fix it");
-      }
-    }
     // A named copy: C++17 lambdas cannot capture structured bindings (clang enforces it).
     const std::string& key = name;
+    const bool sampled = std::any_of(space.params.begin(), space.params.end(),
+                                     [&key](const ParamSpec& p) { return p.name == key; });
+    if (sampled && !fix_choice(space, name, value.as_value())) {
+      value.fail("'" + name + "' is sampled by the search space " + space.path +
+                 "; a study can fix only a categorical parameter without a condition, to one of "
+                 "its choices (which picks that branch of the conditions on it)");
+    }
     auto same = [&key](const auto& entry) { return entry.first == key; };
     const auto it = std::find_if(space.fixed.begin(), space.fixed.end(), same);
     if (it != space.fixed.end()) {

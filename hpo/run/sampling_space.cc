@@ -56,7 +56,11 @@ std::vector<StoredParam> SamplingSpace::to_stored(
     const std::map<std::string, double>& suggestion) const {
   std::vector<StoredParam> params;
   for (size_t i = 0; i < declared_.size(); ++i) {
-    const double internal = suggestion.at(declared_[i].name);
+    // A parameter whose condition failed is absent: no trial_params row,
+    // as Optuna stores a parameter its objective never suggested.
+    const auto found = suggestion.find(declared_[i].name);
+    if (found == suggestion.end()) continue;
+    const double internal = found->second;
     const ParamValue value = to_external(bounded_[i].distribution, internal);
     params.push_back({declared_[i].name, declared_[i].distribution,
                       to_internal(declared_[i].distribution, value)});

@@ -39,7 +39,8 @@ class SamplingSpace {
   // point only ran after a retry outside the space (kRanOutsideSpaceAttr).
   TrialView view(const TrialRecord& trial) const;
 
-  // The sampler's suggestion as params to store, in the declared space.
+  // The sampler's suggestion as params to store, in the declared space;
+  // the parameters it left out (their condition failed) are not stored.
   std::vector<StoredParam> to_stored(const std::map<std::string, double>& suggestion) const;
 
  private:

@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <map>
 #include <regex>
 
 #include "hpo/report/html/downsample.h"
+#include "hpo/report/html/importance_data.h"
 #include "hpo/report/html/json_script.h"
 #include "hpo/report/html/page.h"
 #include "hpo/report/html/report_data.h"
@@ -206,6 +208,36 @@ TEST_CASE("report_data on an empty study: no trials, no best, nothing to draw bu
   CHECK(d["best"].is_null());
   CHECK(d["curves"]["total"] == 0);
   CHECK(d["failures"]["total"] == 0);
+}
+
+TEST_CASE("importance: a conditional parameter is ranked over the trials that hold it") {
+  // model a: the value is x; model b: a constant, whatever y is. Before,
+  // no trial held every parameter and nothing was ranked ("there are 0").
+  const CategoricalDistribution model{{std::string("a"), std::string("b")}};
+  const FloatDistribution unit{0.0, 1.0, false, std::nullopt};
+  StudyView view;
+  for (int i = 0; i < 60; ++i) {
+    const double u = (i * 37 % 60) / 60.0;
+    const bool a = i % 3 != 0;
+    TrialRecord t = trial(i, TrialState::kComplete, a ? u : 0.5);
+    t.params.push_back({"model", model, a ? 0.0 : 1.0});
+    t.params.push_back({a ? "x" : "y", unit, u});
+    t.params.push_back({"noise", unit, (i * 11 % 60) / 60.0});
+    view.trials.push_back(t);
+  }
+  const json imp = importance_json(view, 1000);
+  REQUIRE(imp.contains("params"));
+  std::map<std::string, json> by_name;
+  for (const auto& p : imp["params"]) by_name[p["name"]] = p;
+  REQUIRE(by_name.size() == 4);
+  CHECK(by_name["model"]["trials"] == 60);
+  CHECK(by_name["x"]["trials"] == 40);
+  CHECK(by_name["y"]["trials"] == 20);
+  CHECK(imp["trials"] == 60);
+  // Among the a trials x explains nearly everything; y explains nothing.
+  CHECK(by_name["x"]["importance"].get<double>() > 0.8);
+  CHECK(by_name["y"]["importance"].get<double>() < 0.2);
+  CHECK(imp["method"].get<std::string>().find("conditional") != std::string::npos);
 }
 
 }  // namespace

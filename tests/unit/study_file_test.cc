@@ -466,10 +466,21 @@ TEST_CASE("the shipped sweeps: quick 5x5, medium 10x10, full 20x20") {
     CHECK(study.trainer.command == command);
     std::vector<std::string> names;
     for (const ParamSpec& param : study.space.params) names.push_back(param.name);
-    CHECK(names == std::vector<std::string>{"batch_size", "hidden_size", "grad_accum", "lr"});
+    CHECK(names == std::vector<std::string>{"batch_size", "hidden_size", "grad_accum", "lr",
+                                            "model", "kernel_size"});
     CHECK(std::get<FloatDistribution>(study.space.params[3].distribution) ==
           FloatDistribution{5e-6, 5e-3, true, std::nullopt});
+    // The TCN's kernel width only for the TCN.
+    REQUIRE(study.space.params[5].condition);
+    CHECK(study.space.params[5].condition->parent == "model");
+    CHECK(study.space.params[5].condition->values == std::vector<ParamValue>{std::string("tcn")});
   }
+  // walk_forward_quick fixes the model: the MLP branch, without kernel_size.
+  const StudyConfig mlp =
+      load_study_file((kSourceDir / "studies" / "walk_forward_quick.yaml").string());
+  std::vector<std::string> names;
+  for (const ParamSpec& param : mlp.space.params) names.push_back(param.name);
+  CHECK(names == std::vector<std::string>{"batch_size", "hidden_size", "grad_accum", "lr"});
 }
 
 }  // namespace

@@ -16,15 +16,6 @@ namespace {
 
 using Objective = std::function<double(const ParamValues&)>;
 
-void tell_complete(Sampler& s, int number, const ParamValues& v, double value) {
-  TrialView t;
-  t.number = number;
-  t.state = TrialState::kComplete;
-  t.params = v;
-  t.value = value;
-  s.tell(t);
-}
-
 // Runs a sequential study; returns the best value found.
 double run(Sampler& s, const SearchSpace& space, const Objective& f, int n_trials) {
   double best = INFINITY;

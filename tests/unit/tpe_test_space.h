@@ -1,6 +1,7 @@
-// The mixed search space and objective the TPE tests share: floats, log
-// floats, stepped floats, ints, log ints, ordered and plain categoricals,
-// and a parameter with a single value.
+// What the TPE tests share: the mixed search space and objective (floats,
+// log floats, stepped floats, ints, log ints, ordered and plain
+// categoricals, and a parameter with a single value), and how they tell a
+// finished trial.
 #ifndef HPO_TESTS_UNIT_TPE_TEST_SPACE_H_
 #define HPO_TESTS_UNIT_TPE_TEST_SPACE_H_
 
@@ -34,6 +35,16 @@ inline double mixed_objective(const ParamValues& v) {
          std::pow(v.at("momentum") - 0.9, 2) + (v.at("activation") == 1 ? 0 : 0.5) +
          std::fabs(v.at("batch_size") - 3) * 0.3 + std::fabs(v.at("layers") - 7) * 0.1 +
          std::fabs(std::log2(v.at("width")) - 6) * 0.1;
+}
+
+// Tells `s` that trial `number` ended COMPLETE with `v` and `value`.
+inline void tell_complete(Sampler& s, int number, const ParamValues& v, double value) {
+  TrialView t;
+  t.number = number;
+  t.state = TrialState::kComplete;
+  t.params = v;
+  t.value = value;
+  s.tell(t);
 }
 
 }  // namespace hpo

@@ -1,7 +1,10 @@
 #include "hpo/report/html/importance_data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "hpo/analysis/fanova.h"
 
@@ -31,61 +34,123 @@ Encoded encode_domain(const std::string& name, const Distribution& dist) {
   return {{name, -0.5, k - 0.5}, false};
 }
 
-}  // namespace
-
-nlohmann::json importance_json(const StudyView& view, size_t max_trials) {
-  // The parameters with a domain of more than one value, in first-seen order.
+// The parameters with a domain of more than one value, in first-seen order.
+std::vector<Encoded> ranked_params(const StudyView& view) {
   std::vector<Encoded> params;
-  std::map<std::string, size_t> column;
+  std::set<std::string> seen;
   for (const auto& t : view.trials) {
     for (const auto& p : t.params) {
-      if (column.count(p.name)) continue;
+      if (!seen.insert(p.name).second) continue;
       Encoded e = encode_domain(p.name, p.distribution);
-      if (!(e.domain.high > e.domain.low)) continue;
-      column[p.name] = params.size();
-      params.push_back(e);
+      if (e.domain.high > e.domain.low) params.push_back(e);
     }
   }
-  std::vector<const TrialRecord*> usable;
-  for (const auto& t : view.trials) {
-    if (t.state != TrialState::kComplete || !t.value || !std::isfinite(*t.value)) continue;
-    size_t found = 0;
-    for (const auto& p : t.params) found += column.count(p.name);
-    if (found == params.size()) usable.push_back(&t);
+  return params;
+}
+
+// The encoded value of `name` in `t`; nullopt when the trial lacks it (a
+// conditional parameter whose condition failed).
+std::optional<double> encoded(const TrialRecord& t, const Encoded& param) {
+  for (const auto& p : t.params) {
+    if (p.name == param.domain.name) return param.log ? std::log(p.internal) : p.internal;
   }
-  if (params.empty()) return {{"why", "The study has no parameter with more than one value."}};
-  if (usable.size() < 2)
-    return {{"why", "Needs at least 2 COMPLETE trials with every parameter; there are " +
-                        std::to_string(usable.size()) + "."}};
-  const size_t n = std::min(usable.size(), max_trials);
+  return std::nullopt;
+}
+
+// One forest: `trials` (at most max_trials of them, evenly spaced) over the
+// columns `cols` of `params`, which every one of those trials holds.
+struct Fit {
+  std::vector<Importance> importances;
+  size_t trials = 0;
+};
+
+Fit fit_forest(const std::vector<Encoded>& params, const std::vector<size_t>& cols,
+               const std::vector<const TrialRecord*>& trials, size_t max_trials) {
+  const size_t n = std::min(trials.size(), max_trials);
   std::vector<std::vector<double>> x;
   std::vector<double> y;
   for (size_t k = 0; k < n; ++k) {
-    const TrialRecord& t = *usable[k * usable.size() / n];
-    std::vector<double> row(params.size());
-    for (const auto& p : t.params) {
-      const auto c = column.find(p.name);
-      if (c != column.end())
-        row[c->second] = params[c->second].log ? std::log(p.internal) : p.internal;
-    }
+    const TrialRecord& t = *trials[k * trials.size() / n];
+    std::vector<double> row;
+    for (size_t c : cols) row.push_back(*encoded(t, params[c]));
     x.push_back(std::move(row));
     y.push_back(*t.value);
   }
   std::vector<FeatureDomain> domains;
-  for (const auto& p : params) domains.push_back(p.domain);
-  const ForestOptions options;
-  nlohmann::json ranked = nlohmann::json::array();
-  for (const auto& imp : fanova_importances(domains, x, y, options)) {
-    ranked.push_back({{"name", imp.name}, {"importance", imp.importance}});
+  for (size_t c : cols) domains.push_back(params[c].domain);
+  return {fanova_importances(domains, x, y, ForestOptions{}), n};
+}
+
+}  // namespace
+
+nlohmann::json importance_json(const StudyView& view, size_t max_trials) {
+  const std::vector<Encoded> params = ranked_params(view);
+  if (params.empty()) return {{"why", "The study has no parameter with more than one value."}};
+  std::vector<const TrialRecord*> complete;
+  for (const auto& t : view.trials) {
+    if (t.state == TrialState::kComplete && t.value && std::isfinite(*t.value))
+      complete.push_back(&t);
   }
+  // Parameters held by the same COMPLETE trials share a forest, fitted to
+  // those trials with every parameter they all hold: a conditional
+  // parameter is judged on the trials that have it (Optuna's importance
+  // would leave it out), an unconditional one on all of them.
+  std::map<std::vector<bool>, std::vector<size_t>> by_holders;
+  for (size_t c = 0; c < params.size(); ++c) {
+    std::vector<bool> holds;
+    for (const TrialRecord* t : complete) holds.push_back(encoded(*t, params[c]).has_value());
+    by_holders[holds].push_back(c);
+  }
+  nlohmann::json ranked = nlohmann::json::array();
+  size_t most = 0;
+  for (const auto& [holds, group] : by_holders) {
+    std::vector<const TrialRecord*> trials;
+    for (size_t k = 0; k < complete.size(); ++k) {
+      if (holds[k]) trials.push_back(complete[k]);
+    }
+    if (trials.size() < 2) continue;
+    std::vector<size_t> cols;
+    for (size_t c = 0; c < params.size(); ++c) {
+      const bool everywhere = std::all_of(trials.begin(), trials.end(), [&](const TrialRecord* t) {
+        return encoded(*t, params[c]).has_value();
+      });
+      if (everywhere) cols.push_back(c);
+    }
+    const Fit fit = fit_forest(params, cols, trials, max_trials);
+    most = std::max(most, fit.trials);
+    for (const Importance& imp : fit.importances) {
+      const bool ours = std::any_of(group.begin(), group.end(),
+                                    [&](size_t c) { return params[c].domain.name == imp.name; });
+      if (ours) {
+        ranked.push_back(
+            {{"name", imp.name}, {"importance", imp.importance}, {"trials", fit.trials}});
+      }
+    }
+  }
+  if (ranked.empty())
+    return {{"why", "Needs at least 2 COMPLETE trials with a parameter; there are " +
+                        std::to_string(complete.size()) + "."}};
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a["importance"].template get<double>() > b["importance"].template get<double>();
+  });
+  const ForestOptions options;
   std::string method =
       "fANOVA (Hutter et al., 2014), as Optuna's FanovaImportanceEvaluator: a random forest of " +
-      std::to_string(options.trees) + " trees fitted to " + std::to_string(n) + " COMPLETE trials" +
-      (n < usable.size() ? " (evenly spaced, of " + std::to_string(usable.size()) + ")" : "") +
+      std::to_string(options.trees) + " trees fitted to " + std::to_string(most) +
+      " COMPLETE trials" +
+      (most < complete.size() && by_holders.size() == 1
+           ? " (evenly spaced, of " + std::to_string(complete.size()) + ")"
+           : "") +
       "; each parameter's importance is the share of the objective's variance it explains on its "
       "own "
       "(log parameters on a log scale), normalized to sum to 1";
-  return {{"method", method}, {"trials", n}, {"params", ranked}};
+  if (by_holders.size() > 1) {
+    method +=
+        ". A parameter only some trials hold (conditional) is ranked by a forest of the trials "
+        "that hold it (its count beside its name), over the parameters those trials all hold: "
+        "its share of the variance among them";
+  }
+  return {{"method", method}, {"trials", most}, {"params", ranked}};
 }
 
 }  // namespace hpo

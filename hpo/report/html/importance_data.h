@@ -10,9 +10,11 @@
 
 namespace hpo {
 
-// {"method", "trials", "params": [{"name", "importance"}] most important
-// first}, or {"why": text} when there is nothing to rank. At most
-// `max_trials` trials (evenly spaced) feed the forest.
+// {"method", "trials", "params": [{"name", "importance", "trials"}] most
+// important first}, or {"why": text} when there is nothing to rank. At
+// most `max_trials` trials (evenly spaced) feed each forest. A parameter
+// that only some trials hold (a conditional one) is ranked over those
+// trials; its "trials" says how many.
 nlohmann::json importance_json(const StudyView& view, size_t max_trials);
 
 }  // namespace hpo

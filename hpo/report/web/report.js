@@ -167,22 +167,42 @@
   }
 
   function parallel() {
-    const shown = data.parallel.trials.map(n => byNumber.get(n))
-        .filter(t => t.p.every(v => v !== null));
+    // Trials lacking a parameter (its condition failed) are drawn too: at
+    // an 'absent' position below that axis.
+    const shown = data.parallel.trials.map(n => byNumber.get(n));
     if (!data.params.length) return empty('parallel', 'The study has no parameters.');
     if (!shown.length) return empty('parallel', 'No COMPLETE trial yet.');
+    let anyAbsent = false;
     const dims = data.params.map((p, i) => {
-      const values = shown.map(t => t.p[i]);
-      const dim = {label: esc(p.name), values: values};
+      const absent = shown.some(t => t.p[i] === null);
+      anyAbsent = anyAbsent || absent;
+      let values = shown.map(t => t.p[i]);
+      const dim = {label: esc(p.name)};
       if (p.type === 'categorical') {
         dim.tickvals = p.choices.map((_, k) => k);
         // Parcoords writes tick labels as plain text (no tags, no entities).
-        dim.ticktext = p.choices;
-        dim.range = [0, Math.max(p.choices.length - 1, 1)];
-      } else if (p.log) {
-        dim.values = values.map(v => Math.log10(v));
-        dim.label = esc(p.name) + ' (log10)';
+        dim.ticktext = p.choices.slice();
+        if (absent) {
+          dim.tickvals.unshift(-1);
+          dim.ticktext.unshift('(absent)');
+          values = values.map(v => v === null ? -1 : v);
+        }
+        dim.range = [absent ? -1 : 0, Math.max(p.choices.length - 1, 1)];
+      } else {
+        if (p.log) {
+          values = values.map(v => v === null ? null : Math.log10(v));
+          dim.label = esc(p.name) + ' (log10)';
+        }
+        if (absent) {
+          const present = values.filter(v => v !== null);
+          const lo = present.reduce((a, b) => Math.min(a, b), Infinity);
+          const hi = present.reduce((a, b) => Math.max(a, b), -Infinity);
+          const below = present.length ? lo - Math.max(hi - lo, 1e-9) * 0.15 : 0;
+          values = values.map(v => v === null ? below : v);
+          dim.label += ' (bottom: absent)';
+        }
       }
+      dim.values = values;
       return dim;
     });
     const values = shown.map(t => t.value);
@@ -191,6 +211,7 @@
                         line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
           {margin: {l: 80, r: 80, t: 60, b: 30}});
     let text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
+    if (anyAbsent) text += ' A trial without a parameter (its condition failed) sits at that axis\'s absent position.';
     if (shown.length < data.parallel.total) {
       text += ' Showing ' + shown.length + ' of ' + data.parallel.total + ' trials: the best half and evenly spaced others.';
     }
@@ -229,9 +250,13 @@
       return empty('importance', (imp && imp.why) || 'Not computed.');
     }
     const ps = imp.params.slice().reverse();
-    chart('importance', [{type: 'bar', orientation: 'h', x: ps.map(p => p.importance), y: ps.map(p => esc(p.name)),
+    // A conditional parameter is ranked over the trials that hold it: say how many.
+    const label = p => esc(p.name) + (p.trials < imp.trials ? ' (' + p.trials + ' trials)' : '');
+    chart('importance', [{type: 'bar', orientation: 'h', x: ps.map(p => p.importance), y: ps.map(label),
                           marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto'}],
-          {xaxis: {title: {text: 'importance (sums to 1)'}}, yaxis: {automargin: true}, margin: {l: 120, r: 20, t: 20, b: 50}});
+          {xaxis: {title: {text: ps.every(p => p.trials === imp.trials) ? 'importance (sums to 1)'
+                                 : 'importance (share among the trials that hold it)'}},
+           yaxis: {automargin: true}, margin: {l: 120, r: 20, t: 20, b: 50}});
     note('importance', 'Method: ' + imp.method + '.');
   }
 

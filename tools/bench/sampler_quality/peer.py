@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Optuna's side of tools/bench/sampler_quality/run: the same problems as
-tools/bench/sampler_quality/problems.cc, run with Optuna 3.1's TPE (its univariate default,
-and multivariate) and random samplers.
+tools/bench/sampler_quality/problems.cc, run with Optuna's TPE (its univariate default,
+multivariate, and multivariate with group=True) and random samplers: Debian's Optuna 3.1, or
+the one PYTHONPATH puts first (run --optuna ../shared/peers/optuna-5.0).
 
 Usage: tools/bench/sampler_quality/peer.py TABULAR_DIR N_SEEDS N_TRIALS [N_PROCS [FIRST_SEED]]
 Prints lines: problem <TAB> sampler <TAB> seed <TAB> regret <TAB> found_at
@@ -25,7 +26,7 @@ from optuna.distributions import CategoricalDistribution, FloatDistribution, Int
 optuna.logging.set_verbosity(optuna.logging.ERROR)
 # multivariate=True is experimental in Optuna 3.1 and warns once per study.
 warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-SAMPLERS = ("optuna_tpe", "optuna_tpe_multivariate", "optuna_random")
+SAMPLERS = ("optuna_tpe", "optuna_tpe_multivariate", "optuna_tpe_group", "optuna_random")
 
 
 def branin(x):
@@ -63,10 +64,22 @@ def levy(x):
 
 
 class Problem:
-    def __init__(self, name, space, score, optimum, direction="minimize", call=None):
+    def __init__(self, name, space, score, optimum, direction="minimize", call=None, conditions=None):
         self.name, self.space, self.score, self.optimum = name, space, score, optimum
         self.direction = direction
         self.call = call or (lambda params, u: score(params))
+        # {child: (parent, values)}: the child is suggested only when the
+        # parent was, with one of the values (a define-by-run objective's if).
+        self.conditions = conditions or {}
+
+    def active(self, params):
+        """`params` without those whose condition fails (the parent comes first)."""
+        out = {}
+        for name, value in params.items():
+            parent, values = self.conditions.get(name, (None, None))
+            if parent is None or out.get(parent, object()) in values:
+                out[name] = value
+        return out
 
 
 def box(name, d, low, high, optimum, f, bounds=None):
@@ -81,6 +94,37 @@ def mixed_score(p):
     return ((math.log10(p["lr"]) + 2.5 - 0.25 * log_batch) ** 2 + 0.2 * abs(log_batch)
             + 0.1 * (p["layers"] - 3) ** 2 + 0.125 * (math.log2(p["width"]) - 7) ** 2
             + activation + 2 * (p["dropout"] - 0.15) ** 2)
+
+
+def conditional_score(p):
+    lr = math.log10(p["lr"])
+    if p["model"] == "linear":
+        return 1.0 + 0.1 * (math.log10(p["l2"]) + 3) ** 2 + 0.2 * (lr + 2) ** 2
+    if p["model"] == "tree":
+        return 0.5 + 0.02 * (p["depth"] - 9) ** 2 + 0.1 * (math.log2(p["min_leaf"]) - 3) ** 2 + 0.1 * (lr + 1) ** 2
+    activation = {"relu": 0.0, "tanh": 0.3, "gelu": 0.1}[p["act"]]
+    return ((lr + 2.5) ** 2 + 0.125 * (math.log2(p["width"]) - 7) ** 2 + 0.1 * (p["layers"] - 3) ** 2
+            + activation + (5 * (p["slope"] - 0.1) ** 2 if p["act"] == "relu" else 0.0)
+            + 2 * (p["dropout"] - 0.15) ** 2)
+
+
+def conditional_problem():
+    space = {
+        "lr": FloatDistribution(1e-5, 1.0, log=True),
+        "model": CategoricalDistribution(["linear", "tree", "net"]),
+        "l2": FloatDistribution(1e-6, 1.0, log=True),
+        "depth": IntDistribution(1, 16),
+        "min_leaf": IntDistribution(1, 64, log=True),
+        "width": IntDistribution(16, 1024, log=True),
+        "layers": IntDistribution(1, 6),
+        "act": CategoricalDistribution(["relu", "tanh", "gelu"]),
+        "slope": FloatDistribution(0.0, 0.3),
+        "dropout": FloatDistribution(0.0, 0.5, step=0.05),
+    }
+    conditions = {"l2": ("model", ["linear"]), "depth": ("model", ["tree"]), "min_leaf": ("model", ["tree"]),
+                  "width": ("model", ["net"]), "layers": ("model", ["net"]), "act": ("model", ["net"]),
+                  "slope": ("act", ["relu"]), "dropout": ("model", ["net"])}
+    return Problem("conditional", space, conditional_score, 0.0, conditions=conditions)
 
 
 def synthetic_problems():
@@ -99,6 +143,7 @@ def synthetic_problems():
         box("styblinski_tang5", 5, -5, 5, -39.16616570377142 * 5, styblinski_tang),
         box("levy5", 5, -10, 10, 0, levy),
         Problem("mixed", mixed_space, mixed_score, 0.0),
+        conditional_problem(),
     ]
 
 
@@ -179,8 +224,9 @@ def shared_value(dist, u):
     return dist.low + pick(u, range((dist.high - dist.low) // dist.step + 1)) * dist.step
 
 
-def shared_random(space, seed, trial):
-    return {name: shared_value(dist, shared_unit(seed, trial, j)) for j, (name, dist) in enumerate(space.items())}
+def shared_random(problem, seed, trial):
+    return problem.active({name: shared_value(dist, shared_unit(seed, trial, j))
+                           for j, (name, dist) in enumerate(problem.space.items())})
 
 
 def shared_trials():
@@ -209,7 +255,28 @@ def make_sampler(name, seed):
         return optuna.samplers.RandomSampler(seed=seed)
     if name == "optuna_tpe_multivariate":  # Optuna's joint model, its other defaults kept
         return optuna.samplers.TPESampler(seed=seed, multivariate=True)
+    if name == "optuna_tpe_group":  # a joint model per group of parameters that occur together
+        return optuna.samplers.TPESampler(seed=seed, multivariate=True, group=True)
     return optuna.samplers.TPESampler(seed=seed)  # Optuna 3.1's defaults
+
+
+def suggest(trial, name, dist):
+    if isinstance(dist, CategoricalDistribution):
+        return trial.suggest_categorical(name, dist.choices)
+    if isinstance(dist, IntDistribution):
+        return trial.suggest_int(name, dist.low, dist.high, step=dist.step, log=dist.log)
+    return trial.suggest_float(name, dist.low, dist.high, step=dist.step, log=dist.log)
+
+
+def ask(study, problem):
+    """A trial of the whole space; of a conditional one, define-by-run, as an objective with ifs asks."""
+    if not problem.conditions:
+        return study.ask(problem.space)
+    trial, params = study.ask(), {}
+    for name, dist in problem.space.items():
+        if name in problem.active({**params, name: None}):
+            params[name] = suggest(trial, name, dist)
+    return trial
 
 
 def run(job):
@@ -217,8 +284,8 @@ def run(job):
     study = optuna.create_study(direction=problem.direction, sampler=make_sampler(sampler, seed))
     for n in range(n_trials):
         if n < n_shared:
-            study.enqueue_trial(shared_random(problem.space, seed, n))
-        trial = study.ask(problem.space)
+            study.enqueue_trial(shared_random(problem, seed, n))
+        trial = ask(study, problem)
         study.tell(trial, problem.call(trial.params, shared_unit(seed, n, NOISE_SLOT)))
     best = study.best_trial  # the first of equally good trials
     sign = 1 if problem.direction == "minimize" else -1

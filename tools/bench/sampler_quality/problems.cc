@@ -10,6 +10,8 @@
 #include <sstream>
 #include <variant>
 
+#include "samplers/conditions.h"
+
 namespace hpo {
 
 namespace {
@@ -106,6 +108,53 @@ BenchProblem mixed() {
            0.2 * std::fabs(log_batch) + 0.1 * std::pow(v.at("layers") - 3, 2) +
            0.125 * std::pow(std::log2(v.at("width")) - 7, 2) +
            activation[static_cast<int>(v.at("activation"))] +
+           2 * std::pow(v.at("dropout") - 0.15, 2);
+  };
+  p.call = [score = p.score](const ParamValues& v, double) { return score(v); };
+  p.optimum = 0;
+  return p;
+}
+
+// Choosing a model, then tuning only its own knobs: a conditional space of
+// three branches (one with a chained child), each with its own optimum.
+// The net's is the best (0, at lr 10^-2.5, width 128, 3 layers, relu with
+// slope 0.1, dropout 0.15); the tree's (0.5) and the linear model's (1.0)
+// are easier to reach, so a sampler must learn each branch on its own trials.
+BenchProblem conditional() {
+  BenchProblem p;
+  p.name = "conditional";
+  const auto when = [](const char* parent, const char* value) {
+    return Condition{parent, {std::string(value)}};
+  };
+  p.space = {
+      {"lr", FloatDistribution{1e-5, 1.0, true, std::nullopt}},
+      {"model",
+       CategoricalDistribution{{std::string("linear"), std::string("tree"), std::string("net")}}},
+      {"l2", FloatDistribution{1e-6, 1.0, true, std::nullopt}, when("model", "linear")},
+      {"depth", IntDistribution{1, 16, false, 1}, when("model", "tree")},
+      {"min_leaf", IntDistribution{1, 64, true, 1}, when("model", "tree")},
+      {"width", IntDistribution{16, 1024, true, 1}, when("model", "net")},
+      {"layers", IntDistribution{1, 6, false, 1}, when("model", "net")},
+      {"act",
+       CategoricalDistribution{{std::string("relu"), std::string("tanh"), std::string("gelu")}},
+       when("model", "net")},
+      {"slope", uniform(0.0, 0.3), when("act", "relu")},
+      {"dropout", FloatDistribution{0.0, 0.5, false, 0.05}, when("model", "net")},
+  };
+  p.score = [](const ParamValues& v) {
+    const double lr = std::log10(v.at("lr"));
+    const int model = static_cast<int>(v.at("model"));
+    if (model == 0)
+      return 1.0 + 0.1 * std::pow(std::log10(v.at("l2")) + 3, 2) + 0.2 * std::pow(lr + 2, 2);
+    if (model == 1) {
+      return 0.5 + 0.02 * std::pow(v.at("depth") - 9, 2) +
+             0.1 * std::pow(std::log2(v.at("min_leaf")) - 3, 2) + 0.1 * std::pow(lr + 1, 2);
+    }
+    static const double activation[] = {0.0, 0.3, 0.1};
+    const int act = static_cast<int>(v.at("act"));
+    return std::pow(lr + 2.5, 2) + 0.125 * std::pow(std::log2(v.at("width")) - 7, 2) +
+           0.1 * std::pow(v.at("layers") - 3, 2) + activation[act] +
+           (act == 0 ? 5 * std::pow(v.at("slope") - 0.1, 2) : 0.0) +
            2 * std::pow(v.at("dropout") - 0.15, 2);
   };
   p.call = [score = p.score](const ParamValues& v, double) { return score(v); };
@@ -256,7 +305,7 @@ ParamValues shared_random(const SearchSpace& space, uint64_t seed, int trial) {
     values[space[j].name] =
         shared_value(space[j].distribution, shared_unit(seed, static_cast<uint64_t>(trial), j));
   }
-  return values;
+  return drop_inactive(space, std::move(values));
 }
 
 std::vector<BenchProblem> synthetic_problems() {
@@ -271,6 +320,7 @@ std::vector<BenchProblem> synthetic_problems() {
   problems.push_back(box("styblinski_tang5", 5, -5, 5, -39.16616570377142 * 5, styblinski_tang));
   problems.push_back(box("levy5", 5, -10, 10, 0, levy));
   problems.push_back(mixed());
+  problems.push_back(conditional());
   return problems;
 }
 

@@ -33,13 +33,14 @@ double shared_unit(uint64_t seed, uint64_t trial, uint64_t slot);
 constexpr uint64_t kNoiseSlot = 0xffff;
 
 // A random configuration of `space` for one trial of one seed, drawn with
-// shared_unit (slot = the parameter's index). Every sampler, hpo's and
-// Optuna's, starts a study from the same ones, so that the comparison is
-// of what each does with them, not of its random stream's luck.
+// shared_unit (slot = the parameter's index), without the parameters whose
+// condition fails. Every sampler, hpo's and Optuna's, starts a study from the same ones, so that
+// the comparison is of what each does with them, not of its random stream's luck.
 ParamValues shared_random(const SearchSpace& space, uint64_t seed, int trial);
 
-// Branin, Hartmann6, Rosenbrock-5D, Styblinski-Tang-5D, Levy-5D, and the
-// mixed int/categorical/log problem.
+// Branin, Hartmann6, Rosenbrock-5D, Styblinski-Tang-5D, Levy-5D, the
+// mixed int/categorical/log problem and the conditional one (a model
+// choice, each model with its own parameters).
 std::vector<BenchProblem> synthetic_problems();
 
 // One problem per CSV in `dir` (see its README.md); none if it is missing.
