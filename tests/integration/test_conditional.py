@@ -74,7 +74,7 @@ class ConditionalProject(Project):
             sampler: {sampler}
             trainer:
               command: [{PYTHON}, "{{study_dir}}/../branch_trainer.py"]
-            storage: sqlite:///{storage}
+            storage: sqlite:///../{storage}   # beside the study file: ../ is the project
             """)
         with open(os.path.join(self.dir, "studies", name + ".yaml"), "w") as f:
             f.write(text)
