@@ -78,13 +78,18 @@ nlohmann::json importance_json(const StudyView& view, size_t max_trials) {
   for (const auto& imp : fanova_importances(domains, x, y, options)) {
     ranked.push_back({{"name", imp.name}, {"importance", imp.importance}});
   }
+  // Say what is computed: the encoding differs from Optuna's evaluator, so
+  // its numbers do too (issue #20).
   std::string method =
-      "fANOVA (Hutter et al., 2014), as Optuna's FanovaImportanceEvaluator: a random forest of " +
+      "fANOVA (Hutter et al., 2014), computed by hpo: a random forest of " +
       std::to_string(options.trees) + " trees fitted to " + std::to_string(n) + " COMPLETE trials" +
       (n < usable.size() ? " (evenly spaced, of " + std::to_string(usable.size()) + ")" : "") +
-      "; each parameter's importance is the share of the objective's variance it explains on its "
-      "own "
-      "(log parameters on a log scale), normalized to sum to 1";
+      "; each parameter's importance is the share of the forest's prediction variance over the "
+      "search space that it explains on its own (first-order), averaged over the trees and "
+      "normalized to sum to 1. The forest sees log parameters as their logarithm, integers widened "
+      "by half a step, and a categorical parameter as one axis of its choices' indices in declared "
+      "order; Optuna's FanovaImportanceEvaluator uses raw values and one column per choice, so its "
+      "numbers differ";
   return {{"method", method}, {"trials", n}, {"params", ranked}};
 }
 
