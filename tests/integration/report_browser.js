@@ -43,6 +43,19 @@ async function main() {
         });
         return out;
       };
+      // Text that lies outside its chart's box, or under the mode bar
+      // (Plotly's buttons over the top right corner), is cut off.
+      const outside = c => {
+        const box = c.getBoundingClientRect();
+        const modebar = c.querySelector('.modebar');
+        const bar = modebar ? modebar.getBoundingClientRect() : null;
+        const under = r => bar && bar.width && r.left < bar.right && r.right > bar.left && r.top < bar.bottom && r.bottom > bar.top;
+        return [...c.querySelectorAll('svg.main-svg text')].filter(t => t.textContent).filter(t => {
+          const r = t.getBoundingClientRect();
+          return r.width && (r.top < box.top - 1 || r.bottom > box.bottom + 1 || r.left < box.left - 1 ||
+                             r.right > box.right + 1 || under(r));
+        }).map(t => t.textContent);
+      };
       const sections = {};
       document.querySelectorAll('section[data-section]').forEach(s => {
         sections[s.dataset.section] = {
@@ -51,7 +64,10 @@ async function main() {
                                                              points: c.querySelectorAll('.point').length,
                                                              fills: [...c.querySelectorAll('.point')].map(p => p.style.fill),
                                                              colorbars: c.querySelectorAll('.colorbar').length,
-                                                             traces: traces(c), axes: axes(c)})),
+                                                             traces: traces(c), axes: axes(c),
+                                                             rect: (r => [r.left + scrollX, r.top + scrollY, r.width, r.height])(c.getBoundingClientRect()),
+                                                             yticks: [...c.querySelectorAll('.ytick text')].map(t => t.textContent),
+                                                             outside: outside(c)})),
           tables: [...s.querySelectorAll('table')].map(size),
           empty: [...s.querySelectorAll('.empty')].map(e => e.textContent),
           notes: [...s.querySelectorAll('.note')].map(e => e.textContent),

@@ -67,6 +67,25 @@ def drawn(seen, section, charts=1):
         expect(c["size"][0] > 100 and c["size"][1] > 100 and c["svg"] > 0, f"{section}: chart not drawn: {c}")
 
 
+def rows_full(seen, section):
+    """Issue #20: the section's small charts fill their rows (two side by
+    side, or one alone taking the whole width)."""
+    charts = seen["sections"][section]["charts"]
+    width = seen["sections"][section]["size"][0]
+    rows = {}
+    for c in charts:
+        rows.setdefault(round(c["rect"][1]), []).append(c["rect"][2])
+    for top, widths in rows.items():
+        expect(sum(widths) >= 0.9 * width, f"{section}: the row at y={top} is {sum(widths)} of {width} px: {rows}")
+
+
+def nothing_cut_off(seen, section):
+    """Issue #20: no label of the section's charts is outside its box or
+    under Plotly's mode bar (the importance chart's top bar was)."""
+    for c in seen["sections"][section]["charts"]:
+        expect(c["outside"] == [], f"{section}: text cut off or under the mode bar: {c['outside']}")
+
+
 def says_empty(seen, section, words):
     empty = seen["sections"][section]["empty"]
     expect(len(empty) == 1 and words in empty[0], f"{section}: expected a note with {words!r}, got {empty}")
@@ -92,6 +111,9 @@ def test_finished(p):
     for section in ["history", "curves", "parallel", "importance", "metrics", "timeline"]:
         drawn(seen, section)
     drawn(seen, "slice", charts=5)  # one per parameter
+    rows_full(seen, "slice")
+    rows_full(seen, "metrics")
+    nothing_cut_off(seen, "importance")
     says_empty(seen, "failures", "No trial failed")
     best = seen["sections"]["best"]["pre"]
     exported = p.run("export", "--study", "s").stdout

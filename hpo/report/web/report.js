@@ -33,13 +33,19 @@
   }
   function note(id, text) { return element(body(id), 'p', 'note', text); }
   function empty(id, text) { return element(body(id), 'div', 'empty', text); }
-  function chart(id, traces, layout, cls) {
-    const div = element(body(id), 'div', 'chart' + (cls ? ' ' + cls : ''));
+  // A chart at the end of section `id` (or in `parent`, a grid cell).
+  function chart(id, traces, layout, cls, parent) {
+    const div = element(parent || body(id), 'div', 'chart' + (cls ? ' ' + cls : ''));
     // A chart that sets its height gets a box that tall (the CSS's is fixed).
     if (layout.height) div.style.height = layout.height + 'px';
     const base = {margin: {l: 60, r: 20, t: 30, b: 50}, hovermode: 'closest'};
     plots.push(Plotly.newPlot(div, traces, Object.assign(base, layout), PLOT_CONFIG));
     return div;
+  }
+  // A new cell in section `id`'s grid of small charts, two to a row.
+  function cell(id) {
+    const grid = body(id).querySelector('.grid') || element(body(id), 'div', 'grid');
+    return element(grid, 'div', 'cell');
   }
   function scatterType(n) { return n > SVG_POINTS ? 'scattergl' : 'scatter'; }
   function better(a, b) { return maximize ? a > b : a < b; }
@@ -216,7 +222,7 @@
                        marker: {color: ts.map(t => t.n), colorscale: 'Blues', reversescale: true, showscale: true,
                                 colorbar: {title: {text: 'trial'}, thickness: 10}, size: 7,
                                 line: {color: '#444', width: 0.5}}}],
-            {xaxis: xaxis, yaxis: {title: {text: esc(data.metric)}}, showlegend: false}, 'small');
+            {xaxis: xaxis, yaxis: {title: {text: esc(data.metric)}}, showlegend: false}, 'small', cell('slice'));
     });
     note('slice', 'The objective of each COMPLETE trial against one parameter; darker points are later trials (the colour bar gives the trial number). ' +
          'Log parameters on log axes, choices in their declared order.');
@@ -229,9 +235,15 @@
       return empty('importance', (imp && imp.why) || 'Not computed.');
     }
     const ps = imp.params.slice().reverse();
+    // A row of 22 px for each name: in a fixed height, Plotly labels only
+    // every other one of 30. dtick 1 writes every name; a top margin of 30
+    // keeps the top bar's label from under Plotly's mode bar.
     chart('importance', [{type: 'bar', orientation: 'h', x: ps.map(p => p.importance), y: ps.map(p => esc(p.name)),
-                          marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto'}],
-          {xaxis: {title: {text: 'importance (sums to 1)'}}, yaxis: {automargin: true}, margin: {l: 120, r: 20, t: 20, b: 50}});
+                          marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto',
+                          cliponaxis: false}],
+          {xaxis: {title: {text: 'importance (sums to 1)'}, automargin: true},
+           yaxis: {type: 'category', dtick: 1, automargin: true},
+           margin: {l: 120, r: 20, t: 30, b: 50}, height: Math.max(260, 100 + 22 * ps.length)});
     note('importance', 'Method: ' + imp.method + '.');
   }
 
@@ -257,11 +269,13 @@
       const r = all.length > 1 ? pearson(all.map(t => value(t, xn)), all.map(t => value(t, yn))) : NaN;
       const ts = sample(all, SAMPLE_POINTS);
       const xs = ts.map(t => value(t, xn)), ys = ts.map(t => value(t, yn));
+      const where = cell('metrics');
       const div = chart('metrics', [{type: 'scatter', mode: 'markers', x: xs, y: ys,
                                      text: ts.map(t => 'trial ' + t.n), marker: {color: '#1f77b4', size: 7}}],
-                        {xaxis: {title: {text: esc(xn)}}, yaxis: {title: {text: esc(yn)}}, showlegend: false}, 'small');
+                        {xaxis: {title: {text: esc(xn)}}, yaxis: {title: {text: esc(yn)}}, showlegend: false}, 'small',
+                        where);
       div.setAttribute('title', xn + ' vs ' + yn);
-      note('metrics', yn + ' against ' + xn + ' over ' + all.length + ' COMPLETE trial(s)' +
+      element(where, 'p', 'note', yn + ' against ' + xn + ' over ' + all.length + ' COMPLETE trial(s)' +
            (isNaN(r) ? '' : ': Pearson r = ' + r.toFixed(3)) + '.');
       if (ts.length < all.length) sampled = [ts.length, all.length];
     });
