@@ -36,14 +36,15 @@ def screenshot_dir(p):
     return out
 
 
-def open_report(p, study, name, storage=None):
-    """Writes the report of `study` and returns what the browser saw."""
+def open_report(p, study, name, storage=None, args=(), browser=()):
+    """Writes the report of `study` (with more hpo report `args`) and returns
+    what the browser (with report_browser.js options `browser`) saw."""
     html = os.path.join(p.dir, name + ".html")
-    args = ["report", "--study", study, "-o", html] + (["--storage", storage] if storage else [])
-    out = p.run(*args).stdout
+    command = ["report", "--study", study, "-o", html, *args] + (["--storage", storage] if storage else [])
+    out = p.run(*command).stdout
     expect(f"wrote {html}" in out, out)
     shot = os.path.join(screenshot_dir(p), name + ".png")
-    r = subprocess.run(["node", os.path.join(HERE, "report_browser.js"), html, shot],
+    r = subprocess.run(["node", os.path.join(HERE, "report_browser.js"), html, shot, *browser],
                        capture_output=True, text=True, timeout=150)
     expect(r.returncode == 0, f"the browser could not open the report:\n{r.stdout}\n{r.stderr}")
     seen = json.loads(r.stdout)
@@ -449,6 +450,153 @@ def test_bad_input(p):
     expect("Examples:" in help_text, "report --help has no examples")
     # Issue #20: --help names all 10 sections of the page, overfitting the last.
     expect("overfitting (Deflated Sharpe Ratio and PBO)" in help_text, help_text)
+
+def wide_study(p, name, n_params, n_trials):
+    """A study made with Optuna: `n_params` parameters with long names (log
+    floats, floats, ints and choices in turn), of which the first 12 decide
+    the objective; `n_trials` random COMPLETE trials."""
+    storage = f"sqlite:///{p.dir}/{name}.db"
+    optuna(f"""
+        import math, random
+        import optuna
+        from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        rng = random.Random(5)
+        dists = {{}}
+        for i in range({n_params}):
+            kind = i % 5
+            key = f"encoder_block_{{i:02d}}_" + ["learning_rate", "dropout", "width", "activation", "weight"][kind]
+            dists[key] = (FloatDistribution(1e-5, 1e-1, log=True) if kind in (0, 4) else
+                          FloatDistribution(0.0, 0.5) if kind == 1 else IntDistribution(16, 512) if kind == 2 else
+                          CategoricalDistribution(["relu", "tanh", "gelu"]))
+        def effect(d, v):
+            if isinstance(d, CategoricalDistribution):
+                return 0.5 if v == "tanh" else 0.0
+            if isinstance(d, IntDistribution):
+                return v / 512
+            return math.log10(v) / 5 if d.log else v
+        s = optuna.create_study(study_name={name!r}, storage={storage!r}, direction="maximize")
+        trials = []
+        for n in range({n_trials}):
+            params = {{}}
+            for key, d in dists.items():
+                if isinstance(d, CategoricalDistribution):
+                    params[key] = rng.choice(d.choices)
+                elif isinstance(d, IntDistribution):
+                    params[key] = rng.randint(d.low, d.high)
+                elif d.log:
+                    params[key] = math.exp(rng.uniform(math.log(d.low), math.log(d.high)))
+                else:
+                    params[key] = rng.uniform(d.low, d.high)
+            value = sum((12 - k) * effect(dists[key], params[key]) for k, key in enumerate(list(dists)[:12]))
+            trials.append(optuna.trial.create_trial(params=params, distributions=dists, value=value + rng.gauss(0, 0.1)))
+        s.add_trials(trials)
+    """)
+    return storage
+
+
+def axis_name(title):
+    """A parallel-coordinates axis's parameter, without the log scale's mark."""
+    return re.sub(r" \(log(10)?\)$", "", title)
+
+
+def axis_names(seen):
+    """The parallel coordinates' axes, by parameter name."""
+    return [axis_name(a["title"]) for a in seen["sections"]["parallel"]["charts"][0]["parcoords"]]
+
+
+def log_ticks_are_values(seen, params):
+    """Issue #20: every log parameter's axis in the parallel coordinates is
+    labelled with values of the parameter (1e-3, 0.01), not exponents (-3)."""
+    axes = seen["sections"]["parallel"]["charts"][0]["parcoords"]
+    checked = 0
+    for p in params:
+        axis = [a for a in axes if axis_name(a["title"]) == p["name"]]
+        if not p.get("log") or not axis:
+            continue
+        labels = axis[0]["ticks"] + axis[0]["extents"]
+        expect(len(axis[0]["ticks"]) >= 2, f"{p['name']}: ticks {labels}")
+        for label in labels:
+            try:
+                v = float(label)
+            except ValueError:
+                raise AssertionError(f"{p['name']}: tick {label!r} is not a value of the parameter: {labels}")
+            expect(p["low"] * 0.999 <= v <= p["high"] * 1.001,
+                   f"{p['name']}: tick {label} is outside [{p['low']}, {p['high']}], an exponent? {labels}")
+        checked += 1
+    expect(checked > 0, f"no log parameter drawn: {[a['title'] for a in axes]}")
+
+
+def boxes_overlap(a, b):
+    """Whether two convex quadrilaterals (corner lists) overlap by more than
+    a pixel: no axis among their edges' normals separates them."""
+    for quad in (a, b):
+        for (x0, y0), (x1, y1) in zip(quad, quad[1:] + quad[:1]):
+            nx, ny = y0 - y1, x1 - x0
+            length = (nx * nx + ny * ny) ** 0.5 or 1
+            pa = [(x * nx + y * ny) / length for x, y in a]
+            pb = [(x * nx + y * ny) / length for x, y in b]
+            if min(max(pa), max(pb)) - max(min(pa), min(pb)) <= 1:
+                return False
+    return True
+
+
+def labels_apart(seen):
+    """No two parallel-coordinates axis labels overlap, tilted as drawn."""
+    axes = seen["sections"]["parallel"]["charts"][0]["parcoords"]
+    for i, a in enumerate(axes):
+        for b in axes[i + 1:]:
+            expect(not boxes_overlap(a["corners"], b["corners"]),
+                   f"parallel: labels {a['title']!r} {a['corners']} and {b['title']!r} {b['corners']} overlap")
+
+
+# Issue #20: 30 parameters. Importance names every one; the parallel
+# coordinates and slices draw the 10 most important, say how many are
+# hidden and how to show them, with labels apart and log axes in values;
+# the page's picker and --params choose others; a wrong name is refused.
+def test_many_params(p):
+    storage = wide_study(p, "wide", 30, 80)
+    data = report_json(p, "wide", storage)
+    names = [q["name"] for q in data["params"]]
+    seen = open_report(p, "wide", "many_params", storage=storage)
+    importance = seen["sections"]["importance"]["charts"][0]
+    expect(sorted(importance["yticks"]) == sorted(names),
+           f"importance: {len(importance['yticks'])} of {len(names)} names labelled: {importance['yticks']}")
+    nothing_cut_off(seen, "importance")
+    top = [q["name"] for q in data["importance"]["params"][:10]]
+    axes = axis_names(seen)
+    expect(sorted(axes[:-1]) == sorted(top) and axes[-1] == data["metric"],
+           f"parallel: axes {axes}, the 10 most important {top}")
+    labels_apart(seen)
+    nothing_cut_off(seen, "parallel")
+    log_ticks_are_values(seen, data["params"])
+    drawn(seen, "slice", charts=10)
+    expect(len(seen["sections"]["slice"]["charts"]) == 10, "slice: not 10 charts")
+    for section in ["parallel", "slice"]:
+        notes = seen["sections"][section]["notes"]
+        expect(any("20 of 30 parameters are hidden" in n and "--params" in n for n in notes),
+               f"{section}: no note on the hidden parameters: {notes}")
+    expect(sorted(n for n, ticked in seen["picker"] if ticked) == sorted(top), seen["picker"])
+
+    # The picker draws a hidden parameter on ticking it.
+    hidden = [n for n in names if n not in top][0]
+    seen = open_report(p, "wide", "many_params_picked", storage=storage, browser=["--pick", hidden])
+    axes = axis_names(seen)
+    expect(hidden in axes and len(axes) == 12, f"picker: {hidden} not drawn: {axes}")
+    expect(len(seen["sections"]["slice"]["charts"]) == 11, "picker: no slice plot added")
+
+    # --params: exactly those, in the study's order; a wrong name is refused.
+    chosen = [names[7], names[0], names[4]]
+    seen = open_report(p, "wide", "many_params_cli", storage=storage, args=["--params", ",".join(chosen)])
+    expect(axis_names(seen)[:-1] == [names[0], names[4], names[7]], f"--params: axes {axis_names(seen)}")
+    expect(len(seen["sections"]["slice"]["charts"]) == 3, "--params: not 3 slice plots")
+    log_ticks_are_values(seen, data["params"])
+    typo = names[4][:-1]
+    r = p.run("report", "--study", "wide", "--storage", storage, "--params", f"{names[0]},{typo}", "-o", "x.html",
+              check=False)
+    expect(r.returncode == 2 and f"--params: the study has no parameter '{typo}'" in r.stderr and
+           f"did you mean '{names[4]}'" in r.stderr, r.stderr)
+    expect(not os.path.exists(os.path.join(p.dir, "x.html")), "a page was written for a wrong --params")
 
 
 if __name__ == "__main__":

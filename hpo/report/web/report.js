@@ -19,11 +19,19 @@
   const maximize = data.direction === 'maximize';
   const byNumber = new Map(trials.map(t => [t.n, t]));
   const complete = trials.filter(t => t.state === 'COMPLETE' && t.value !== null);
+  // The parameters the parallel coordinates and slices draw (the reader
+  // changes them in the page's picker; see param_choice.h).
+  const picked = new Set(data.shown_params ? data.shown_params.names : data.params.map(p => p.name));
 
   function esc(s) {
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   }
   function body(id) { return document.querySelector('#' + id + ' .body'); }
+  // Empties a section to draw it again, freeing its charts' memory.
+  function clear(id) {
+    body(id).querySelectorAll('.js-plotly-plot').forEach(div => Plotly.purge(div));
+    body(id).textContent = '';
+  }
   function element(parent, tag, cls, text) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -172,42 +180,155 @@
     }
   }
 
+  // A number as a tick label: short, and in exponent form below 0.01
+  // (1e-3, 3e-3, 0.01) where plain decimals get long.
+  function numberText(v) {
+    const a = Math.abs(v);
+    const rounded = parseFloat(v.toPrecision(3));
+    return a !== 0 && (a < 0.01 || a >= 1e5) ? rounded.toExponential().replace('e+', 'e') : String(rounded);
+  }
+  // Ticks for an axis in log10 units from lo to hi, labelled with the real
+  // values (0.001, not -3): 1, 2, 5 times powers of ten over a decade or
+  // two, 1 and 3 over a few, powers of ten (every k-th) beyond.
+  function logTicks(lo, hi) {
+    const span = hi - lo;
+    const mantissas = span <= 1.5 ? [1, 2, 5] : span <= 3.5 ? [1, 3] : [1];
+    const every = Math.max(1, Math.ceil(span / 8));
+    const tickvals = [];
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
+      if (mantissas.length === 1 && e % every !== 0) continue;
+      mantissas.forEach(m => {
+        const v = Math.log10(m) + e;
+        if (v >= lo - 1e-9 && v <= hi + 1e-9) tickvals.push(v);
+      });
+    }
+    // Inside one step (0.0021 to 0.0029): the ends and the middle.
+    if (tickvals.length < 2) {
+      tickvals.length = 0;
+      [lo, (lo + hi) / 2, hi].forEach(v => tickvals.push(Math.log10(parseFloat(Math.pow(10, v).toPrecision(3)))));
+    }
+    return {tickvals: tickvals, ticktext: tickvals.map(v => numberText(Math.pow(10, v)))};
+  }
+  // Section 5's ranking, most important first, then the unranked.
+  function rankedParams() {
+    const ranked = data.importance && data.importance.params ? data.importance.params.map(p => p.name) : [];
+    return ranked.concat(data.params.map(p => p.name).filter(n => !ranked.includes(n)));
+  }
+  // The indices of the parameters drawn, in the study's order.
+  function pickedParams() { return data.params.map((p, i) => i).filter(i => picked.has(data.params[i].name)); }
+  // What the parallel coordinates and slices leave out, and how to show it.
+  function hiddenNote(id) {
+    const hidden = data.params.length - picked.size;
+    if (!hidden) return;
+    const by = data.shown_params && data.shown_params.by;
+    const why = by === 'importance' ? 'the ' + picked.size + ' most important (section 5)' :
+        by === '--params' ? 'those named by hpo report --params' : 'the ones chosen';
+    note(id, hidden + ' of ' + data.params.length + ' parameters are hidden: these charts draw ' + why +
+         '. Show others with "Parameters drawn" above section 3, or write the page with ' +
+         'hpo report --params a,b,c.');
+  }
+  // Checkboxes over section 3 that choose the parameters sections 3 and 4
+  // draw. Names are the study's text: they go in as text, never as HTML.
+  function picker() {
+    if (data.params.length < 2) return;
+    const section = document.getElementById('parallel');
+    const box = document.createElement('details');
+    box.className = 'picker';
+    section.insertBefore(box, section.querySelector('.body'));
+    const summary = element(box, 'summary');
+    const list = element(box, 'div', 'choices');
+    const importance = new Map((data.importance && data.importance.params || []).map(p => [p.name, p.importance]));
+    const boxes = rankedParams().map(name => {
+      const label = element(list, 'label');
+      const input = element(label, 'input');
+      input.type = 'checkbox';
+      input.checked = picked.has(name);
+      input.dataset.param = name;
+      element(label, 'span', '', ' ' + name);
+      if (importance.has(name)) element(label, 'span', 'importance', ' ' + importance.get(name).toFixed(3));
+      return input;
+    });
+    const show = () => {
+      summary.textContent = 'Parameters drawn: ' + picked.size + ' of ' + data.params.length + ' (choose)';
+    };
+    const redraw = () => {
+      show();
+      const from = plots.length;
+      clear('parallel');
+      parallel();
+      clear('slice');
+      slices();
+      // For tests (report_browser.js --pick): the new charts are drawn.
+      Promise.all(plots.slice(from)).then(() => { document.body.dataset.redrawn = 'yes'; });
+    };
+    boxes.forEach(input => input.addEventListener('change', () => {
+      if (input.checked) picked.add(input.dataset.param); else picked.delete(input.dataset.param);
+      redraw();
+    }));
+    const all = element(list, 'button', '', 'all');
+    all.type = 'button';
+    all.addEventListener('click', () => {
+      boxes.forEach(input => { input.checked = true; picked.add(input.dataset.param); });
+      redraw();
+    });
+    show();
+  }
+
+  // One parallel-coordinates axis for parameter p over `values`.
+  function dimension(p, values) {
+    const dim = {label: esc(p.name), values: values};
+    if (p.type === 'categorical') {
+      dim.tickvals = p.choices.map((_, k) => k);
+      // Parcoords writes tick labels as plain text (no tags, no entities).
+      dim.ticktext = p.choices;
+      dim.range = [0, Math.max(p.choices.length - 1, 1)];
+    } else if (p.log) {
+      // Drawn in log10 units, labelled with the real values.
+      dim.values = values.map(v => Math.log10(v));
+      Object.assign(dim, logTicks(Math.min(...dim.values), Math.max(...dim.values)));
+      dim.label = esc(p.name) + ' (log)';
+    }
+    return dim;
+  }
+  // Labels wider than the space between two axes would overlap: tilted,
+  // parallel labels are spacing * sin(angle) apart, which must exceed a
+  // line of text (about 7 px a character, 16 px a line).
+  function labelAngle(dims) {
+    const spacing = 1000 / Math.max(dims.length - 1, 1);
+    const widest = Math.max(...dims.map(d => d.label.length)) * 7;
+    return widest < spacing * 0.9 ? 0 : spacing * Math.SQRT1_2 >= 18 ? -45 : -90;
+  }
+
   function parallel() {
     const shown = data.parallel.trials.map(n => byNumber.get(n))
         .filter(t => t.p.every(v => v !== null));
     if (!data.params.length) return empty('parallel', 'The study has no parameters.');
     if (!shown.length) return empty('parallel', 'No COMPLETE trial yet.');
-    const dims = data.params.map((p, i) => {
-      const values = shown.map(t => t.p[i]);
-      const dim = {label: esc(p.name), values: values};
-      if (p.type === 'categorical') {
-        dim.tickvals = p.choices.map((_, k) => k);
-        // Parcoords writes tick labels as plain text (no tags, no entities).
-        dim.ticktext = p.choices;
-        dim.range = [0, Math.max(p.choices.length - 1, 1)];
-      } else if (p.log) {
-        dim.values = values.map(v => Math.log10(v));
-        dim.label = esc(p.name) + ' (log10)';
-      }
-      return dim;
-    });
+    if (!picked.size) return empty('parallel', 'No parameter chosen: tick some in "Parameters drawn" above.');
+    const dims = pickedParams().map(i => dimension(data.params[i], shown.map(t => t.p[i])));
     const values = shown.map(t => t.value);
     dims.push({label: esc(data.metric), values: values});
-    chart('parallel', [{type: 'parcoords', dimensions: dims,
+    const angle = labelAngle(dims);
+    // A tilted label reaches up by its width times the angle's sine.
+    const top = angle ? 50 + Math.ceil(Math.max(...dims.map(d => d.label.length)) * 7 * Math.sin(-angle * Math.PI / 180)) : 60;
+    chart('parallel', [{type: 'parcoords', dimensions: dims, labelangle: angle, labelside: 'top',
                         line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
-          {margin: {l: 80, r: 80, t: 60, b: 30}});
+          {margin: {l: 80, r: 80, t: top, b: 30}, height: 360 + top});
     let text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
     if (shown.length < data.parallel.total) {
       text += ' Showing ' + shown.length + ' of ' + data.parallel.total + ' trials: the best half and evenly spaced others.';
     }
     note('parallel', text);
+    hiddenNote('parallel');
   }
 
   function slices() {
     if (!data.params.length) return empty('slice', 'The study has no parameters.');
     if (!complete.length) return empty('slice', 'No COMPLETE trial yet.');
+    if (!picked.size) return empty('slice', 'No parameter chosen: tick some in "Parameters drawn" above section 3.');
     const shown = sample(complete, SAMPLE_POINTS);
-    data.params.forEach((p, i) => {
+    pickedParams().forEach(i => {
+      const p = data.params[i];
       const ts = shown.filter(t => t.p[i] !== null);
       const xaxis = {title: {text: esc(p.name)}};
       if (p.log) xaxis.type = 'log';
@@ -227,6 +348,7 @@
     note('slice', 'The objective of each COMPLETE trial against one parameter; darker points are later trials (the colour bar gives the trial number). ' +
          'Log parameters on log axes, choices in their declared order.');
     sampleNote('slice', shown.length, complete.length, 'The slice plots');
+    hiddenNote('slice');
   }
 
   function importance() {
@@ -368,7 +490,7 @@
     element(body('overfitting'), 'pre', 'selection', sel.text);
   }
 
-  [summary, history, curves, parallel, slices, importance, metrics, timeline, failures, best, overfitting].forEach(draw => {
+  [summary, history, curves, picker, parallel, slices, importance, metrics, timeline, failures, best, overfitting].forEach(draw => {
     try {
       draw();
     } catch (e) {
