@@ -3,22 +3,26 @@
 // from tools/report/node_modules) and prints what a test needs to judge it,
 // as JSON: JavaScript errors, network requests, each section's charts and
 // their sizes, and the text of untrusted fields. Saves a screenshot.
-// Usage: report_browser.js REPORT.html SCREENSHOT.png [--pick PARAM]
-//   --pick PARAM: tick PARAM in the page's parameter picker and report the
-//                 redrawn page.
+// Usage: report_browser.js REPORT.html SCREENSHOT.png [--no-webgl] [--pick PARAM]
+//   --no-webgl: a browser without WebGL (as with a GPU blocklist or a
+//               remote desktop); --pick PARAM: tick PARAM in the page's
+//               parameter picker and report the redrawn page.
 'use strict';
 const path = require('path');
 const puppeteer = require(path.join(__dirname, '..', '..', 'tools', 'report', 'node_modules', 'puppeteer-core'));
 
 async function main() {
   const [file, screenshot, ...options] = process.argv.slice(2);
+  const noWebgl = options.includes('--no-webgl');
   const pick = options.includes('--pick') ? options[options.indexOf('--pick') + 1] : null;
   const url = 'file://' + path.resolve(file);
   const browser = await puppeteer.launch({
     executablePath: process.env.HPO_CHROMIUM || '/usr/bin/chromium',
     headless: true,
     // WebGL (parcoords) through SwiftShader: headless Chromium has no GPU.
-    args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--window-size=1280,900'],
+    args: ['--no-sandbox', '--window-size=1280,900'].concat(noWebgl ?
+      ['--disable-gpu', '--disable-webgl', '--disable-3d-apis'] :
+      ['--enable-unsafe-swiftshader', '--use-angle=swiftshader']),
   });
   const errors = [], requests = [];
   try {
@@ -108,6 +112,7 @@ async function main() {
         summary: document.getElementById('summary').textContent,
         pwned: window.__pwned === undefined ? null : String(window.__pwned),
         scripts: document.scripts.length,
+        webgl_box: document.body.innerText.includes('WebGL is not supported'),
         picker: [...document.querySelectorAll('.picker input')].map(i => [i.dataset.param, i.checked]),
         sections: sections,
       };

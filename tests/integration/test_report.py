@@ -599,5 +599,49 @@ def test_many_params(p):
     expect(not os.path.exists(os.path.join(p.dir, "x.html")), "a page was written for a wrong --params")
 
 
+def multiply_trials(db, times):
+    """Copies every trial of the database's only study `times` over (new
+    numbers, values moved by 0.001 per copy), in SQL: Optuna takes minutes
+    to add thousands of trials."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    n = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+    for k in range(1, times):
+        con.execute("INSERT INTO trials (number, study_id, state, datetime_start, datetime_complete) "
+                    "SELECT number + ?, study_id, state, datetime_start, datetime_complete FROM trials "
+                    "WHERE number < ?", (k * n, n))
+        new_id = ("SELECT t2.trial_id FROM trials t1 JOIN trials t2 ON t2.number = t1.number + ? "
+                  "WHERE t1.trial_id = x.trial_id")
+        con.execute(f"INSERT INTO trial_params (trial_id, param_name, param_value, distribution_json) "
+                    f"SELECT ({new_id}), param_name, param_value, distribution_json FROM trial_params x "
+                    f"WHERE x.trial_id IN (SELECT trial_id FROM trials WHERE number < ?)", (k * n, n))
+        con.execute(f"INSERT INTO trial_values (trial_id, objective, value, value_type) "
+                    f"SELECT ({new_id}), objective, value + ?, value_type FROM trial_values x "
+                    f"WHERE x.trial_id IN (SELECT trial_id FROM trials WHERE number < ?)", (k * n, 0.001 * k, n))
+    con.commit()
+    con.close()
+
+
+# Issue #20: without WebGL, a 3,500-trial history and the parallel
+# coordinates are drawn in SVG instead of Plotly's "WebGL is not supported".
+def test_no_webgl(p):
+    storage = wide_study(p, "big", 5, 100)
+    multiply_trials(storage[len("sqlite:///"):], 35)
+    seen = open_report(p, "big", "no_webgl", storage=storage, browser=["--no-webgl"])
+    expect(not seen["webgl_box"], "the page shows 'WebGL is not supported'")
+    history = seen["sections"]["history"]["charts"][0]
+    expect({t["type"] for t in history["traces"]} == {"scatter"}, f"history: {[t['type'] for t in history['traces']]}")
+    expect(history["points"] >= 3500, f"history: {history['points']} SVG points for 3500 trials")
+    drawn(seen, "parallel")
+    parallel = seen["sections"]["parallel"]["charts"][0]
+    types = {t["type"] for t in parallel["traces"]}
+    expect(types == {"scatter"} and parallel["marks"] > 0, f"parallel: {types}, {parallel['marks']} SVG traces")
+    expect(any("no WebGL" in n for n in seen["sections"]["parallel"]["notes"]), seen["sections"]["parallel"]["notes"])
+    # With WebGL the same page keeps its WebGL traces.
+    seen = open_report(p, "big", "with_webgl", storage=storage)
+    expect("scattergl" in {t["type"] for t in seen["sections"]["history"]["charts"][0]["traces"]}, "no scattergl")
+    expect(seen["sections"]["parallel"]["charts"][0]["traces"][0]["type"] == "parcoords", "no parcoords")
+
+
 if __name__ == "__main__":
     run_named_test(globals(), Project, "hpo_report_")

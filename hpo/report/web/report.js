@@ -14,11 +14,23 @@
   // charts (slices, metrics) stay SVG and show a sample instead.
   const SVG_POINTS = 3000;
   const SAMPLE_POINTS = 2000;
+  // Lines the parallel coordinates draw in SVG when there is no WebGL.
+  const SVG_LINES = 500;
   const plots = [];
   const trials = data.trials;
   const maximize = data.direction === 'maximize';
   const byNumber = new Map(trials.map(t => [t.n, t]));
   const complete = trials.filter(t => t.state === 'COMPLETE' && t.value !== null);
+  // Without WebGL (disabled, blocked, a remote desktop) Plotly's WebGL
+  // traces draw only a "WebGL is not supported" box: use SVG instead.
+  const webgl = (() => {
+    try {
+      const canvas = document.createElement('canvas');
+      return !!(canvas.getContext('webgl') || canvas.getContext('experimental-webgl'));
+    } catch (e) {
+      return false;
+    }
+  })();
   // The parameters the parallel coordinates and slices draw (the reader
   // changes them in the page's picker; see param_choice.h).
   const picked = new Set(data.shown_params ? data.shown_params.names : data.params.map(p => p.name));
@@ -55,7 +67,7 @@
     const grid = body(id).querySelector('.grid') || element(body(id), 'div', 'grid');
     return element(grid, 'div', 'cell');
   }
-  function scatterType(n) { return n > SVG_POINTS ? 'scattergl' : 'scatter'; }
+  function scatterType(n) { return n > SVG_POINTS && webgl ? 'scattergl' : 'scatter'; }
   function better(a, b) { return maximize ? a > b : a < b; }
   // At most `limit` of trials `ts` (with values), as downsample.h picks:
   // the best half, then evenly spaced others; in number order.
@@ -311,15 +323,64 @@
     const angle = labelAngle(dims);
     // A tilted label reaches up by its width times the angle's sine.
     const top = angle ? 50 + Math.ceil(Math.max(...dims.map(d => d.label.length)) * 7 * Math.sin(-angle * Math.PI / 180)) : 60;
-    chart('parallel', [{type: 'parcoords', dimensions: dims, labelangle: angle, labelside: 'top',
-                        line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
-          {margin: {l: 80, r: 80, t: top, b: 30}, height: 360 + top});
-    let text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
+    let text;
+    if (webgl) {
+      chart('parallel', [{type: 'parcoords', dimensions: dims, labelangle: angle, labelside: 'top',
+                          line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
+            {margin: {l: 80, r: 80, t: top, b: 30}, height: 360 + top});
+      text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
+    } else {
+      parallelLines(dims, values, angle, top);
+      text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. This browser has no WebGL, which ' +
+          'the interactive chart needs: drawn as plain lines' +
+          (shown.length > SVG_LINES ? ', ' + SVG_LINES + ' of them (the best half and evenly spaced others)' : '') + '.';
+    }
     if (shown.length < data.parallel.total) {
       text += ' Showing ' + shown.length + ' of ' + data.parallel.total + ' trials: the best half and evenly spaced others.';
     }
     note('parallel', text);
     hiddenNote('parallel');
+  }
+
+  // The parallel coordinates without WebGL: each trial a polyline over
+  // the axes (scaled to 0..1), in a few colour bands of the objective,
+  // with each axis's ticks written beside it.
+  function parallelLines(dims, values, angle, top) {
+    const idx = sample(values.map((v, k) => ({value: v, k: k})), SVG_LINES).map(s => s.k);
+    const scale = dims.map(d => {
+      const lo = d.range ? d.range[0] : Math.min(...d.values), hi = d.range ? d.range[1] : Math.max(...d.values);
+      return v => (hi > lo ? (v - lo) / (hi - lo) : 0.5);
+    });
+    const lo = Math.min(...values), hi = Math.max(...values), bands = 6;
+    const band = v => (hi > lo ? Math.min(bands - 1, Math.floor((v - lo) / (hi - lo) * bands)) : 0);
+    const viridis = ['#440154', '#414487', '#2a788e', '#22a884', '#7ad151', '#fde725'];
+    const traces = [];
+    for (let b = 0; b < bands; b++) {
+      const x = [], y = [];
+      idx.filter(k => band(values[k]) === b).forEach(k => {
+        dims.forEach((d, j) => { x.push(j); y.push(scale[j](d.values[k])); });
+        x.push(null); y.push(null);
+      });
+      if (!x.length) continue;
+      const from = lo + (hi - lo) * b / bands, to = lo + (hi - lo) * (b + 1) / bands;
+      traces.push({type: 'scatter', mode: 'lines', x: x, y: y, hoverinfo: 'skip', opacity: 0.6,
+                   name: esc(data.metric) + ' ' + numberText(from) + ' to ' + numberText(to),
+                   line: {width: 1, color: viridis[maximize ? b : bands - 1 - b]}});
+    }
+    const annotations = [], shapes = [];
+    dims.forEach((d, j) => {
+      shapes.push({type: 'line', x0: j, x1: j, y0: 0, y1: 1, line: {color: '#444', width: 1}});
+      annotations.push({x: j, y: 1, yref: 'paper', yshift: 6, text: d.label, showarrow: false, yanchor: 'bottom',
+                        textangle: angle});
+      // Categorical choices and log ticks as labelled; others at their ends.
+      const ticks = d.tickvals ? d.tickvals.map((v, k) => [v, String(d.ticktext[k])]) :
+          [Math.min(...d.values), Math.max(...d.values)].map(v => [v, numberText(v)]);
+      ticks.forEach(([v, label]) => annotations.push({x: j, y: scale[j](v), text: esc(label), showarrow: false,
+                                                      xanchor: 'right', xshift: -4, font: {size: 10}}));
+    });
+    chart('parallel', traces, {xaxis: {visible: false, range: [-0.6, dims.length - 0.6]},
+                               yaxis: {visible: false, range: [-0.05, 1.05]}, shapes: shapes, annotations: annotations,
+                               margin: {l: 20, r: 20, t: top, b: 20}, height: 360 + top, hovermode: false});
   }
 
   function slices() {
