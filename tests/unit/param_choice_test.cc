@@ -1,7 +1,8 @@
+#include "hpo/report/html/param_choice.h"
+
 #include <doctest/doctest.h>
 
 #include "hpo/config/config_error.h"
-#include "hpo/report/html/param_choice.h"
 
 namespace hpo {
 namespace {
