@@ -200,11 +200,13 @@
     return a !== 0 && (a < 0.01 || a >= 1e5) ? rounded.toExponential().replace('e+', 'e') : String(rounded);
   }
   // Ticks for an axis in log10 units from lo to hi, labelled with the real
-  // values (0.001, not -3): 1, 2, 5 times powers of ten over a decade or
-  // two, 1 and 3 over a few, powers of ten (every k-th) beyond.
+  // values (0.001, not -3): 1, 2, 5 times powers of ten over up to two
+  // decades, 1 and 3 up to five, powers of ten (every k-th) beyond. A drag
+  // on such an axis snaps to its ticks (Plotly's rule for labelled ticks),
+  // so they stay close.
   function logTicks(lo, hi) {
     const span = hi - lo;
-    const mantissas = span <= 1.5 ? [1, 2, 5] : span <= 3.5 ? [1, 3] : [1];
+    const mantissas = span <= 2 ? [1, 2, 5] : span <= 5 ? [1, 3] : [1];
     const every = Math.max(1, Math.ceil(span / 8));
     const tickvals = [];
     for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
