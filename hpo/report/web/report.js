@@ -200,27 +200,26 @@
     return a !== 0 && (a < 0.01 || a >= 1e5) ? rounded.toExponential().replace('e+', 'e') : String(rounded);
   }
   // Ticks for an axis in log10 units from lo to hi, labelled with the real
-  // values (0.001, not -3): 1, 2, 5 times powers of ten over up to two
-  // decades, 1 and 3 up to five, powers of ten (every k-th) beyond. A drag
-  // on such an axis snaps to its ticks (Plotly's rule for labelled ticks),
-  // so they stay close.
+  // values (0.001, not -3): its ends, and between them 1, 2, 5 times powers
+  // of ten over up to two decades, 1 and 3 up to five, powers of ten
+  // (every k-th) beyond. Labelled ticks make Plotly's axis line run from
+  // the first to the last and a drag snap to them, hence the ends and the
+  // close steps.
   function logTicks(lo, hi) {
     const span = hi - lo;
     const mantissas = span <= 2 ? [1, 2, 5] : span <= 5 ? [1, 3] : [1];
     const every = Math.max(1, Math.ceil(span / 8));
-    const tickvals = [];
+    // Nice values too close to an end would write over its label.
+    const inner = [];
     for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
       if (mantissas.length === 1 && e % every !== 0) continue;
       mantissas.forEach(m => {
         const v = Math.log10(m) + e;
-        if (v >= lo - 1e-9 && v <= hi + 1e-9) tickvals.push(v);
+        if (v - lo > 0.05 * span && hi - v > 0.05 * span) inner.push(v);
       });
     }
-    // Inside one step (0.0021 to 0.0029): the ends and the middle.
-    if (tickvals.length < 2) {
-      tickvals.length = 0;
-      [lo, (lo + hi) / 2, hi].forEach(v => tickvals.push(Math.log10(parseFloat(Math.pow(10, v).toPrecision(3)))));
-    }
+    if (!inner.length && span > 0) inner.push((lo + hi) / 2);
+    const tickvals = span > 0 ? [lo].concat(inner, [hi]) : [lo];
     return {tickvals: tickvals, ticktext: tickvals.map(v => numberText(Math.pow(10, v)))};
   }
   // Section 5's ranking, most important first, then the unranked.
