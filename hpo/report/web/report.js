@@ -287,9 +287,13 @@
     show();
   }
 
+  // An axis label of at most 40 characters: a longer name would need a
+  // top margin of hundreds of pixels once tilted (the picker and the
+  // slice plots give it whole).
+  function axisLabel(name) { return esc(name.length > 40 ? name.slice(0, 39) + '\u2026' : name); }
   // One parallel-coordinates axis for parameter p over `values`.
   function dimension(p, values) {
-    const dim = {label: esc(p.name), values: values};
+    const dim = {label: axisLabel(p.name), values: values};
     if (p.type === 'categorical') {
       dim.tickvals = p.choices.map((_, k) => k);
       // Parcoords writes tick labels as plain text (no tags, no entities).
@@ -299,7 +303,7 @@
       // Drawn in log10 units, labelled with the real values.
       dim.values = values.map(v => Math.log10(v));
       Object.assign(dim, logTicks(Math.min(...dim.values), Math.max(...dim.values)));
-      dim.label = esc(p.name) + ' (log)';
+      dim.label = axisLabel(p.name) + ' (log)';
     }
     return dim;
   }
@@ -320,7 +324,7 @@
     if (!picked.size) return empty('parallel', 'No parameter chosen: tick some in "Parameters drawn" above.');
     const dims = pickedParams().map(i => dimension(data.params[i], shown.map(t => t.p[i])));
     const values = shown.map(t => t.value);
-    dims.push({label: esc(data.metric), values: values});
+    dims.push({label: axisLabel(data.metric), values: values});
     const angle = labelAngle(dims);
     // A tilted label reaches up by its width times the angle's sine.
     const top = angle ? 50 + Math.ceil(Math.max(...dims.map(d => d.label.length)) * 7 * Math.sin(-angle * Math.PI / 180)) : 60;
@@ -371,8 +375,9 @@
     const annotations = [], shapes = [];
     dims.forEach((d, j) => {
       shapes.push({type: 'line', x0: j, x1: j, y0: 0, y1: 1, line: {color: '#444', width: 1}});
+      // Tilted, a label starts at its axis and rises to the right, as in parcoords.
       annotations.push({x: j, y: 1, yref: 'paper', yshift: 6, text: d.label, showarrow: false, yanchor: 'bottom',
-                        textangle: angle});
+                        xanchor: angle ? 'left' : 'center', textangle: angle});
       // Categorical choices and log ticks as labelled; others at their ends.
       const ticks = d.tickvals ? d.tickvals.map((v, k) => [v, String(d.ticktext[k])]) :
           [Math.min(...d.values), Math.max(...d.values)].map(v => [v, numberText(v)]);
