@@ -25,8 +25,11 @@
   // traces draw only a "WebGL is not supported" box: use SVG instead.
   const webgl = (() => {
     try {
-      const canvas = document.createElement('canvas');
-      return !!(canvas.getContext('webgl') || canvas.getContext('experimental-webgl'));
+      const gl = document.createElement('canvas').getContext('webgl');
+      // A page gets only a few WebGL contexts: give the probe's back.
+      const lose = gl && gl.getExtension('WEBGL_lose_context');
+      if (lose) lose.loseContext();
+      return !!gl;
     } catch (e) {
       return false;
     }
