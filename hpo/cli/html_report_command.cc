@@ -23,6 +23,7 @@ struct ReportFlags {
   std::string study;
   std::string storage;
   std::string output = "report.html";
+  std::vector<std::string> params;  // --params: the parameters to draw
 };
 
 double now_seconds() {
@@ -60,7 +61,7 @@ int write_report(const ReportFlags& flags) {
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
   const double now = now_seconds();
   const std::string page =
-      report_page(report_data(view, now, {}, config ? &*config : nullptr),
+      report_page(report_data(view, now, {}, flags.params, config ? &*config : nullptr),
                   "from " + storage->url() + ", " + std::to_string(view.trials.size()) +
                       " trial(s), generated " + local_time_text(now));
   if (flags.output == "-") {
@@ -90,17 +91,23 @@ void add_html_report_command(CLI::App& app, int& exit_code) {
       "Study database URL (default: $HPO_STORAGE, else the study file's, else sqlite:///hpo.db)");
   cmd->add_option("-o,--output", flags->output,
                   "The HTML file to write (- for stdout; default report.html)");
+  cmd->add_option("--params", flags->params,
+                  "Parameters the parallel coordinates and slice plots draw, comma-separated "
+                  "(default: all, or the 10 most important when there are more)")
+      ->delimiter(',');
   cmd->footer(
       "The page holds everything it needs (Plotly.js is inlined): it opens offline, makes no\n"
       "network request, and can be mailed or attached as it is. Sections: optimization history,\n"
       "learning curves, parallel coordinates, slice plots, parameter importance, recorded "
       "metrics,\n"
       "timeline per slot and host, failures with their stderr, the best trial's config, and\n"
-      "overfitting (Deflated Sharpe Ratio and PBO).\n"
+      "overfitting (Deflated Sharpe Ratio and PBO). The page's parameter picker changes which\n"
+      "parameters are drawn; --params sets them when the page is written.\n"
       "Safe to run while `hpo run` is going: it reads a consistent snapshot.\n\n"
       "Examples:\n"
       "  hpo report --study quick_sweep\n"
       "  hpo report --study full_sweep -o full_sweep.html\n"
+      "  hpo report --study full_sweep --params lr,dropout,hidden_size\n"
       "  hpo report --study s --storage postgresql://hpo@db.example/hpo -o s.html");
   cmd->callback([flags, &exit_code] { exit_code = write_report(*flags); });
 }

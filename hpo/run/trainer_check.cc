@@ -29,9 +29,9 @@ namespace {
 // Programs that run the script they are given as their first non-option
 // argument.
 bool is_interpreter(const std::string& program) {
-  static const std::set<std::string> names = {"python",  "python3", "bash", "sh",   "Rscript",
-                                              "julia",   "node",    "perl", "ruby", "zsh",
-                                              "pypy3",   "lua"};
+  static const std::set<std::string> names = {"python",  "python3", "bash",  "sh",
+                                              "Rscript", "julia",   "node",  "perl",
+                                              "ruby",    "zsh",     "pypy3", "lua"};
   std::string name = fs::path(program).filename().string();
   // python3.11, python3.12: the version does not matter here.
   const auto dot = name.find('.');
@@ -154,7 +154,8 @@ SmokeResult smoke_run(const StudyConfig& study, const std::string& program, doub
     return r;
   }
   r.dir = pattern;
-  write_file_atomically((fs::path(r.dir) / kConfigFile).string(), smoke_config(study).dump(2) + "\n");
+  write_file_atomically((fs::path(r.dir) / kConfigFile).string(),
+                        smoke_config(study).dump(2) + "\n");
   Slot cpu;
   cpu.name = "doctor";
   cpu.env = {{"CUDA_VISIBLE_DEVICES", ""}};
@@ -164,8 +165,8 @@ SmokeResult smoke_run(const StudyConfig& study, const std::string& program, doub
   try {
     Process process(spec);
     r.ran = true;
-    const auto status = process.wait_for(std::chrono::microseconds(
-        static_cast<int64_t>(timeout_s * 1e6)));
+    const auto status =
+        process.wait_for(std::chrono::microseconds(static_cast<int64_t>(timeout_s * 1e6)));
     if (!status) {
       process.signal_group(SIGKILL);
       process.wait_for(std::chrono::seconds(5));

@@ -3,19 +3,26 @@
 // from tools/report/node_modules) and prints what a test needs to judge it,
 // as JSON: JavaScript errors, network requests, each section's charts and
 // their sizes, and the text of untrusted fields. Saves a screenshot.
-// Usage: report_browser.js REPORT.html SCREENSHOT.png
+// Usage: report_browser.js REPORT.html SCREENSHOT.png [--no-webgl] [--pick PARAM]
+//   --no-webgl: a browser without WebGL (as with a GPU blocklist or a
+//               remote desktop); --pick PARAM: tick PARAM in the page's
+//               parameter picker and report the redrawn page.
 'use strict';
 const path = require('path');
 const puppeteer = require(path.join(__dirname, '..', '..', 'tools', 'report', 'node_modules', 'puppeteer-core'));
 
 async function main() {
-  const [file, screenshot] = process.argv.slice(2);
+  const [file, screenshot, ...options] = process.argv.slice(2);
+  const noWebgl = options.includes('--no-webgl');
+  const pick = options.includes('--pick') ? options[options.indexOf('--pick') + 1] : null;
   const url = 'file://' + path.resolve(file);
   const browser = await puppeteer.launch({
     executablePath: process.env.HPO_CHROMIUM || '/usr/bin/chromium',
     headless: true,
     // WebGL (parcoords) through SwiftShader: headless Chromium has no GPU.
-    args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--window-size=1280,900'],
+    args: ['--no-sandbox', '--window-size=1280,900'].concat(noWebgl ?
+      ['--disable-gpu', '--disable-webgl', '--disable-3d-apis'] :
+      ['--enable-unsafe-swiftshader', '--use-angle=swiftshader']),
   });
   const errors = [], requests = [];
   try {
@@ -27,6 +34,16 @@ async function main() {
     page.on('requestfailed', r => { if (r.url() !== url) requests.push('failed: ' + r.url()); });
     await page.goto(url, {waitUntil: 'load', timeout: 60000});
     await page.waitForFunction(() => document.body.dataset.rendered, {timeout: 60000});
+    if (pick !== null) {
+      // By dataset, not a selector: the name is the study's text.
+      const ticked = await page.evaluate(name => {
+        const box = [...document.querySelectorAll('.picker input')].find(i => i.dataset.param === name);
+        if (box) box.click();
+        return !!box;
+      }, pick);
+      if (!ticked) throw new Error('no picker box for ' + pick);
+      await page.waitForFunction(() => document.body.dataset.redrawn, {timeout: 60000});
+    }
     const result = await page.evaluate(() => {
       const size = e => { const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; };
       // What Plotly was given, for small charts: each trace's axis and
@@ -43,6 +60,32 @@ async function main() {
         });
         return out;
       };
+      // Where each label of a parallel-coordinates axis is (the corners of
+      // its box, tilted as drawn), and its ticks.
+      const corners = t => {
+        const b = t.getBBox(), m = t.getScreenCTM();
+        return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]].map(
+          ([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+      };
+      const parcoords = c => [...c.querySelectorAll('.y-axis')].map(g => {
+        const title = g.querySelector('.axis-title');
+        return {title: title.textContent, corners: corners(title),
+                ticks: [...g.querySelectorAll('.tick text')].map(t => t.textContent),
+                extents: [...g.querySelectorAll('.axis-extent text')].map(t => t.textContent).filter(t => t)};
+      });
+      // Text that lies outside its chart's box, or under the mode bar
+      // (Plotly's buttons over the top right corner), is cut off.
+      const outside = c => {
+        const box = c.getBoundingClientRect();
+        const modebar = c.querySelector('.modebar');
+        const bar = modebar ? modebar.getBoundingClientRect() : null;
+        const under = r => bar && bar.width && r.left < bar.right && r.right > bar.left && r.top < bar.bottom && r.bottom > bar.top;
+        return [...c.querySelectorAll('svg.main-svg text')].filter(t => t.textContent).filter(t => {
+          const r = t.getBoundingClientRect();
+          return r.width && (r.top < box.top - 1 || r.bottom > box.bottom + 1 || r.left < box.left - 1 ||
+                             r.right > box.right + 1 || under(r));
+        }).map(t => t.textContent);
+      };
       const sections = {};
       document.querySelectorAll('section[data-section]').forEach(s => {
         sections[s.dataset.section] = {
@@ -51,7 +94,10 @@ async function main() {
                                                              points: c.querySelectorAll('.point').length,
                                                              fills: [...c.querySelectorAll('.point')].map(p => p.style.fill),
                                                              colorbars: c.querySelectorAll('.colorbar').length,
-                                                             traces: traces(c), axes: axes(c)})),
+                                                             traces: traces(c), axes: axes(c),
+                                                             rect: (r => [r.left + scrollX, r.top + scrollY, r.width, r.height])(c.getBoundingClientRect()),
+                                                             yticks: [...c.querySelectorAll('.ytick text')].map(t => t.textContent),
+                                                             parcoords: parcoords(c), outside: outside(c)})),
           tables: [...s.querySelectorAll('table')].map(size),
           empty: [...s.querySelectorAll('.empty')].map(e => e.textContent),
           notes: [...s.querySelectorAll('.note')].map(e => e.textContent),
@@ -66,6 +112,8 @@ async function main() {
         summary: document.getElementById('summary').textContent,
         pwned: window.__pwned === undefined ? null : String(window.__pwned),
         scripts: document.scripts.length,
+        webgl_box: document.body.innerText.includes('WebGL is not supported'),
+        picker: [...document.querySelectorAll('.picker input')].map(i => [i.dataset.param, i.checked]),
         sections: sections,
       };
     });

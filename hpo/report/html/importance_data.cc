@@ -133,17 +133,22 @@ nlohmann::json importance_json(const StudyView& view, size_t max_trials) {
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a["importance"].template get<double>() > b["importance"].template get<double>();
   });
+  // Say what is computed: the encoding differs from Optuna's evaluator, so
+  // its numbers do too (issue #20).
   const ForestOptions options;
   std::string method =
-      "fANOVA (Hutter et al., 2014), as Optuna's FanovaImportanceEvaluator: a random forest of " +
+      "fANOVA (Hutter et al., 2014), computed by hpo: a random forest of " +
       std::to_string(options.trees) + " trees fitted to " + std::to_string(most) +
       " COMPLETE trials" +
       (most < complete.size() && by_holders.size() == 1
            ? " (evenly spaced, of " + std::to_string(complete.size()) + ")"
            : "") +
-      "; each parameter's importance is the share of the objective's variance it explains on its "
-      "own "
-      "(log parameters on a log scale), normalized to sum to 1";
+      "; each parameter's importance is the share of the forest's prediction variance over the "
+      "search space that it explains on its own (first-order), averaged over the trees and "
+      "normalized to sum to 1. The forest sees log parameters as their logarithm, integers widened "
+      "by half a step, and a categorical parameter as one axis of its choices' indices in declared "
+      "order; Optuna's FanovaImportanceEvaluator uses raw values and one column per choice, so its "
+      "numbers differ";
   if (by_holders.size() > 1) {
     method +=
         ". A parameter only some trials hold (conditional) is ranked by a forest of the trials "

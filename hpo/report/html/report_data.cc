@@ -9,6 +9,7 @@
 #include "hpo/report/host_summary.h"
 #include "hpo/report/html/downsample.h"
 #include "hpo/report/html/importance_data.h"
+#include "hpo/report/html/param_choice.h"
 #include "hpo/report/selection.h"
 #include "hpo/run/owner.h"
 #include "hpo/storage/optuna_codec.h"
@@ -215,7 +216,7 @@ long utc_offset_seconds(double when) {
 }  // namespace
 
 json report_data(const StudyView& view, double now_s, const ReportLimits& limits,
-                 const StudyConfig* study) {
+                 const std::vector<std::string>& requested_params, const StudyConfig* study) {
   const auto params = study_params(view);
   const auto pairs = metric_pairs(view);
   std::set<std::string> metrics;
@@ -244,6 +245,9 @@ json report_data(const StudyView& view, double now_s, const ReportLimits& limits
   d["selection"] = selection_json(view, selection);
   d["selection"]["text"] = selection_lines;
   d["importance"] = importance_json(view, limits.importance_trials);
+  std::vector<std::string> names;
+  for (const auto& [name, dist] : params) names.push_back(name);
+  d["shown_params"] = choose_params(names, d["importance"], requested_params, limits.shown_params);
   d["generated_at"] = now_s;
   d["utc_offset_s"] = utc_offset_seconds(now_s);
   return d;

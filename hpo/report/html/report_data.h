@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "hpo/config/study_config.h"
 #include "hpo/report/study_view.h"
@@ -19,6 +21,7 @@ struct ReportLimits {
   size_t parallel = 2000;  // lines in the parallel-coordinates chart
   size_t failures = 200;  // rows in the failures table
   size_t importance_trials = 1000;  // trials the importance forest is fitted to
+  size_t shown_params = 10;  // parameters drawn when the user names none
 };
 
 // {"study", "direction", "metric", "counts", "params": [{"name", "type",
@@ -27,14 +30,18 @@ struct ReportLimits {
 //  "p": [per param: the stored value, a choice's index, or null], "m": {metric: v},
 //  "start", "end", "host", "slot", "gpu_util", "orphan" (only on a RUNNING
 //  trial whose hpo process is known dead)}], "curves", "parallel",
-//  "failures", "best", "importance", "metric_pairs", "selection" (as
+//  "failures", "best", "importance", "shown_params" (param_choice.h),
+//  "metric_pairs", "selection" (as
 //  `hpo status --json`'s, plus "text" as `hpo best` prints it), "generated_at",
 //  "utc_offset_s"}. Times are seconds since the epoch; `now_s` is when the
 //  snapshot was read (running trials' bars end there).
 // States are Optuna's, but a FAIL for lack of memory is "OOM".
+// `params`: the parameters to draw (hpo report --params; empty: chosen
+// by importance); throws ConfigError for one the study does not have.
 // `study` (its file, when there is one) gives the trainer command the best
 // config's header shows, as `hpo export` does.
 nlohmann::json report_data(const StudyView& view, double now_s, const ReportLimits& limits = {},
+                           const std::vector<std::string>& params = {},
                            const StudyConfig* study = nullptr);
 
 }  // namespace hpo

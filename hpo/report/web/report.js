@@ -14,16 +14,39 @@
   // charts (slices, metrics) stay SVG and show a sample instead.
   const SVG_POINTS = 3000;
   const SAMPLE_POINTS = 2000;
+  // Lines the parallel coordinates draw in SVG when there is no WebGL.
+  const SVG_LINES = 500;
   const plots = [];
   const trials = data.trials;
   const maximize = data.direction === 'maximize';
   const byNumber = new Map(trials.map(t => [t.n, t]));
   const complete = trials.filter(t => t.state === 'COMPLETE' && t.value !== null);
+  // Without WebGL (disabled, blocked, a remote desktop) Plotly's WebGL
+  // traces draw only a "WebGL is not supported" box: use SVG instead.
+  const webgl = (() => {
+    try {
+      const gl = document.createElement('canvas').getContext('webgl');
+      // A page gets only a few WebGL contexts: give the probe's back.
+      const lose = gl && gl.getExtension('WEBGL_lose_context');
+      if (lose) lose.loseContext();
+      return !!gl;
+    } catch (e) {
+      return false;
+    }
+  })();
+  // The parameters the parallel coordinates and slices draw (the reader
+  // changes them in the page's picker; see param_choice.h).
+  const picked = new Set(data.shown_params ? data.shown_params.names : data.params.map(p => p.name));
 
   function esc(s) {
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   }
   function body(id) { return document.querySelector('#' + id + ' .body'); }
+  // Empties a section to draw it again, freeing its charts' memory.
+  function clear(id) {
+    body(id).querySelectorAll('.js-plotly-plot').forEach(div => Plotly.purge(div));
+    body(id).textContent = '';
+  }
   function element(parent, tag, cls, text) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -33,15 +56,21 @@
   }
   function note(id, text) { return element(body(id), 'p', 'note', text); }
   function empty(id, text) { return element(body(id), 'div', 'empty', text); }
-  function chart(id, traces, layout, cls) {
-    const div = element(body(id), 'div', 'chart' + (cls ? ' ' + cls : ''));
+  // A chart at the end of section `id` (or in `parent`, a grid cell).
+  function chart(id, traces, layout, cls, parent) {
+    const div = element(parent || body(id), 'div', 'chart' + (cls ? ' ' + cls : ''));
     // A chart that sets its height gets a box that tall (the CSS's is fixed).
     if (layout.height) div.style.height = layout.height + 'px';
     const base = {margin: {l: 60, r: 20, t: 30, b: 50}, hovermode: 'closest'};
     plots.push(Plotly.newPlot(div, traces, Object.assign(base, layout), PLOT_CONFIG));
     return div;
   }
-  function scatterType(n) { return n > SVG_POINTS ? 'scattergl' : 'scatter'; }
+  // A new cell in section `id`'s grid of small charts, two to a row.
+  function cell(id) {
+    const grid = body(id).querySelector('.grid') || element(body(id), 'div', 'grid');
+    return element(grid, 'div', 'cell');
+  }
+  function scatterType(n) { return n > SVG_POINTS && webgl ? 'scattergl' : 'scatter'; }
   function better(a, b) { return maximize ? a > b : a < b; }
   // At most `limit` of trials `ts` (with values), as downsample.h picks:
   // the best half, then evenly spaced others; in number order.
@@ -166,63 +195,237 @@
     }
   }
 
+  // A number as a tick label: short, and in exponent form below 0.01
+  // (1e-3, 3e-3, 0.01) where plain decimals get long.
+  function numberText(v) {
+    const a = Math.abs(v);
+    const rounded = parseFloat(v.toPrecision(3));
+    return a !== 0 && (a < 0.01 || a >= 1e5) ? rounded.toExponential().replace('e+', 'e') : String(rounded);
+  }
+  // Ticks for an axis in log10 units from lo to hi, labelled with the real
+  // values (0.001, not -3): its ends, and between them 1, 2, 5 times powers
+  // of ten over up to two decades, 1 and 3 up to five, powers of ten
+  // (every k-th) beyond. Labelled ticks make Plotly's axis line run from
+  // the first to the last and a drag snap to them, hence the ends and the
+  // close steps.
+  function logTicks(lo, hi) {
+    const span = hi - lo;
+    const mantissas = span <= 2 ? [1, 2, 5] : span <= 5 ? [1, 3] : [1];
+    const every = Math.max(1, Math.ceil(span / 8));
+    // Nice values too close to an end would write over its label.
+    const inner = [];
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
+      if (mantissas.length === 1 && e % every !== 0) continue;
+      mantissas.forEach(m => {
+        const v = Math.log10(m) + e;
+        if (v - lo > 0.05 * span && hi - v > 0.05 * span) inner.push(v);
+      });
+    }
+    if (!inner.length && span > 0) inner.push((lo + hi) / 2);
+    const tickvals = span > 0 ? [lo].concat(inner, [hi]) : [lo];
+    return {tickvals: tickvals, ticktext: tickvals.map(v => numberText(Math.pow(10, v)))};
+  }
+  // Section 5's ranking, most important first, then the unranked.
+  function rankedParams() {
+    const ranked = data.importance && data.importance.params ? data.importance.params.map(p => p.name) : [];
+    return ranked.concat(data.params.map(p => p.name).filter(n => !ranked.includes(n)));
+  }
+  // The indices of the parameters drawn, in the study's order.
+  function pickedParams() { return data.params.map((p, i) => i).filter(i => picked.has(data.params[i].name)); }
+  // What the parallel coordinates and slices leave out, and how to show it.
+  function hiddenNote(id) {
+    const hidden = data.params.length - picked.size;
+    if (!hidden) return;
+    const by = data.shown_params && data.shown_params.by;
+    const why = by === 'importance' ? 'the ' + picked.size + ' most important (section 5)' :
+        by === '--params' ? 'those named by hpo report --params' : 'the ones chosen';
+    note(id, hidden + ' of ' + data.params.length + ' parameters are hidden: these charts draw ' + why +
+         '. Show others with "Parameters drawn" above section 3, or write the page with ' +
+         'hpo report --params a,b,c.');
+  }
+  // Checkboxes over section 3 that choose the parameters sections 3 and 4
+  // draw. Names are the study's text: they go in as text, never as HTML.
+  function picker() {
+    if (data.params.length < 2) return;
+    const section = document.getElementById('parallel');
+    const box = document.createElement('details');
+    box.className = 'picker';
+    section.insertBefore(box, section.querySelector('.body'));
+    const summary = element(box, 'summary');
+    const list = element(box, 'div', 'choices');
+    const importance = new Map((data.importance && data.importance.params || []).map(p => [p.name, p.importance]));
+    const boxes = rankedParams().map(name => {
+      const label = element(list, 'label');
+      const input = element(label, 'input');
+      input.type = 'checkbox';
+      input.checked = picked.has(name);
+      input.dataset.param = name;
+      element(label, 'span', '', ' ' + name);
+      if (importance.has(name)) element(label, 'span', 'importance', ' ' + importance.get(name).toFixed(3));
+      return input;
+    });
+    const show = () => {
+      summary.textContent = 'Parameters drawn: ' + picked.size + ' of ' + data.params.length + ' (choose)';
+    };
+    const redraw = () => {
+      show();
+      const from = plots.length;
+      clear('parallel');
+      parallel();
+      clear('slice');
+      slices();
+      // For tests (report_browser.js --pick): the new charts are drawn.
+      Promise.all(plots.slice(from)).then(() => { document.body.dataset.redrawn = 'yes'; });
+    };
+    boxes.forEach(input => input.addEventListener('change', () => {
+      if (input.checked) picked.add(input.dataset.param); else picked.delete(input.dataset.param);
+      redraw();
+    }));
+    const all = element(list, 'button', '', 'all');
+    all.type = 'button';
+    all.addEventListener('click', () => {
+      boxes.forEach(input => { input.checked = true; picked.add(input.dataset.param); });
+      redraw();
+    });
+    show();
+  }
+
+  // An axis label of at most 40 characters: a longer name would need a
+  // top margin of hundreds of pixels once tilted (the picker and the
+  // slice plots give it whole).
+  function axisLabel(name) { return esc(name.length > 40 ? name.slice(0, 39) + '\u2026' : name); }
+  // One parallel-coordinates axis for parameter p over `values`.
+  function dimension(p, values) {
+    // A trial without the parameter (its condition failed) sits at an
+    // '(absent)' position below the axis's values.
+    const absent = values.some(v => v === null);
+    const dim = {label: axisLabel(p.name)};
+    if (p.type === 'categorical') {
+      dim.tickvals = p.choices.map((_, k) => k);
+      // Parcoords writes tick labels as plain text (no tags, no entities).
+      dim.ticktext = p.choices.slice();
+      if (absent) {
+        dim.tickvals.unshift(-1);
+        dim.ticktext.unshift('(absent)');
+        values = values.map(v => v === null ? -1 : v);
+      }
+      dim.range = [absent ? -1 : 0, Math.max(p.choices.length - 1, 1)];
+    } else {
+      if (p.log) {
+        // Drawn in log10 units, labelled with the real values.
+        values = values.map(v => v === null ? null : Math.log10(v));
+        const present = values.filter(v => v !== null);
+        if (present.length) Object.assign(dim, logTicks(Math.min(...present), Math.max(...present)));
+        dim.label = axisLabel(p.name) + ' (log)';
+      }
+      if (absent) {
+        const present = values.filter(v => v !== null);
+        const lo = present.reduce((a, b) => Math.min(a, b), Infinity);
+        const hi = present.reduce((a, b) => Math.max(a, b), -Infinity);
+        const below = present.length ? lo - Math.max(hi - lo, 1e-9) * 0.15 : 0;
+        values = values.map(v => v === null ? below : v);
+        dim.label += ' (bottom: absent)';
+        if (dim.tickvals) {
+          dim.tickvals = [below].concat(dim.tickvals);
+          dim.ticktext = ['(absent)'].concat(dim.ticktext);
+        }
+      }
+    }
+    dim.values = values;
+    return dim;
+  }
+  // Labels wider than the space between two axes would overlap: tilted,
+  // parallel labels are spacing * sin(angle) apart, which must exceed a
+  // line of text (about 7 px a character, 16 px a line).
+  function labelAngle(dims) {
+    const spacing = 1000 / Math.max(dims.length - 1, 1);
+    const widest = Math.max(...dims.map(d => d.label.length)) * 7;
+    return widest < spacing * 0.9 ? 0 : spacing * Math.SQRT1_2 >= 18 ? -45 : -90;
+  }
+
   function parallel() {
     // Trials lacking a parameter (its condition failed) are drawn too: at
     // an 'absent' position below that axis.
     const shown = data.parallel.trials.map(n => byNumber.get(n));
     if (!data.params.length) return empty('parallel', 'The study has no parameters.');
     if (!shown.length) return empty('parallel', 'No COMPLETE trial yet.');
-    let anyAbsent = false;
-    const dims = data.params.map((p, i) => {
-      const absent = shown.some(t => t.p[i] === null);
-      anyAbsent = anyAbsent || absent;
-      let values = shown.map(t => t.p[i]);
-      const dim = {label: esc(p.name)};
-      if (p.type === 'categorical') {
-        dim.tickvals = p.choices.map((_, k) => k);
-        // Parcoords writes tick labels as plain text (no tags, no entities).
-        dim.ticktext = p.choices.slice();
-        if (absent) {
-          dim.tickvals.unshift(-1);
-          dim.ticktext.unshift('(absent)');
-          values = values.map(v => v === null ? -1 : v);
-        }
-        dim.range = [absent ? -1 : 0, Math.max(p.choices.length - 1, 1)];
-      } else {
-        if (p.log) {
-          values = values.map(v => v === null ? null : Math.log10(v));
-          dim.label = esc(p.name) + ' (log10)';
-        }
-        if (absent) {
-          const present = values.filter(v => v !== null);
-          const lo = present.reduce((a, b) => Math.min(a, b), Infinity);
-          const hi = present.reduce((a, b) => Math.max(a, b), -Infinity);
-          const below = present.length ? lo - Math.max(hi - lo, 1e-9) * 0.15 : 0;
-          values = values.map(v => v === null ? below : v);
-          dim.label += ' (bottom: absent)';
-        }
-      }
-      dim.values = values;
-      return dim;
-    });
+    if (!picked.size) return empty('parallel', 'No parameter chosen: tick some in "Parameters drawn" above.');
+    const dims = pickedParams().map(i => dimension(data.params[i], shown.map(t => t.p[i])));
+    const anyAbsent = pickedParams().some(i => shown.some(t => t.p[i] === null));
     const values = shown.map(t => t.value);
-    dims.push({label: esc(data.metric), values: values});
-    chart('parallel', [{type: 'parcoords', dimensions: dims,
-                        line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
-          {margin: {l: 80, r: 80, t: 60, b: 30}});
-    let text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
+    dims.push({label: axisLabel(data.metric), values: values});
+    const angle = labelAngle(dims);
+    // A tilted label reaches up by its width times the angle's sine.
+    const top = angle ? 50 + Math.ceil(Math.max(...dims.map(d => d.label.length)) * 7 * Math.sin(-angle * Math.PI / 180)) : 60;
+    let text;
+    if (webgl) {
+      chart('parallel', [{type: 'parcoords', dimensions: dims, labelangle: angle, labelside: 'top',
+                          line: {color: values, colorscale: 'Viridis', reversescale: !maximize, showscale: true}}],
+            {margin: {l: 80, r: 80, t: top, b: 30}, height: 360 + top});
+      text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. Drag along an axis to filter.';
+    } else {
+      parallelLines(dims, values, angle, top);
+      text = 'One line per COMPLETE trial, coloured by ' + data.metric + '. This browser has no WebGL, which ' +
+          'the interactive chart needs: drawn as plain lines' +
+          (shown.length > SVG_LINES ? ', ' + SVG_LINES + ' of them (the best half and evenly spaced others)' : '') + '.';
+    }
     if (anyAbsent) text += ' A trial without a parameter (its condition failed) sits at that axis\'s absent position.';
     if (shown.length < data.parallel.total) {
       text += ' Showing ' + shown.length + ' of ' + data.parallel.total + ' trials: the best half and evenly spaced others.';
     }
     note('parallel', text);
+    hiddenNote('parallel');
+  }
+
+  // The parallel coordinates without WebGL: each trial a polyline over
+  // the axes (scaled to 0..1), in a few colour bands of the objective,
+  // with each axis's ticks written beside it.
+  function parallelLines(dims, values, angle, top) {
+    const idx = sample(values.map((v, k) => ({value: v, k: k})), SVG_LINES).map(s => s.k);
+    const scale = dims.map(d => {
+      const lo = d.range ? d.range[0] : Math.min(...d.values), hi = d.range ? d.range[1] : Math.max(...d.values);
+      return v => (hi > lo ? (v - lo) / (hi - lo) : 0.5);
+    });
+    const lo = Math.min(...values), hi = Math.max(...values), bands = 6;
+    const band = v => (hi > lo ? Math.min(bands - 1, Math.floor((v - lo) / (hi - lo) * bands)) : 0);
+    const viridis = ['#440154', '#414487', '#2a788e', '#22a884', '#7ad151', '#fde725'];
+    const traces = [];
+    for (let b = 0; b < bands; b++) {
+      const x = [], y = [];
+      idx.filter(k => band(values[k]) === b).forEach(k => {
+        dims.forEach((d, j) => { x.push(j); y.push(scale[j](d.values[k])); });
+        x.push(null); y.push(null);
+      });
+      if (!x.length) continue;
+      const from = lo + (hi - lo) * b / bands, to = lo + (hi - lo) * (b + 1) / bands;
+      traces.push({type: 'scatter', mode: 'lines', x: x, y: y, hoverinfo: 'skip', opacity: 0.6,
+                   name: esc(data.metric) + ' ' + numberText(from) + ' to ' + numberText(to),
+                   line: {width: 1, color: viridis[maximize ? b : bands - 1 - b]}});
+    }
+    const annotations = [], shapes = [];
+    dims.forEach((d, j) => {
+      shapes.push({type: 'line', x0: j, x1: j, y0: 0, y1: 1, line: {color: '#444', width: 1}});
+      // Tilted, a label starts at its axis and rises to the right, as in parcoords.
+      annotations.push({x: j, y: 1, yref: 'paper', yshift: 6, text: d.label, showarrow: false, yanchor: 'bottom',
+                        xanchor: angle ? 'left' : 'center', textangle: angle});
+      // Categorical choices and log ticks as labelled; others at their ends.
+      const ticks = d.tickvals ? d.tickvals.map((v, k) => [v, String(d.ticktext[k])]) :
+          [Math.min(...d.values), Math.max(...d.values)].map(v => [v, numberText(v)]);
+      ticks.forEach(([v, label]) => annotations.push({x: j, y: scale[j](v), text: esc(label), showarrow: false,
+                                                      xanchor: 'right', xshift: -4, font: {size: 10}}));
+    });
+    chart('parallel', traces, {xaxis: {visible: false, range: [-0.6, dims.length - 0.6]},
+                               yaxis: {visible: false, range: [-0.05, 1.05]}, shapes: shapes, annotations: annotations,
+                               margin: {l: 20, r: 20, t: top, b: 20}, height: 360 + top, hovermode: false});
   }
 
   function slices() {
     if (!data.params.length) return empty('slice', 'The study has no parameters.');
     if (!complete.length) return empty('slice', 'No COMPLETE trial yet.');
+    if (!picked.size) return empty('slice', 'No parameter chosen: tick some in "Parameters drawn" above section 3.');
     const shown = sample(complete, SAMPLE_POINTS);
-    data.params.forEach((p, i) => {
+    pickedParams().forEach(i => {
+      const p = data.params[i];
       const ts = shown.filter(t => t.p[i] !== null);
       const xaxis = {title: {text: esc(p.name)}};
       if (p.log) xaxis.type = 'log';
@@ -237,11 +440,12 @@
                        marker: {color: ts.map(t => t.n), colorscale: 'Blues', reversescale: true, showscale: true,
                                 colorbar: {title: {text: 'trial'}, thickness: 10}, size: 7,
                                 line: {color: '#444', width: 0.5}}}],
-            {xaxis: xaxis, yaxis: {title: {text: esc(data.metric)}}, showlegend: false}, 'small');
+            {xaxis: xaxis, yaxis: {title: {text: esc(data.metric)}}, showlegend: false}, 'small', cell('slice'));
     });
     note('slice', 'The objective of each COMPLETE trial against one parameter; darker points are later trials (the colour bar gives the trial number). ' +
          'Log parameters on log axes, choices in their declared order.');
     sampleNote('slice', shown.length, complete.length, 'The slice plots');
+    hiddenNote('slice');
   }
 
   function importance() {
@@ -250,13 +454,18 @@
       return empty('importance', (imp && imp.why) || 'Not computed.');
     }
     const ps = imp.params.slice().reverse();
+    // A row of 22 px for each name: in a fixed height, Plotly labels only
+    // every other one of 30. dtick 1 writes every name; a top margin of 30
+    // keeps the top bar's label from under Plotly's mode bar.
     // A conditional parameter is ranked over the trials that hold it: say how many.
     const label = p => esc(p.name) + (p.trials < imp.trials ? ' (' + p.trials + ' trials)' : '');
     chart('importance', [{type: 'bar', orientation: 'h', x: ps.map(p => p.importance), y: ps.map(label),
-                          marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto'}],
+                          marker: {color: '#1f77b4'}, text: ps.map(p => p.importance.toFixed(3)), textposition: 'auto',
+                          cliponaxis: false}],
           {xaxis: {title: {text: ps.every(p => p.trials === imp.trials) ? 'importance (sums to 1)'
-                                 : 'importance (share among the trials that hold it)'}},
-           yaxis: {automargin: true}, margin: {l: 120, r: 20, t: 20, b: 50}});
+                                 : 'importance (share among the trials that hold it)'}, automargin: true},
+           yaxis: {type: 'category', dtick: 1, automargin: true},
+           margin: {l: 120, r: 20, t: 30, b: 50}, height: Math.max(260, 100 + 22 * ps.length)});
     note('importance', 'Method: ' + imp.method + '.');
   }
 
@@ -282,11 +491,13 @@
       const r = all.length > 1 ? pearson(all.map(t => value(t, xn)), all.map(t => value(t, yn))) : NaN;
       const ts = sample(all, SAMPLE_POINTS);
       const xs = ts.map(t => value(t, xn)), ys = ts.map(t => value(t, yn));
+      const where = cell('metrics');
       const div = chart('metrics', [{type: 'scatter', mode: 'markers', x: xs, y: ys,
                                      text: ts.map(t => 'trial ' + t.n), marker: {color: '#1f77b4', size: 7}}],
-                        {xaxis: {title: {text: esc(xn)}}, yaxis: {title: {text: esc(yn)}}, showlegend: false}, 'small');
+                        {xaxis: {title: {text: esc(xn)}}, yaxis: {title: {text: esc(yn)}}, showlegend: false}, 'small',
+                        where);
       div.setAttribute('title', xn + ' vs ' + yn);
-      note('metrics', yn + ' against ' + xn + ' over ' + all.length + ' COMPLETE trial(s)' +
+      element(where, 'p', 'note', yn + ' against ' + xn + ' over ' + all.length + ' COMPLETE trial(s)' +
            (isNaN(r) ? '' : ': Pearson r = ' + r.toFixed(3)) + '.');
       if (ts.length < all.length) sampled = [ts.length, all.length];
     });
@@ -380,7 +591,7 @@
     element(body('overfitting'), 'pre', 'selection', sel.text);
   }
 
-  [summary, history, curves, parallel, slices, importance, metrics, timeline, failures, best, overfitting].forEach(draw => {
+  [summary, history, curves, picker, parallel, slices, importance, metrics, timeline, failures, best, overfitting].forEach(draw => {
     try {
       draw();
     } catch (e) {
