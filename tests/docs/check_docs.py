@@ -154,13 +154,30 @@ def check_file(path, root, hpo, trainer):
     return 0
 
 
+# A file shown whole: "`examples/objective.py`:" then a fenced block.
+SHOWN_FILE = re.compile(r"^`([\w./-]+)`:\n\n```\w*\n(.*?)^```", re.M | re.S)
+
+
+def check_shown_files(path, root):
+    """A block that shows a file of the repository whole must be that file as it is; returns the
+    number of failures."""
+    name = os.path.relpath(path, root)
+    failures = 0
+    for m in SHOWN_FILE.finditer(open(path, encoding="utf-8").read()):
+        shown = os.path.join(root, m.group(1))
+        if os.path.isfile(shown) and open(shown, encoding="utf-8").read() != m.group(2):
+            print(f"FAILED {name}: its copy of {m.group(1)} differs from the file")
+            failures += 1
+    return failures
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         raise SystemExit("usage: check_docs.py SOURCE_ROOT HPO_BINARY [HPO_TRAINER_BINARY]")
     root, hpo = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     trainer = os.path.abspath(sys.argv[3]) if len(sys.argv) == 4 else ""
     files = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
-    failures = sum(check_file(f, root, hpo, trainer) for f in files)
+    failures = sum(check_file(f, root, hpo, trainer) + check_shown_files(f, root) for f in files)
     if failures:
         raise SystemExit(f"docs check: {failures} file(s) have a command that failed")
     print(f"docs check: every runnable command in {len(files)} files passed")
