@@ -60,18 +60,14 @@ std::string hosts_text(const StudyView& view) {
 // Where a trial's time went, as its trainer reported it (hpo-trainer's final
 // load_s, data_s, train_s, valid_s and test_s, and on CUDA cuda_init_s):
 // "0.41/1.02/0.55/0.12/0.30", "" for a trainer that reports no split.
-const char* const kTimeSplit[] = {"load_s", "data_s", "train_s", "valid_s", "test_s"};
-
 std::string time_split_cell(const TrialRecord& t) {
   std::string cell;
-  for (const char* key : kTimeSplit) {
-    const auto it = t.user_attrs.find(key);
-    if (it == t.user_attrs.end() || !it->second.is_number()) return "";
-    cell += (cell.empty() ? "" : "/") + fixed_number(it->second.get<double>(), 2);
+  for (const auto& [key, seconds] : time_split(t)) {
+    if (key == "cuda_init_s")
+      cell += " (CUDA " + fixed_number(seconds, 2) + ")";
+    else
+      cell += (cell.empty() ? "" : "/") + fixed_number(seconds, 2);
   }
-  const auto cuda = t.user_attrs.find("cuda_init_s");
-  if (cuda != t.user_attrs.end() && cuda->second.is_number())
-    cell += " (CUDA " + fixed_number(cuda->second.get<double>(), 2) + ")";
   return cell;
 }
 

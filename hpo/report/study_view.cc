@@ -30,6 +30,18 @@ void mark_orphans(Storage& storage, StudyView& view, double heartbeat_interval_s
     if (orphanhood(t, stale) != Orphanhood::kNone) view.orphaned.insert(t.id);
 }
 
+std::vector<std::pair<std::string, double>> time_split(const TrialRecord& trial) {
+  std::vector<std::pair<std::string, double>> split;
+  for (const char* key : {"load_s", "data_s", "train_s", "valid_s", "test_s", "cuda_init_s"}) {
+    const auto it = trial.user_attrs.find(key);
+    if (it != trial.user_attrs.end() && it->second.is_number())
+      split.emplace_back(key, it->second.get<double>());
+    else if (split.size() < 5)
+      return {};  // the five parts come together, or the split means nothing
+  }
+  return split;
+}
+
 std::string state_text(const StudyView& view, const TrialRecord& trial) {
   if (view.orphaned.count(trial.id) > 0) return "RUNNING (orphaned: resumes on the next run)";
   return to_string(trial.state);

@@ -51,6 +51,11 @@ double datetime_seconds(const std::string& text);
 // (kRanOutsideSpaceAttr) the values of the config that ran.
 std::vector<std::pair<std::string, ParamValue>> params_as_run(const TrialRecord& trial);
 
+// Where a trial's time went, as hpo-trainer reports it: load_s, data_s,
+// train_s, valid_s and test_s (all five, else none), then cuda_init_s when
+// the trainer ran on CUDA. Empty for a trainer that reports no split.
+std::vector<std::pair<std::string, double>> time_split(const TrialRecord& trial);
+
 // A stored system attribute as text ("" if absent).
 std::string system_attr_text(const TrialRecord& trial, const std::string& key);
 

@@ -217,6 +217,25 @@ def test_failures_and_hostile_names(p):
     expect(len(best) == 1 and HOSTILE in json.loads(best[0]), best)  # Optuna's trial: its params, as text
 
 
+# Issue 25, item 4: the timeline shows where each trial's time went, as its trainer reported it.
+def test_timeline_time_split(p):
+    p.study(fixed='sleep: 0.05, epochs: 2, extra_metrics: "load_s,data_s,train_s,valid_s,test_s"', jobs=1)
+    p.run("run", "--study", "s", "-n", "3")
+    seen = open_report(p, "s", "split")
+    texts = [x for t in seen["sections"]["timeline"]["charts"][0]["traces"] for x in (t["text"] or [])]
+    expect(len(texts) == 3 and all("load 1.00 data 1.00 train 1.00 valid 1.00 test 1.00 s" in x for x in texts),
+           texts)
+    expect(any("where a trial's time went" in n for n in seen["sections"]["timeline"]["notes"]),
+           seen["sections"]["timeline"]["notes"])
+    # A trainer that reports no split gets no such label or note.
+    p.study(name="plain", fixed="sleep: 0.05, epochs: 2", jobs=1)
+    p.run("run", "--study", "plain", "-n", "2")
+    seen = open_report(p, "plain", "plain")
+    texts = [x for t in seen["sections"]["timeline"]["charts"][0]["traces"] for x in (t["text"] or [])]
+    expect(not any("load" in x for x in texts), texts)
+    expect(not any("time went" in n for n in seen["sections"]["timeline"]["notes"]), seen["sections"]["timeline"])
+
+
 def test_one_trial(p):
     finished_study(p, n=1, jobs=1)
     seen = open_report(p, "s", "one_trial")

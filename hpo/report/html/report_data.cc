@@ -106,6 +106,15 @@ json trial_row(const TrialRecord& t,
               {"slot", trial_slot(t)},
               {"gpu_util", gpu_util(t)}};
   put_value(row, t.value);
+  const auto split = time_split(t);
+  if (!split.empty()) {
+    // [["load", s], ["data", s], ...], in the order time passes (a JSON
+    // object would sort them): the timeline's labels.
+    json parts = json::array();
+    for (const auto& [key, seconds] : split)
+      parts.push_back({key.substr(0, key.size() - 2), seconds});
+    row["split"] = parts;
+  }
   // A RUNNING trial whose hpo process is gone is left from a run that died,
   // not work in progress: the page must not call the study running.
   const auto owner = t.system_attrs.find(kOwnerAttr);

@@ -28,7 +28,8 @@ struct ReportLimits {
 //  "log", "low", "high", "choices"}], "trials": [{"n", "state", "value",
 //  "value_text" (only for +inf, -inf, nan, whose "value" is null),
 //  "p": [per param: the stored value, a choice's index, or null], "m": {metric: v},
-//  "start", "end", "host", "slot", "gpu_util", "orphan" (only on a RUNNING
+//  "start", "end", "host", "slot", "gpu_util", "split" (only when the
+//  trainer reported its time split: [["load", s], ["data", s], ...]), "orphan" (only on a RUNNING
 //  trial whose hpo process is known dead)}], "curves", "parallel",
 //  "failures", "best", "importance", "shown_params" (param_choice.h),
 //  "metric_pairs", "selection" (as
