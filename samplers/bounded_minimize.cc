@@ -49,6 +49,11 @@ double bounded_minimize(const Objective& f, Eigen::VectorXd& x, const Eigen::Vec
   param.max_iterations = max_iterations;
   param.epsilon = 1e-6;
   param.epsilon_rel = 1e-6;
+  // Also stop once 3 iterations gained less than 1e-6 of the value: neither
+  // kernel parameters nor the acquisition's maximizer need more, and at 300
+  // trials each evaluation of the marginal likelihood costs an n^3 solve.
+  param.past = 3;
+  param.delta = 1e-6;
   param.max_linesearch = 30;
   LBFGSpp::LBFGSBSolver<double> solver(param);
   Eigen::VectorXd work = x;

@@ -68,17 +68,39 @@ KernelParams kernel_params(const Eigen::VectorXd& theta) {
   return params;
 }
 
+namespace {
+
+// diff_d(x_i, x_j) for every pair, one matrix per dimension: computed once
+// per fit, so that each evaluation is matrix arithmetic.
+std::vector<Eigen::MatrixXd> pair_differences(const Eigen::MatrixXd& x,
+                                              const std::vector<bool>& categorical) {
+  const Eigen::Index n = x.rows();
+  std::vector<Eigen::MatrixXd> out;
+  for (Eigen::Index d = 0; d < x.cols(); ++d) {
+    Eigen::MatrixXd diff(n, n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      for (Eigen::Index i = 0; i < n; ++i)
+        diff(i, j) = dimension_difference(x(i, d), x(j, d), categorical[static_cast<size_t>(d)]);
+    }
+    out.push_back(std::move(diff));
+  }
+  return out;
+}
+
 // With M = K^-1 - alpha alpha', d(-log likelihood)/d theta_j = tr(M dK_j) / 2,
 // where dK/d log w_d = scale * slope(r^2) * w_d * diff_d, dK/d log scale is
 // the noise-free K and dK/d log noise = noise I.
-double negative_log_posterior(const Eigen::VectorXd& theta, const Eigen::MatrixXd& x,
-                              const Eigen::VectorXd& y, const std::vector<bool>& categorical,
+double negative_log_posterior(const Eigen::VectorXd& theta,
+                              const std::vector<Eigen::MatrixXd>& diffs, const Eigen::VectorXd& y,
                               Eigen::VectorXd& gradient) {
   const KernelParams params = kernel_params(theta);
-  const MaternKernel kernel(params, categorical);
-  const Eigen::Index n = x.rows(), dims = x.cols();
-  Eigen::MatrixXd k = kernel.matrix(x);
-  const Eigen::MatrixXd k_free = k;
+  const auto n = y.size();
+  const auto dims = static_cast<Eigen::Index>(diffs.size());
+  Eigen::ArrayXXd r_sq = Eigen::ArrayXXd::Zero(n, n);
+  for (Eigen::Index d = 0; d < dims; ++d)
+    r_sq += params.inverse_sq_lengthscale[d] * diffs[static_cast<size_t>(d)].array();
+  const Eigen::MatrixXd k_free = params.scale * r_sq.unaryExpr(&matern52).matrix();
+  Eigen::MatrixXd k = k_free;
   k.diagonal().array() += params.noise;
   const Eigen::LLT<Eigen::MatrixXd> llt(k);
   if (llt.info() != Eigen::Success) {
@@ -87,26 +109,28 @@ double negative_log_posterior(const Eigen::VectorXd& theta, const Eigen::MatrixX
   }
   const Eigen::VectorXd alpha = llt.solve(y);
   const Eigen::MatrixXd m = llt.solve(Eigen::MatrixXd::Identity(n, n)) - alpha * alpha.transpose();
-  const double log_det = 2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+  const double log_det = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
   double value = 0.5 * y.dot(alpha) + 0.5 * log_det + 0.5 * static_cast<double>(n) * kLog2Pi;
 
   Eigen::VectorXd prior_gradient(theta.size());
   value -= log_priors(theta, prior_gradient);
   gradient = -prior_gradient;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < i; ++j) {
-      // Off-diagonal pairs count twice in the trace; the diagonal has diff 0.
-      const double slope = params.scale * matern52_slope(kernel.r_sq(x.row(i), x.row(j)));
-      for (Eigen::Index d = 0; d < dims; ++d) {
-        const double diff =
-            dimension_difference(x(i, d), x(j, d), categorical[static_cast<size_t>(d)]);
-        gradient[d] += m(i, j) * slope * params.inverse_sq_lengthscale[d] * diff;
-      }
-    }
+  const Eigen::ArrayXXd m_slope = m.array() * (params.scale * r_sq.unaryExpr(&matern52_slope));
+  for (Eigen::Index d = 0; d < dims; ++d) {
+    gradient[d] += 0.5 * params.inverse_sq_lengthscale[d] *
+                   (m_slope * diffs[static_cast<size_t>(d)].array()).sum();
   }
   gradient[dims] += 0.5 * (m.array() * k_free.array()).sum();
   gradient[dims + 1] += 0.5 * params.noise * m.trace();
   return value;
+}
+
+}  // namespace
+
+double negative_log_posterior(const Eigen::VectorXd& theta, const Eigen::MatrixXd& x,
+                              const Eigen::VectorXd& y, const std::vector<bool>& categorical,
+                              Eigen::VectorXd& gradient) {
+  return negative_log_posterior(theta, pair_differences(x, categorical), y, gradient);
 }
 
 KernelParams fit_kernel(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
@@ -127,8 +151,9 @@ KernelParams fit_kernel(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
   start.scale = 1.0;
   start.noise = deterministic ? kMinNoise : 0.01;
   Eigen::VectorXd theta = kernel_theta(start);
+  const auto diffs = pair_differences(x, categorical);
   const Objective f = [&](const Eigen::VectorXd& t, Eigen::VectorXd& grad) {
-    return negative_log_posterior(t, x, y, categorical, grad);
+    return negative_log_posterior(t, diffs, y, grad);
   };
   bounded_minimize(f, theta, lower, upper, kMaxIterations);
   return kernel_params(theta);

@@ -35,7 +35,7 @@ GpPrediction GpPosterior::predict(const Eigen::VectorXd& point, bool with_gradie
   for (Eigen::Index i = 0; i < x_.rows(); ++i) {
     // dk_i/dx_d = scale * slope(r^2) * w_d * 2 (x_d - x_id)
     const double factor =
-        2.0 * kernel_.params().scale * matern52_slope(kernel_.r_sq(x_.row(i).transpose(), point));
+        2.0 * kernel_.params().scale * matern52_slope(kernel_.row_r_sq(x_, i, point));
     for (Eigen::Index d = 0; d < dims; ++d) {
       if (categorical[static_cast<size_t>(d)]) continue;
       const double dk = factor * w[d] * (point[d] - x_(i, d));

@@ -37,21 +37,34 @@ double MaternKernel::operator()(const Eigen::VectorXd& a, const Eigen::VectorXd&
   return params_.scale * matern52(r_sq(a, b));
 }
 
+// The loops below read rows in place: a row copied into a VectorXd per pair
+// would allocate n^2 times per kernel matrix.
+double MaternKernel::row_r_sq(const Eigen::MatrixXd& x, Eigen::Index i,
+                              const Eigen::VectorXd& point) const {
+  double sum = 0.0;
+  for (Eigen::Index d = 0; d < x.cols(); ++d) {
+    sum += params_.inverse_sq_lengthscale[d] *
+           dimension_difference(x(i, d), point[d], categorical_[static_cast<size_t>(d)]);
+  }
+  return sum;
+}
+
 Eigen::MatrixXd MaternKernel::matrix(const Eigen::MatrixXd& x) const {
   const Eigen::Index n = x.rows();
   Eigen::MatrixXd k(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    k(i, i) = params_.scale;
-    for (Eigen::Index j = 0; j < i; ++j) {
-      k(i, j) = k(j, i) = (*this)(x.row(i).transpose(), x.row(j).transpose());
-    }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const Eigen::VectorXd column = x.row(j).transpose();
+    k(j, j) = params_.scale;
+    for (Eigen::Index i = j + 1; i < n; ++i)
+      k(i, j) = k(j, i) = params_.scale * matern52(row_r_sq(x, i, column));
   }
   return k;
 }
 
 Eigen::VectorXd MaternKernel::column(const Eigen::MatrixXd& x, const Eigen::VectorXd& point) const {
   Eigen::VectorXd k(x.rows());
-  for (Eigen::Index i = 0; i < x.rows(); ++i) k[i] = (*this)(x.row(i).transpose(), point);
+  for (Eigen::Index i = 0; i < x.rows(); ++i)
+    k[i] = params_.scale * matern52(row_r_sq(x, i, point));
   return k;
 }
 

@@ -36,6 +36,8 @@ class MaternKernel {
   const std::vector<bool>& categorical() const { return categorical_; }
 
   double r_sq(const Eigen::VectorXd& a, const Eigen::VectorXd& b) const;
+  // r^2 between row i of x and point.
+  double row_r_sq(const Eigen::MatrixXd& x, Eigen::Index i, const Eigen::VectorXd& point) const;
   double operator()(const Eigen::VectorXd& a, const Eigen::VectorXd& b) const;
 
   // k(x_i, x_j) over the rows of `x`, without the noise.
