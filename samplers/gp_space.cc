@@ -18,8 +18,21 @@ double unit(double v, double low, double high, bool log) {
   return high > low ? (v - low) / (high - low) : 0.0;
 }
 
+// Grids larger than this are searched as continuous and rounded: a grid's
+// points are stored, and an int parameter may span billions.
+constexpr int64_t kMaxGridPoints = 1024;
+
 void add_grid(GpDim& dim, double low, double high, double step, bool log) {
   const auto n = static_cast<int64_t>(std::llround((high - low) / step)) + 1;
+  dim.low = low;
+  dim.high = high;
+  dim.log = log;
+  if (n > kMaxGridPoints) {
+    dim.kind = GpDimKind::kContinuous;
+    dim.step = step;
+    return;
+  }
+  dim.kind = GpDimKind::kDiscrete;
   for (int64_t i = 0; i < n; ++i) {
     const double v = std::min(high, low + static_cast<double>(i) * step);
     dim.internal.push_back(v);
@@ -32,14 +45,13 @@ GpDim make_dim(const ParamSpec& param) {
   dim.name = param.name;
   dim.distribution = param.distribution;
   if (const auto* f = std::get_if<FloatDistribution>(&param.distribution)) {
-    if (f->step) {
-      dim.kind = GpDimKind::kDiscrete;
-      add_grid(dim, f->low, f->high, *f->step, false);
-    }
+    dim.low = f->low;
+    dim.high = f->high;
+    dim.log = f->log;
+    if (f->step) add_grid(dim, f->low, f->high, *f->step, false);
     return dim;
   }
   if (const auto* i = std::get_if<IntDistribution>(&param.distribution)) {
-    dim.kind = GpDimKind::kDiscrete;
     add_grid(dim, static_cast<double>(i->low), static_cast<double>(i->high),
              static_cast<double>(i->step), i->log);
     return dim;
@@ -96,8 +108,7 @@ std::optional<Eigen::VectorXd> GpSpace::encode(const std::map<std::string, doubl
                            [v](double a, double b) { return std::abs(a - v) < std::abs(b - v); });
       coordinate = dim.points[static_cast<size_t>(nearest - dim.internal.begin())];
     } else if (dim.kind == GpDimKind::kContinuous) {
-      const auto& f = std::get<FloatDistribution>(dim.distribution);
-      coordinate = unit(v, f.low, f.high, f.log);
+      coordinate = unit(v, dim.low, dim.high, dim.log);
     }
     x[static_cast<Eigen::Index>(d)] = coordinate;
   }
@@ -113,13 +124,14 @@ double GpSpace::decode(size_t d, double x) const {
                          [x](double a, double b) { return std::abs(a - x) < std::abs(b - x); });
     return dim.internal[static_cast<size_t>(nearest - dim.points.begin())];
   }
-  const auto& f = std::get<FloatDistribution>(dim.distribution);
   x = std::clamp(x, 0.0, 1.0);
-  if (f.log) {
-    const double log_low = std::log(f.low);
-    return std::clamp(std::exp(log_low + x * (std::log(f.high) - log_low)), f.low, f.high);
+  double v = dim.low + x * (dim.high - dim.low);
+  if (dim.log) {
+    const double log_low = std::log(dim.low);
+    v = std::exp(log_low + x * (std::log(dim.high) - log_low));
   }
-  return std::clamp(f.low + x * (f.high - f.low), f.low, f.high);
+  if (dim.step > 0) v = dim.low + std::round((v - dim.low) / dim.step) * dim.step;
+  return std::clamp(v, dim.low, dim.high);
 }
 
 }  // namespace hpo

@@ -2,7 +2,8 @@
 // coordinate of [0, 1] (a categorical: its choice index).
 //   float            continuous; log ones in log space
 //   float with step,
-//   int              discrete: the grid's points, log ints in log space
+//   int              discrete: the grid's points, log ints in log space;
+//                    beyond 1024 points continuous, rounded to the grid
 //   numeric choices  discrete: their ranks by value, equally spaced
 //   other choices    categorical: the index, compared by the Hamming kernel
 // Conditional parameters are not modelled (see gp_sampler.h).
@@ -31,6 +32,9 @@ struct GpDim {
   // Discrete: the internal value of each point.
   std::vector<double> internal;
   int choices = 0;  // categorical
+  // Continuous: the range, and the grid step a value snaps to (0: none).
+  double low = 0.0, high = 1.0, step = 0.0;
+  bool log = false;
 };
 
 class GpSpace {

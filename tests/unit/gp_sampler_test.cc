@@ -77,6 +77,25 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("gp: a wide int range is searched as continuous and rounded, not stored point by point") {
+  const SearchSpace space = {
+      {"seed", IntDistribution{0, 2000000000, false, 1}},
+      {"size", IntDistribution{1, 1000000, true, 1}},
+      {"x", FloatDistribution{0, 1, false, 0.000001}},
+  };
+  GpOptions options;
+  options.n_startup_trials = 3;
+  GpSampler s(4, Direction::kMinimize, options);
+  const auto f = [](const ParamValues& v) {
+    return std::abs(v.at("seed") - 1e9) / 1e9 + std::abs(std::log(v.at("size")) - 5) + v.at("x");
+  };
+  for (int n = 0; n < 8; ++n) {
+    const auto v = s.ask(space, n);
+    for (const auto& p : space) CHECK(contains(p.distribution, v.at(p.name)));
+    tell_complete(s, n, v, f(v));
+  }
+}
+
 TrialView running(int number, const ParamValues& v) {
   TrialView t;
   t.number = number;
