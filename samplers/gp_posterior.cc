@@ -22,11 +22,14 @@ GpPosterior::GpPosterior(MaternKernel kernel, Eigen::MatrixXd x, Eigen::VectorXd
 
 GpPrediction GpPosterior::predict(const Eigen::VectorXd& point, bool with_gradient) const {
   const Eigen::VectorXd k = kernel_.column(x_, point);
-  const Eigen::VectorXd beta = llt_.solve(k);  // K^-1 k*
+  // k*' K^-1 k* = |L^-1 k*|^2: one triangular solve; the gradient needs the
+  // second, K^-1 k* = L^-T (L^-1 k*), which the raw candidates skip.
+  const Eigen::VectorXd v = llt_.matrixL().solve(k);
   GpPrediction out;
   out.mean = k.dot(alpha_);
-  out.variance = std::max(kMinVariance, kernel_.params().scale - k.dot(beta));
+  out.variance = std::max(kMinVariance, kernel_.params().scale - v.squaredNorm());
   if (!with_gradient) return out;
+  const Eigen::VectorXd beta = llt_.matrixU().solve(v);
   const auto& w = kernel_.params().inverse_sq_lengthscale;
   const auto& categorical = kernel_.categorical();
   const Eigen::Index dims = point.size();
