@@ -96,6 +96,23 @@ TEST_CASE("gp: a wide int range is searched as continuous and rounded, not store
   }
 }
 
+TEST_CASE("gp: repeated points with different values, deterministic or not, still give a point") {
+  // A trainer re-run with the same parameters scores differently; with
+  // deterministic: true the kernel matrix is then nearly singular.
+  for (const bool deterministic : {false, true}) {
+    GpOptions options;
+    options.deterministic = deterministic;
+    options.n_startup_trials = 2;
+    GpSampler s(9, Direction::kMaximize, options);
+    for (int n = 0; n < 12; ++n)
+      tell_complete(s, n, {{"x", 0.25}, {"y", 0.75}}, n % 3 == 0 ? 1.0 : 0.0);
+    const auto v = s.ask(unit_square(), 12);
+    CAPTURE(deterministic);
+    CHECK(contains(FloatDistribution{0, 1, false, std::nullopt}, v.at("x")));
+    CHECK(contains(FloatDistribution{0, 1, false, std::nullopt}, v.at("y")));
+  }
+}
+
 TrialView running(int number, const ParamValues& v) {
   TrialView t;
   t.number = number;
