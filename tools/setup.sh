@@ -12,6 +12,7 @@ packages=(
   g++ cmake ninja-build pkg-config clang libclang-rt-14-dev ccache
   # the design's libraries
   libtorch-dev libboost-dev libtbb-dev libyaml-cpp-dev libsqlite3-dev libeigen3-dev doctest-dev
+  liblbfgspp-dev
   # command line, JSON, formatting
   libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev
   # peers for tests and benchmarks (run as /usr/bin/python3)

@@ -257,7 +257,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Study database URL: sqlite:///hpo.db, or "
                   "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
                   "(the database must exist; default: $HPO_STORAGE, else the study file's)");
-  cmd->add_option("--sampler", flags->sampler, "Sampler: random or tpe (default: the study file's)")
+  cmd->add_option("--sampler", flags->sampler,
+                  "Sampler: random, tpe or gp (default: the study file's)")
       ->check(CLI::IsMember(sampler_names()));
   cmd->add_option("--seed", flags->seed,
                   "Sampler seed (default: the study file's, else the one stored with the study)");

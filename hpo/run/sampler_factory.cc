@@ -4,6 +4,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
+#include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
@@ -27,19 +28,40 @@ TpeOptionValue option_value(const nlohmann::json& v) {
   return out;
 }
 
-TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_file) {
+std::map<std::string, TpeOptionValue> option_values(const nlohmann::json& options) {
   std::map<std::string, TpeOptionValue> values;
   for (const auto& item : options.items()) values[item.key()] = option_value(item.value());
+  return values;
+}
+
+// The error for `error`, a bad key of sampler `sampler` (with `known` keys).
+ConfigError option_error(const TpeOptionError& error, const std::string& sampler,
+                         const std::vector<std::string>& known,
+                         std::map<std::string, TpeOptionValue>& values,
+                         const std::string& study_file) {
+  if (error.expected.empty()) {
+    return ConfigError(study_file + ": sampler: unknown " + sampler + " option '" + error.key +
+                       "'" + did_you_mean(error.key, known) + " (known: " + join_names(known) +
+                       ")");
+  }
+  return ConfigError(study_file + ": sampler." + error.key + ": expected " + error.expected +
+                     ", got " + values[error.key].written);
+}
+
+TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_file) {
+  auto values = option_values(options);
   TpeOptions o;
   const auto error = read_tpe_options(values, o);
   if (!error) return o;
-  if (error->expected.empty()) {
-    const auto known = tpe_option_keys();
-    throw ConfigError(study_file + ": sampler: unknown tpe option '" + error->key + "'" +
-                      did_you_mean(error->key, known) + " (known: " + join_names(known) + ")");
-  }
-  throw ConfigError(study_file + ": sampler." + error->key + ": expected " + error->expected +
-                    ", got " + values[error->key].written);
+  throw option_error(*error, "tpe", tpe_option_keys(), values, study_file);
+}
+
+GpOptions gp_options(const nlohmann::json& options, const std::string& study_file) {
+  auto values = option_values(options);
+  GpOptions o;
+  const auto error = read_gp_options(values, o);
+  if (!error) return o;
+  throw option_error(*error, "gp", gp_option_keys(), values, study_file);
 }
 
 }  // namespace
@@ -56,6 +78,9 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
   }
   if (config.name == "tpe") {
     return std::make_unique<TpeSampler>(seed, direction, tpe_options(config.options, study_file));
+  }
+  if (config.name == "gp") {
+    return std::make_unique<GpSampler>(seed, direction, gp_options(config.options, study_file));
   }
   throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name +
                     "' (known: " + join_names(sampler_names()) + ")");

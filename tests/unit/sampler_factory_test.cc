@@ -49,5 +49,25 @@ TEST_CASE("unknown samplers and options name the study file and the key") {
   CHECK(option.find("n_startup_trials") != std::string::npos);
 }
 
+TEST_CASE("the gp sampler reads its options and names a bad one") {
+  SamplerConfig config;
+  config.name = "gp";
+  config.options = {{"n_startup_trials", 4}, {"deterministic", true}};
+  const auto sampler = make_sampler(config, 1, Direction::kMinimize, "s.yaml");
+  CHECK(sampler->name() == "gp");
+  CHECK(sampler->startup_trials() == 4);
+
+  config.options = {{"n_startup_trial", 4}};
+  const auto unknown = error_of(config);
+  CHECK(unknown.find("unknown gp option 'n_startup_trial'") != std::string::npos);
+  CHECK(unknown.find("did you mean 'n_startup_trials'") != std::string::npos);
+
+  config.options = {{"deterministic", "yes"}};
+  CHECK(error_of(config) ==
+        "studies/s.yaml: sampler.deterministic: expected true or false, got \"yes\"");
+  config.options = {{"n_startup_trials", -1}};
+  CHECK(error_of(config).find("expected an integer of at least 0, got -1") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace hpo

@@ -16,16 +16,8 @@ namespace {
 
 using Objective = std::function<double(const ParamValues&)>;
 
-// Runs a sequential study; returns the best value found.
 double run(Sampler& s, const SearchSpace& space, const Objective& f, int n_trials) {
-  double best = INFINITY;
-  for (int n = 0; n < n_trials; ++n) {
-    const auto v = s.ask(space, n);
-    const double y = f(v);
-    best = std::min(best, y);
-    tell_complete(s, n, v, y);
-  }
-  return best;
+  return run_minimizing(s, space, f, n_trials);
 }
 
 TEST_CASE("ordered choices are modelled by rank of value, and snap back to indices") {

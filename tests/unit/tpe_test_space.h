@@ -1,10 +1,11 @@
 // What the TPE tests share: the mixed search space and objective (floats,
 // log floats, stepped floats, ints, log ints, ordered and plain
 // categoricals, and a parameter with a single value), and how they tell a
-// finished trial.
+// finished trial and run a sequential study (the GP tests use them too).
 #ifndef HPO_TESTS_UNIT_TPE_TEST_SPACE_H_
 #define HPO_TESTS_UNIT_TPE_TEST_SPACE_H_
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -45,6 +46,19 @@ inline void tell_complete(Sampler& s, int number, const ParamValues& v, double v
   t.params = v;
   t.value = value;
   s.tell(t);
+}
+
+// Runs a sequential study on `f` (minimized); returns the best value found.
+template <typename Function>
+double run_minimizing(Sampler& s, const SearchSpace& space, const Function& f, int n_trials) {
+  double best = INFINITY;
+  for (int n = 0; n < n_trials; ++n) {
+    const auto v = s.ask(space, n);
+    const double y = f(v);
+    best = std::min(best, y);
+    tell_complete(s, n, v, y);
+  }
+  return best;
 }
 
 }  // namespace hpo

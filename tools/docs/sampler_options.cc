@@ -1,4 +1,4 @@
-// Prints docs/sampler-options.md from the option table, so that the docs
+// Prints docs/sampler-options.md from the option tables (TPE's and GP's), so that the docs
 // list exactly the options a study file accepts. The test docs_sampler_options
 // fails when the committed file differs; regenerate it with
 //   build/bin/sampler_options_doc > docs/sampler-options.md
@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pruners/pruner.h"
+#include "samplers/gp_options.h"
 #include "samplers/sampler.h"
 #include "samplers/tpe_option_table.h"
 
@@ -24,6 +25,20 @@ std::string code(const std::string& text) { return text.empty() ? "" : "`" + tex
 std::string cell(const TpeOptionRow& row, const TpeOptions& options, const char* preset) {
   if (std::holds_alternative<std::monostate>(row.member)) return code(preset);
   return code(tpe_option_text(row, options));
+}
+
+void print_gp() {
+  std::printf(
+      "\n## The `gp` sampler\n\n"
+      "Gaussian-process Bayesian optimization (see study-files.md). It takes\n"
+      "`seed` and the keys below, for example `sampler: {name: gp, n_startup_trials: 5}`.\n\n"
+      "| key | default | accepts | what it does |\n"
+      "|---|---|---|---|\n");
+  const GpOptions defaults;
+  for (const auto& row : gp_option_table()) {
+    std::printf("| `%s` | `%s` | %s | %s |\n", row.key, gp_option_text(row, defaults).c_str(),
+                row.expected, row.description);
+  }
 }
 
 void print() {
@@ -51,6 +66,7 @@ void print() {
                 cell(row, univariate, "default").c_str(), cell(row, optuna, "optuna").c_str(),
                 tpe_option_expected(row, joint).c_str(), row.description);
   }
+  print_gp();
 }
 
 }  // namespace

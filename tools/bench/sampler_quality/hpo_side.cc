@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
@@ -38,9 +39,9 @@ namespace {
 // hpo_tpe: the default (multivariate); hpo_tpe_univariate: the default for
 // one model per parameter (`multivariate: false`); hpo_tpe_unordered: without ordered numeric
 // choices; hpo_tpe_optuna: the Optuna 3.1 preset (univariate and unordered,
-// as Optuna).
-const std::vector<std::string> kAllSamplers = {"hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered",
-                                               "hpo_tpe_optuna", "hpo_random"};
+// as Optuna); hpo_gp: the Gaussian-process sampler with its defaults.
+const std::vector<std::string> kAllSamplers = {
+    "hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna", "hpo_random", "hpo_gp"};
 
 // A value of HPO_TPE_OPTIONS as a study file would hold it: true and false
 // are flags, then integers, then numbers, else a name.
@@ -101,6 +102,7 @@ std::vector<std::string> listed(const char* variable, const std::vector<std::str
 
 std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction direction) {
   if (name == "hpo_random") return std::make_unique<RandomSampler>(seed, direction);
+  if (name == "hpo_gp") return std::make_unique<GpSampler>(seed, direction);
   if (name == "hpo_tpe") return std::make_unique<TpeSampler>(seed, direction, tuned());
   if (name == "hpo_tpe_optuna")
     return std::make_unique<TpeSampler>(seed, direction, optuna_tpe_options());

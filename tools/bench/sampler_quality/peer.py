@@ -26,7 +26,7 @@ from optuna.distributions import CategoricalDistribution, FloatDistribution, Int
 optuna.logging.set_verbosity(optuna.logging.ERROR)
 # multivariate=True is experimental in Optuna 3.1 and warns once per study.
 warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-SAMPLERS = ("optuna_tpe", "optuna_tpe_multivariate", "optuna_tpe_group", "optuna_random")
+SAMPLERS = ("optuna_tpe", "optuna_tpe_multivariate", "optuna_tpe_group", "optuna_random", "optuna_gp")
 
 
 def branin(x):
@@ -251,6 +251,11 @@ def problems(tabular_dir):
 
 
 def make_sampler(name, seed):
+    if name == "optuna_gp":  # Optuna 5.0's GPSampler (--optuna ../shared/peers/optuna-5.0)
+        if not hasattr(optuna.samplers, "GPSampler"):
+            sys.exit(f"optuna_gp: Optuna {optuna.__version__} has no GPSampler; run with --optuna "
+                     "../shared/peers/optuna-5.0")
+        return optuna.samplers.GPSampler(seed=seed)
     if name == "optuna_random":
         return optuna.samplers.RandomSampler(seed=seed)
     if name == "optuna_tpe_multivariate":  # Optuna's joint model, its other defaults kept

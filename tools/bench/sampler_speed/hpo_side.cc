@@ -8,7 +8,9 @@
 // with the allocator set as hpo's main() sets it.
 //
 // Usage: bench_sampler_speed N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered]
+//                            [--gp]
 //   --univariate: `multivariate: false` under the default preset.
+//   --gp: the GP sampler (its defaults) instead of TPE.
 // Prints: the median latency and the mean CPU time per suggestion (all
 // threads), in milliseconds.
 #include <algorithm>
@@ -16,10 +18,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "hpo/run/heap_settings.h"
+#include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_sampler.h"
 
@@ -50,20 +54,29 @@ hpo::TpeOptions options_from(int argc, char** argv) {
   return options;
 }
 
+std::unique_ptr<hpo::Sampler> sampler_from(int argc, char** argv) {
+  for (int i = 3; i < argc; ++i) {
+    if (std::string(argv[i]) == "--gp")
+      return std::make_unique<hpo::GpSampler>(1, hpo::Direction::kMaximize);
+  }
+  return std::make_unique<hpo::TpeSampler>(1, hpo::Direction::kMaximize, options_from(argc, argv));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr,
-                 "usage: %s N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr, "usage: %s N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered] [--gp]\n",
+        argv[0]);
     return 2;
   }
   hpo::keep_freed_heap();  // as hpo's main() does
   const int n_trials = std::atoi(argv[1]);
   const int n_asks = std::atoi(argv[2]);
   const auto space = mission_space();
-  hpo::TpeSampler sampler(1, hpo::Direction::kMaximize, options_from(argc, argv));
+  const auto owned = sampler_from(argc, argv);
+  hpo::Sampler& sampler = *owned;
   std::mt19937_64 rng(2);
   std::uniform_real_distribution<double> objective(0.0, 1.0);
   for (int n = 0; n < n_trials; ++n) {

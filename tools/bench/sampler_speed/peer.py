@@ -60,9 +60,15 @@ def optuna_suggest(study, space):
     return elapsed
 
 
-def optuna_latency_ms(history, multivariate):
-    study = optuna.create_study(direction="maximize",
-                                sampler=optuna.samplers.TPESampler(seed=1, multivariate=multivariate))
+def optuna_sampler(mode):
+    """TPESampler for the TPE modes; GPSampler (Optuna 5.0, on PYTHONPATH) for "gp"."""
+    if mode == "gp":
+        return optuna.samplers.GPSampler(seed=1)
+    return optuna.samplers.TPESampler(seed=1, multivariate=mode == "multivariate")
+
+
+def optuna_latency_ms(history, mode):
+    study = optuna.create_study(direction="maximize", sampler=optuna_sampler(mode))
     study.add_trials(history)
     space = optuna_space()
     optuna_suggest(study, space)  # warms the caches, as on hpo's side

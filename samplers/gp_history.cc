@@ -1,0 +1,66 @@
+#include "samplers/gp_history.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+namespace hpo {
+
+namespace {
+
+Eigen::MatrixXd stack(const std::vector<Eigen::VectorXd>& rows, size_t dims) {
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(dims));
+  for (size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = rows[i];
+  return out;
+}
+
+// Mean 0 and standard deviation 1; a constant history becomes all zeros.
+Eigen::VectorXd standardize(const std::vector<double>& values) {
+  Eigen::VectorXd y =
+      Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+  if (y.size() == 0) return y;
+  y.array() -= y.mean();
+  const double sd = std::sqrt(y.squaredNorm() / static_cast<double>(y.size()));
+  if (sd > 1e-12) y /= sd;
+  return y;
+}
+
+bool counts_as_worst(const TrialView& t) {
+  return t.state == TrialState::kPruned || (t.state == TrialState::kFail && t.infeasible);
+}
+
+}  // namespace
+
+GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& space,
+                     Direction direction, int asking) {
+  const double sign = direction == Direction::kMaximize ? 1.0 : -1.0;
+  std::optional<double> worst;
+  for (const auto& [number, t] : trials) {
+    if (number == asking || t.state != TrialState::kComplete || !t.value ||
+        !std::isfinite(*t.value))
+      continue;
+    worst = std::min(worst.value_or(HUGE_VAL), sign * *t.value);
+  }
+  std::vector<Eigen::VectorXd> observed, pending;
+  std::vector<double> values;
+  for (const auto& [number, t] : trials) {
+    if (number == asking) continue;
+    const auto point = space.encode(t.params);
+    if (!point) continue;
+    if (t.state == TrialState::kRunning || t.state == TrialState::kWaiting) {
+      pending.push_back(*point);
+      continue;
+    }
+    std::optional<double> value;
+    if (t.state == TrialState::kComplete && t.value && std::isfinite(*t.value))
+      value = sign * *t.value;
+    if (counts_as_worst(t)) value = worst;
+    if (!value) continue;
+    observed.push_back(*point);
+    values.push_back(*value);
+  }
+  return {stack(observed, space.size()), standardize(values), stack(pending, space.size())};
+}
+
+}  // namespace hpo

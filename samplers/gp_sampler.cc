@@ -1,0 +1,77 @@
+#include "samplers/gp_sampler.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "samplers/acquisition_optimizer.h"
+#include "samplers/conditions.h"
+#include "samplers/gp_acquisition.h"
+#include "samplers/gp_history.h"
+#include "samplers/gp_hyperparameters.h"
+#include "samplers/gp_posterior.h"
+#include "samplers/random_sampler.h"
+
+namespace hpo {
+
+namespace {
+
+// Local searches start at the best few observations, beside random points.
+constexpr Eigen::Index kIncumbentStarts = 3;
+
+std::vector<Eigen::VectorXd> incumbents(const GpHistory& history) {
+  std::vector<Eigen::Index> order(static_cast<size_t>(history.y.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Eigen::Index a, Eigen::Index b) { return history.y[a] > history.y[b]; });
+  std::vector<Eigen::VectorXd> out;
+  for (size_t i = 0; i < order.size() && i < static_cast<size_t>(kIncumbentStarts); ++i)
+    out.push_back(history.x.row(order[i]).transpose());
+  return out;
+}
+
+// The posterior with running trials believed at its own mean (kriging
+// believer): their variance collapses, so EI there drops and the next
+// worker looks elsewhere, without pretending to know how they end. The
+// incumbent `best` rises to the best believed value: else a point believed
+// above the incumbent would keep its improvement, and draw the next worker.
+GpPosterior with_fantasies(const GpPosterior& posterior, const Eigen::MatrixXd& pending,
+                           double& best) {
+  if (pending.rows() == 0) return posterior;
+  Eigen::VectorXd believed(pending.rows());
+  for (Eigen::Index i = 0; i < pending.rows(); ++i)
+    believed[i] = posterior.predict(pending.row(i).transpose(), false).mean;
+  best = std::max(best, believed.maxCoeff());
+  return posterior.with(pending, believed);
+}
+
+}  // namespace
+
+ParamValues GpSampler::ask(const SearchSpace& space, int number) {
+  std::mt19937_64 rng(trial_seed(number));
+  // Every parameter is drawn first: the startup's values, and the fallback
+  // for what the GP does not model.
+  ParamValues values;
+  for (const auto& param : space) values[param.name] = sample_uniform(param.distribution, rng);
+
+  const GpSpace gp_space(space);
+  if (gp_space.size() == 0) return drop_inactive(space, std::move(values));
+  const GpHistory history = gp_history(this->history(), gp_space, direction(), number);
+  if (history.y.size() == 0 || history.y.size() < options_.n_startup_trials)
+    return drop_inactive(space, std::move(values));
+
+  const auto categorical = gp_space.categorical();
+  const KernelParams params = fit_kernel(history.x, history.y, categorical, options_.deterministic);
+  const GpPosterior observed(MaternKernel(params, categorical), history.x, history.y);
+  double incumbent = history.y.maxCoeff();
+  const GpPosterior posterior = with_fantasies(observed, history.pending, incumbent);
+  const LogEi log_ei(posterior, incumbent);
+  const Eigen::VectorXd chosen = maximize_acquisition(
+      [&](const Eigen::VectorXd& x, Eigen::VectorXd* gradient) { return log_ei(x, gradient); },
+      gp_space, incumbents(history), rng);
+  for (size_t d = 0; d < gp_space.size(); ++d)
+    values[gp_space.dims()[d].name] = gp_space.decode(d, chosen[static_cast<Eigen::Index>(d)]);
+  return drop_inactive(space, std::move(values));
+}
+
+}  // namespace hpo
