@@ -1,12 +1,17 @@
 #!/usr/bin/python3
-"""Optuna's side of tools/bench/orchestrator/run: Optuna 3.1's optimize loop on
-SQLite, running the trainer program through subprocess for every trial.
+"""Optuna's side of tools/bench/orchestrator/run: Optuna's optimize loop on
+SQLite, running the trainer program through subprocess for every trial;
+whichever Optuna the environment imports (run starts Debian's 3.1, and 5.0
+through PYTHONPATH).
 
 Usage: peer.py DB TRAINER N_TRIALS N_JOBS default|hpo|hpo-unpooled
-Prints one JSON object: trials/s, and the SQLite settings and connection
-count read back through the storage's own engine after the run.
+Prints one JSON object: Optuna's version, trials/s, the CPU seconds (user +
+system) of this process and of its waited-for children (the trainers) over
+optimize() alone, Python's start-up and Optuna's import left out, and the
+SQLite settings and connection count read back through the storage's own
+engine after the run.
 
-`default` is Optuna 3.1 as a user gets it from a storage URL: the rollback
+`default` is Optuna as a user gets it from a storage URL: the rollback
 journal, synchronous=FULL, pysqlite's 5 s busy timeout, and (SQLAlchemy 1.4
 with a database file) a new connection for every storage call.
 
@@ -19,6 +24,7 @@ close, being the last one, checkpoints the WAL into the database.
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -69,9 +75,14 @@ def main():
         with open(report) as f:
             return json.loads(f.readline())["metrics"]["value"]
 
-    t0 = time.perf_counter()
+    def cpu():
+        return [u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
+                                                  resource.getrusage(resource.RUSAGE_CHILDREN))]
+
+    cpu0, t0 = cpu(), time.perf_counter()
     study.optimize(objective, n_trials=n, n_jobs=jobs)
     rate = n / (time.perf_counter() - t0)
+    cpu1 = cpu()
 
     # Read back through the run's engine: a pooled connection of the run, or,
     # without a pool, a new one opened just like every connection of the run.
@@ -82,7 +93,8 @@ def main():
                                       "busy_timeout": HPO_BUSY_TIMEOUT_MS}:
         sys.exit(f"orchestrator/peer.py: asked for hpo's settings, ran with {settings}")
     complete = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
-    print(json.dumps({"rate": rate, **settings, "pool": type(storage.engine.pool).__name__,
+    print(json.dumps({"version": optuna.__version__, "rate": rate, "cpu_self": cpu1[0] - cpu0[0],
+                      "cpu_children": cpu1[1] - cpu0[1], **settings, "pool": type(storage.engine.pool).__name__,
                       "connections": opened, "complete": complete}))
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Optuna's side of tools/bench/orchestrator_pg/run: one worker process of Optuna
-3.1's optimize loop on PostgreSQL, running the trainer program through
-subprocess for every trial.
+"""Optuna's side of tools/bench/orchestrator_pg/run: one worker process of Optuna's
+optimize loop on PostgreSQL, running the trainer program through subprocess for
+every trial; whichever Optuna the environment imports (run starts Debian's 3.1,
+and 5.0 through PYTHONPATH).
 
 Usage: peer.py create URL
        peer.py work URL TRAINER N_TRIALS REPORT_DIR
@@ -11,8 +12,9 @@ Optuna's create_study is not safe to race from many processes on a new
 database. `work` imports Optuna, loads the study, prints "ready" and waits
 for a line on stdin, so that the parent times the trials and not Python's
 start-up; then it runs study.optimize(objective, n_trials=N) with
-RandomSampler and prints one JSON object: how many trials its objective
-finished and the exceptions it met, by kind.
+RandomSampler and prints one JSON object: Optuna's version, how many trials
+its objective finished, the exceptions it met, by kind, and the CPU seconds
+(user + system) of this process and of its trainers from "go" to the end.
 
 Optuna as a user gets it from a storage URL: RDBStorage wrapped in its
 cache, SQLAlchemy's pooled engine (QueuePool, 5 connections) with psycopg2,
@@ -23,6 +25,7 @@ reach its N.
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 
@@ -44,6 +47,11 @@ def kind_of(e):
     return "other: " + text.splitlines()[0][:120]
 
 
+def cpu():
+    return [u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
+                                              resource.getrusage(resource.RUSAGE_CHILDREN))]
+
+
 def create(url):
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     optuna.create_study(study_name="bench", storage=url, direction="maximize")
@@ -55,6 +63,7 @@ def work(url, trainer, n, reports):
                               sampler=optuna.samplers.RandomSampler())
     print("ready", flush=True)
     sys.stdin.readline()
+    cpu0 = cpu()
     done = 0
 
     def objective(trial):
@@ -77,7 +86,9 @@ def work(url, trainer, n, reports):
             kind = kind_of(e)
             errors[kind] = errors.get(kind, 0) + 1
     engine = study._storage._backend.engine
-    print(json.dumps({"objective_done": done, "errors": errors, "pool": type(engine.pool).__name__,
+    cpu1 = cpu()
+    print(json.dumps({"version": optuna.__version__, "cpu_self": cpu1[0] - cpu0[0],
+                      "cpu_children": cpu1[1] - cpu0[1], "objective_done": done, "errors": errors, "pool": type(engine.pool).__name__,
                       "pool_size": engine.pool.size(), "driver": engine.driver}), flush=True)
 
 

@@ -1,7 +1,16 @@
-"""Optuna 3.1's side of the sampler-speed benchmark (tools/bench/sampler_speed/run):
+#!/usr/bin/python3
+"""Optuna's side of the sampler-speed benchmark (tools/bench/sampler_speed/run):
 the same 4-parameter space and random history as hpo's side, and the sampler
-calls optuna.Trial makes for one new trial, timed alone (see run's docstring)."""
+calls optuna.Trial makes for one new trial, timed alone (see run's docstring).
+Whichever Optuna the environment imports (run starts it once per peer: Debian's
+3.1, and 5.0 through PYTHONPATH).
+
+Usage: peer.py N_TRIALS multivariate|univariate|gp  (gp: Optuna 5.0 only)
+Prints one JSON object: the version, the median wall ms and mean CPU ms of one suggestion.
+"""
+import json
 import random
+import sys
 import statistics
 import time
 import warnings
@@ -74,3 +83,11 @@ def optuna_latency_ms(history, mode):
     optuna_suggest(study, space)  # warms the caches, as on hpo's side
     times = [optuna_suggest(study, space) for _ in range(optuna_asks(len(history)))]
     return statistics.median(t[0] for t in times), statistics.mean(t[1] for t in times)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[2] not in ("multivariate", "univariate", "gp"):
+        sys.exit(__doc__)
+    quiet_optuna()
+    ms, cpu = optuna_latency_ms(optuna_history(int(sys.argv[1])), sys.argv[2])
+    print(json.dumps({"version": optuna.__version__, "ms": ms, "cpu": cpu}))

@@ -5,6 +5,9 @@
 // on PostgreSQL, the write lock on SQLite), and checks that the numbers are
 // exactly 0..N*M-1.
 //
+// tools/bench/storage_contention/run runs it beside Optuna 3.1's and 5.0's
+// RDBStorage doing the same (peer.py), on SQLite and PostgreSQL.
+//
 // Usage: bench_storage_contention --storage URL [--processes 8] [--trials 25]
 // On a private PostgreSQL server:
 //   tests/integration/pg_server.py run -- sh -c 'bench_storage_contention --storage
