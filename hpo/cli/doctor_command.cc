@@ -99,7 +99,7 @@ void check_gpu(const GpuContext& c, Findings& f) {
 // better to hear it before the sweep. Other trainers are not asked: an
 // unknown flag might start a training run.
 void check_trainer_build(const std::string& path, bool on_gpu, Findings& f) {
-  if (std::filesystem::path(path).filename() != "hpo-trainer") return;
+  if (!is_stock_trainer(path)) return;
   const CommandOutput out = run_command({path, "--capabilities"}, 60);
   nlohmann::json caps;
   try {

@@ -9,6 +9,7 @@
 #include "hpo/config/placeholders.h"
 #include "hpo/report/status_table.h"
 #include "hpo/run/trial_runner.h"
+#include "hpo/slurm/shell_quote.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -29,19 +30,6 @@ void emit_scalar(YAML::Emitter& out, const nlohmann::json& v) {
     out << YAML::DoubleQuoted << v.get<std::string>();
   else
     out << YAML::Flow << YAML::Load(v.dump());  // lists or maps, if a fixed value was one
-}
-
-// `text` as one shell word: as it is when it has nothing a shell reads,
-// else in single quotes.
-std::string shell_word(const std::string& text) {
-  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string("/._-+=:,@%").find(c) != std::string::npos;
-  });
-  if (plain) return text;
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 // `text` with every occurrence of `from` replaced by `to`.
@@ -85,8 +73,8 @@ std::string trainer_command_line(const StudyConfig* study, const TrialRecord& tr
   }
   if (argv.empty()) return "";
   std::string line =
-      "HPO_CONFIG=" + shell_word(file) + " HPO_TRIAL_DIR=DIR HPO_REPORT_FILE=DIR/" + kReportFile;
-  for (const auto& w : argv) line += " " + shell_word(w);
+      "HPO_CONFIG=" + shell_quote(file) + " HPO_TRIAL_DIR=DIR HPO_REPORT_FILE=DIR/" + kReportFile;
+  for (const auto& w : argv) line += " " + shell_quote(w);
   return line;
 }
 

@@ -48,20 +48,18 @@ ConfigError option_error(const TpeOptionError& error, const std::string& sampler
                      ", got " + values[error.key].written);
 }
 
-TpeOptions tpe_options(const nlohmann::json& options, const std::string& study_file) {
+// The options of a sampler with an option table (TPE's, the GP's), read by
+// `read`; an error names the `sampler` and its `known` keys.
+template <typename Options>
+Options table_options(
+    const nlohmann::json& options, const std::string& sampler,
+    std::optional<TpeOptionError> (*read)(const std::map<std::string, TpeOptionValue>&, Options&),
+    const std::vector<std::string>& known, const std::string& study_file) {
   auto values = option_values(options);
-  TpeOptions o;
-  const auto error = read_tpe_options(values, o);
+  Options o;
+  const auto error = read(values, o);
   if (!error) return o;
-  throw option_error(*error, "tpe", tpe_option_keys(), values, study_file);
-}
-
-GpOptions gp_options(const nlohmann::json& options, const std::string& study_file) {
-  auto values = option_values(options);
-  GpOptions o;
-  const auto error = read_gp_options(values, o);
-  if (!error) return o;
-  throw option_error(*error, "gp", gp_option_keys(), values, study_file);
+  throw option_error(*error, sampler, known, values, study_file);
 }
 
 }  // namespace
@@ -77,10 +75,16 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
     return std::make_unique<RandomSampler>(seed, direction);
   }
   if (config.name == "tpe") {
-    return std::make_unique<TpeSampler>(seed, direction, tpe_options(config.options, study_file));
+    return std::make_unique<TpeSampler>(
+        seed, direction,
+        table_options<TpeOptions>(config.options, "tpe", read_tpe_options, tpe_option_keys(),
+                                  study_file));
   }
   if (config.name == "gp") {
-    return std::make_unique<GpSampler>(seed, direction, gp_options(config.options, study_file));
+    return std::make_unique<GpSampler>(
+        seed, direction,
+        table_options<GpOptions>(config.options, "gp", read_gp_options, gp_option_keys(),
+                                 study_file));
   }
   throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name +
                     "' (known: " + join_names(sampler_names()) + ")");

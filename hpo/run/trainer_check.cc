@@ -12,6 +12,7 @@
 #include "hpo/config/placeholders.h"
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
+#include "hpo/launch/trainer_text.h"
 #include "hpo/run/atomic_file.h"
 #include "hpo/run/sampling_space.h"
 #include "hpo/run/trainer_invocation.h"
@@ -137,12 +138,6 @@ void judge_report(const StudyConfig& study, const std::string& path, SmokeResult
                          " ({\"type\": \"final\", \"metrics\": {...}}; docs/trainer-protocol.md)");
 }
 
-std::string tail_of(const std::string& path, size_t bytes) {
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.size() > bytes ? text.substr(text.size() - bytes) : text;
-}
-
 }  // namespace
 
 SmokeResult smoke_run(const StudyConfig& study, const std::string& program, double timeout_s) {
@@ -180,7 +175,7 @@ SmokeResult smoke_run(const StudyConfig& study, const std::string& program, doub
   }
   judge_report(study, (fs::path(r.dir) / kReportFile).string(), r);
   r.ok = r.ok && r.problems.empty() && r.bad_lines == 0;
-  r.stderr_tail = tail_of((fs::path(r.dir) / kStderrFile).string(), 2000);
+  r.stderr_tail = file_tail((fs::path(r.dir) / kStderrFile).string(), 2000);
   if (r.ok) {
     std::error_code ec;
     fs::remove_all(r.dir, ec);

@@ -11,7 +11,7 @@
 #include "hpo/report/html/importance_data.h"
 #include "hpo/report/html/param_choice.h"
 #include "hpo/report/selection.h"
-#include "hpo/run/owner.h"
+#include "hpo/run/orphans.h"
 #include "hpo/storage/optuna_codec.h"
 
 namespace hpo {
@@ -116,11 +116,10 @@ json trial_row(const TrialRecord& t,
     row["split"] = parts;
   }
   // A RUNNING trial whose hpo process is gone is left from a run that died,
-  // not work in progress: the page must not call the study running.
-  const auto owner = t.system_attrs.find(kOwnerAttr);
-  if (t.state == TrialState::kRunning && owner != t.system_attrs.end() &&
-      owner->second.is_object() && owner_is_dead(Owner::from_json(owner->second)))
-    row["orphan"] = true;
+  // not work in progress: the page must not call the study running. The
+  // rule hpo run and hpo status use, with no heartbeat judged stale (the
+  // page reads no heartbeats): only an owner known dead on this host.
+  if (orphanhood(t, {}) == Orphanhood::kOwnerDead) row["orphan"] = true;
   return row;
 }
 
