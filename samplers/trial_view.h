@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hpo {
 
@@ -28,6 +29,12 @@ struct TrialView {
   TrialState state = TrialState::kRunning;
   std::map<std::string, double> params;  // internal representation
   std::optional<double> value;  // the objective, for COMPLETE trials
+  // A multi-objective study's values, in the study's objective order, for
+  // COMPLETE trials (`value` is values[0]); empty in a one-objective study.
+  std::vector<double> values;
+  // Constraint values as Optuna's samplers read them: the trial is feasible
+  // when every one is <= 0. Empty when the study has no constraints.
+  std::vector<double> constraints;
   std::map<int, double> intermediate;  // step -> objective reported at that step
   // A FAIL that says something about the params (out of memory): samplers
   // should rank it below every finished trial, not ignore it.
