@@ -1,6 +1,7 @@
 #include "samplers/hypervolume.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -22,9 +23,12 @@ std::vector<Point> inside(const Losses& losses, const Point& reference) {
   return out;
 }
 
+using Point2 = std::array<double, 2>;
+using Point3 = std::array<double, 3>;
+
 // 2-D: sorted by the first loss, each point adds the strip between its
 // second loss and the best one seen before it.
-double area(std::vector<Point> points, double rx, double ry) {
+double area(std::vector<Point2> points, double rx, double ry) {
   std::sort(points.begin(), points.end());
   double total = 0, best_y = ry;
   for (const auto& p : points) {
@@ -72,9 +76,9 @@ class Staircase {
 
 // 3-D: sorted by the last loss, the slab between two consecutive points'
 // last losses holds the staircase of all points up to the first of them.
-double volume3(std::vector<Point> points, const Point& ref) {
+double volume3(std::vector<Point3> points, const Point& ref) {
   std::sort(points.begin(), points.end(),
-            [](const Point& a, const Point& b) { return a[2] < b[2]; });
+            [](const Point3& a, const Point3& b) { return a[2] < b[2]; });
   Staircase stairs(ref[0], ref[1]);
   double total = 0;
   for (size_t i = 0; i < points.size(); ++i) {
@@ -83,6 +87,24 @@ double volume3(std::vector<Point> points, const Point& ref) {
     if (next > points[i][2]) total += stairs.area() * (next - points[i][2]);
   }
   return total;
+}
+
+// The points of `losses` inside the reference as fixed-size arrays: the
+// 2-D and 3-D paths allocate once, not once per point.
+template <size_t D>
+std::vector<std::array<double, D>> inside_fixed(const Losses& losses, const Point& reference) {
+  std::vector<std::array<double, D>> out;
+  out.reserve(losses.size());
+  for (const auto& p : losses) {
+    std::array<double, D> q;
+    bool in = true;
+    for (size_t i = 0; i < D; ++i) {
+      q[i] = p[i];
+      in = in && p[i] < reference[i];
+    }
+    if (in) out.push_back(q);
+  }
+  return out;
 }
 
 double volume(std::vector<Point> points, const Point& ref);
@@ -122,9 +144,9 @@ double volume(std::vector<Point> points, const Point& ref) {
       return ref[0] - best;
     }
     case 2:
-      return area(std::move(points), ref[0], ref[1]);
+      return area(inside_fixed<2>(points, ref), ref[0], ref[1]);
     case 3:
-      return volume3(std::move(points), ref);
+      return volume3(inside_fixed<3>(points, ref), ref);
     default:
       return sliced(std::move(points), ref);
   }
@@ -133,6 +155,8 @@ double volume(std::vector<Point> points, const Point& ref) {
 }  // namespace
 
 double hypervolume(const Losses& losses, const std::vector<double>& reference) {
+  if (reference.size() == 2) return area(inside_fixed<2>(losses, reference), reference[0], reference[1]);
+  if (reference.size() == 3) return volume3(inside_fixed<3>(losses, reference), reference);
   return volume(inside(losses, reference), reference);
 }
 

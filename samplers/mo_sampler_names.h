@@ -1,6 +1,6 @@
 // The samplers a study with several objectives can name: `tpe` there is
-// multi-objective TPE, `auto` picks between it and `nsga2`. Defined in
-// sampler.cc, beside sampler_names().
+// multi-objective TPE, and so is `auto` for now (hpo/run/mo_sampler_factory.cc
+// says why). Defined in sampler.cc, beside sampler_names().
 #ifndef HPO_SAMPLERS_MO_SAMPLER_NAMES_H_
 #define HPO_SAMPLERS_MO_SAMPLER_NAMES_H_
 

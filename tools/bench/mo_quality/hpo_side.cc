@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "samplers/mo_auto_sampler.h"
 #include "samplers/motpe_sampler.h"
 #include "samplers/nsga2_sampler.h"
 #include "samplers/pareto.h"
@@ -27,7 +26,7 @@
 namespace hpo {
 namespace {
 
-const std::vector<std::string> kAllSamplers = {"hpo_nsga2", "hpo_tpe", "hpo_auto", "hpo_random"};
+const std::vector<std::string> kAllSamplers = {"hpo_nsga2", "hpo_tpe", "hpo_random"};
 
 std::vector<std::string> listed(const char* env, const std::vector<std::string>& all) {
   const char* text = std::getenv(env);
@@ -42,7 +41,6 @@ std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, int object
   const std::vector<Direction> dirs(static_cast<size_t>(objectives), Direction::kMinimize);
   if (name == "hpo_nsga2") return std::make_unique<Nsga2Sampler>(seed, dirs);
   if (name == "hpo_tpe") return std::make_unique<MotpeSampler>(seed, dirs);
-  if (name == "hpo_auto") return std::make_unique<MoAutoSampler>(seed, dirs, 1000000);
   if (name == "hpo_random") return std::make_unique<RandomSampler>(seed, Direction::kMinimize);
   std::fprintf(stderr, "unknown sampler %s\n", name.c_str());
   std::exit(2);
