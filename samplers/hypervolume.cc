@@ -120,9 +120,8 @@ double sliced(std::vector<Point> points, const Point& ref) {
   double total = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     Point p(points[i].begin(), points[i].end() - 1);
-    const bool beaten = std::any_of(below.begin(), below.end(), [&](const Point& q) {
-      return q == p || dominates(q, p);
-    });
+    const bool beaten = std::any_of(below.begin(), below.end(),
+                                    [&](const Point& q) { return q == p || dominates(q, p); });
     if (!beaten) {
       below.erase(std::remove_if(below.begin(), below.end(),
                                  [&](const Point& q) { return dominates(p, q); }),
@@ -155,7 +154,8 @@ double volume(std::vector<Point> points, const Point& ref) {
 }  // namespace
 
 double hypervolume(const Losses& losses, const std::vector<double>& reference) {
-  if (reference.size() == 2) return area(inside_fixed<2>(losses, reference), reference[0], reference[1]);
+  if (reference.size() == 2)
+    return area(inside_fixed<2>(losses, reference), reference[0], reference[1]);
   if (reference.size() == 3) return volume3(inside_fixed<3>(losses, reference), reference);
   return volume(inside(losses, reference), reference);
 }

@@ -75,8 +75,9 @@ TpeSplit MotpeSampler::split() const {
                 losses_.begin() + static_cast<std::ptrdiff_t>((at + 1) * m));
     violations.push_back(violation_[at]);
   }
-  const size_t cut = std::min(complete.size(), static_cast<size_t>(n_below(
-                                                   s.n_finished, options().gamma, options().split)));
+  const size_t cut =
+      std::min(complete.size(),
+               static_cast<size_t>(n_below(s.n_finished, options().gamma, options().split)));
   const std::vector<int> rank = nondominated_ranks(flat, m, violations, cut);
   const auto point = [&](size_t k) {
     return std::vector<double>(flat.begin() + static_cast<std::ptrdiff_t>(k * m),

@@ -21,10 +21,9 @@ bool better(const Nsga2Sampler::Member& a, const Nsga2Sampler::Member& b) {
 
 }  // namespace
 
-std::vector<Nsga2Sampler::Member> nsga2_survivors(const std::vector<int>& candidates,
-                                                  const std::vector<std::vector<double>>& losses,
-                                                  const std::vector<std::vector<double>>& constraints,
-                                                  size_t size) {
+std::vector<Nsga2Sampler::Member> nsga2_survivors(
+    const std::vector<int>& candidates, const std::vector<std::vector<double>>& losses,
+    const std::vector<std::vector<double>>& constraints, size_t size) {
   const std::vector<int> rank = nondominated_ranks(losses, constraints, size);
   std::map<int, std::vector<size_t>> fronts;
   for (size_t i = 0; i < rank.size(); ++i) {

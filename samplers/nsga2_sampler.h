@@ -51,10 +51,9 @@ class Nsga2Sampler : public Sampler {
 // NSGA-II's survival: of `candidates` (trial numbers, each with its losses
 // and constraints), the best `size` by rank, the last front cut by crowding
 // distance (larger first, ties by trial number).
-std::vector<Nsga2Sampler::Member> nsga2_survivors(const std::vector<int>& candidates,
-                                                  const std::vector<std::vector<double>>& losses,
-                                                  const std::vector<std::vector<double>>& constraints,
-                                                  size_t size);
+std::vector<Nsga2Sampler::Member> nsga2_survivors(
+    const std::vector<int>& candidates, const std::vector<std::vector<double>>& losses,
+    const std::vector<std::vector<double>>& constraints, size_t size);
 
 }  // namespace hpo
 

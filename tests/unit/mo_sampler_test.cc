@@ -94,7 +94,8 @@ TEST_CASE("nsga2: children take each value from a parent or draw it anew") {
   // With mutation off, generation 2 holds only values of earlier trials.
   o.mutation_prob = 0;
   Nsga2Sampler t(3, kMinMin, o);
-  for (int n = 0; n < 8; ++n) t.tell(complete(n, seen[static_cast<size_t>(n)], zdt1(seen[static_cast<size_t>(n)])));
+  for (int n = 0; n < 8; ++n)
+    t.tell(complete(n, seen[static_cast<size_t>(n)], zdt1(seen[static_cast<size_t>(n)])));
   const ParamValues child = t.ask(space, 9);
   for (const auto& [name, v] : child) {
     CHECK(std::any_of(seen.begin(), seen.begin() + 8,
