@@ -39,7 +39,9 @@ class Nsga2Sampler : public Sampler {
   const std::vector<Member>& parents(int generation);
 
  private:
-  const Member& tournament(const std::vector<Member>& parents, std::mt19937_64& rng) const;
+  // The index of the better of two random parents (crowded comparison),
+  // never `skip`.
+  size_t tournament(const std::vector<Member>& parents, std::mt19937_64& rng, size_t skip) const;
 
   std::vector<Direction> directions_;
   Nsga2Options options_;
