@@ -42,7 +42,15 @@ MotpeSampler::MotpeSampler(uint64_t seed, std::vector<Direction> directions, Tpe
       directions_(std::move(directions)) {}
 
 void MotpeSampler::tell(const TrialView& trial) {
-  TpeSampler::tell(trial);
+  if (!trial.value && !trial.values.empty()) {
+    // TPE's history counts a COMPLETE trial by its `value`; the first
+    // objective stands in, as TrialView promises, should a caller leave it out.
+    TrialView copy = trial;
+    copy.value = trial.values.front();
+    TpeSampler::tell(copy);
+  } else {
+    TpeSampler::tell(trial);
+  }
   const size_t m = directions_.size(), at = static_cast<size_t>(trial.number);
   if (complete_.size() <= at) {
     complete_.resize(at + 1);

@@ -168,6 +168,18 @@ TEST_CASE("multi-objective TPE: the good trials are the best fronts, feasible fi
   CHECK(split.above.size() == 17);
 }
 
+TEST_CASE("multi-objective TPE learns from trials told with values alone") {
+  SplitProbe s(1, kMinMin);
+  for (int n = 0; n < 20; ++n) {
+    TrialView t = complete(n, {{"x0", n / 20.0}}, {n / 20.0, 1 - n / 20.0});
+    t.value.reset();
+    s.tell(t);
+  }
+  s.ask(cube(1), 20);
+  CHECK(s.probe().n_finished == 20);
+  CHECK(s.probe().below.size() == 3);
+}
+
 TEST_CASE("the multi-objective factory names the samplers and refuses what it lacks") {
   SamplerConfig c;
   for (const char* name : {"nsga2", "tpe", "random", "auto"}) {
