@@ -36,7 +36,6 @@ inline constexpr double kPriorTpeWeight = 0.5;
 std::map<int, TrialView> with_prior(const std::map<int, TrialView>& history,
                                     const std::vector<TrialView>& prior);
 
-
 }  // namespace hpo
 
 #endif  // HPO_SAMPLERS_PRIOR_OBSERVATIONS_H_

@@ -69,8 +69,7 @@ bool database_missing(const std::string& url) {
 
 }  // namespace
 
-WarmStart load_warm_start(const StudyConfig& config, Storage& storage,
-                          const SamplingSpace& space) {
+WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const SamplingSpace& space) {
   WarmStart out;
   int source = 0;
   for (const auto& from : config.warm_start) {
@@ -95,17 +94,16 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage,
     const std::string refused =
         config.path + ": warm_start: study " + named + " cannot warm-start this study: ";
     if (study->direction != config.objective.direction) {
-      throw ConfigError(refused + "it was created to " +
-                        (study->direction == Direction::kMaximize ? "maximize" : "minimize") +
-                        ", this study " +
-                        (config.objective.direction == Direction::kMaximize ? "maximizes"
-                                                                            : "minimizes"));
+      throw ConfigError(
+          refused + "it was created to " +
+          (study->direction == Direction::kMaximize ? "maximize" : "minimize") + ", this study " +
+          (config.objective.direction == Direction::kMaximize ? "maximizes" : "minimizes"));
     }
     const auto trials = db.trials(study->id);
     const std::string differs = space_difference(trials, space.declared());
     if (!differs.empty())
-      throw ConfigError(refused + "another search space: " + differs + " (" +
-                        config.space.path + ")");
+      throw ConfigError(refused + "another search space: " + differs + " (" + config.space.path +
+                        ")");
     int n = 0, complete = 0;
     for (const auto& t : trials) {
       complete += t.state == TrialState::kComplete;
@@ -116,7 +114,8 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage,
     }
     std::string line = "warm start: " + std::to_string(n) + " trial(s) carried over from " + named;
     if (complete > n)
-      line += "; " + std::to_string(complete - n) + " COMPLETE trial(s) outside this space left out";
+      line +=
+          "; " + std::to_string(complete - n) + " COMPLETE trial(s) outside this space left out";
     if (n == 0) line += ": starting cold from it (it has no COMPLETE trial yet)";
     out.notes.push_back(line);
     out.record.push_back({{"study", from.study}, {"storage", where}, {"trials", n}});

@@ -32,8 +32,7 @@ struct WarmStart {
 // (its database or its study) is a note: the run starts cold. Throws
 // ConfigError, naming the study file and the key, when a source's
 // parameters or direction differ from this study's.
-WarmStart load_warm_start(const StudyConfig& config, Storage& storage,
-                          const SamplingSpace& space);
+WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const SamplingSpace& space);
 
 }  // namespace hpo
 

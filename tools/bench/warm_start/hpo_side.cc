@@ -57,7 +57,8 @@ std::vector<TrialView> study(const BenchProblem& p, Sampler& s, uint64_t seed, i
     t.number = i;
     t.state = TrialState::kComplete;
     t.params = s.ask(p.space, i);
-    t.value = p.call(t.params, shared_unit(seed + noise_salt, static_cast<uint64_t>(i), kNoiseSlot));
+    t.value =
+        p.call(t.params, shared_unit(seed + noise_salt, static_cast<uint64_t>(i), kNoiseSlot));
     s.tell(t);
     trials.push_back(t);
   }
@@ -77,8 +78,8 @@ struct Pair {
   double warm = 0, cold = 0;
 };
 
-Pair run(const BenchProblem& p, const BenchProblem& low, const std::string& sampler,
-         uint64_t seed, int n_low, int n_warm) {
+Pair run(const BenchProblem& p, const BenchProblem& low, const std::string& sampler, uint64_t seed,
+         int n_low, int n_warm) {
   // The earlier stage has its own seed, as a study of its own would.
   auto first = make(sampler, seed ^ 0x5bd1e995ULL, p.direction);
   std::vector<TrialView> prior = study(low, *first, seed, n_low, 1000003);
@@ -102,7 +103,8 @@ int main(int argc, char** argv) {
   std::vector<hpo::BenchProblem> lows;
   for (const auto& p : problems) lows.push_back(hpo::low_fidelity(p));
   const size_t n_seeds = static_cast<size_t>(std::atoi(argv[2]));
-  const int n_low = argc >= 5 ? std::atoi(argv[3]) : 5, n_warm = argc >= 5 ? std::atoi(argv[4]) : 10;
+  const int n_low = argc >= 5 ? std::atoi(argv[3]) : 5,
+            n_warm = argc >= 5 ? std::atoi(argv[4]) : 10;
   const size_t first_seed = argc == 6 ? static_cast<size_t>(std::atoll(argv[5])) : 0;
   const auto samplers = hpo::listed("HPO_BENCH_SAMPLERS", {"hpo_tpe", "hpo_gp"});
   const size_t n_runs = problems.size() * samplers.size() * n_seeds;
@@ -113,7 +115,8 @@ int main(int argc, char** argv) {
                           first_seed + i % n_seeds, n_low, n_warm);
   });
   for (size_t i = 0; i < n_runs; ++i) {
-    std::printf("%s\t%s\t%zu\t%.10g\t%.10g\n", problems[i / (samplers.size() * n_seeds)].name.c_str(),
+    std::printf("%s\t%s\t%zu\t%.10g\t%.10g\n",
+                problems[i / (samplers.size() * n_seeds)].name.c_str(),
                 samplers[(i / n_seeds) % samplers.size()].c_str(), first_seed + i % n_seeds,
                 results[i].warm, results[i].cold);
   }

@@ -64,7 +64,8 @@ BenchProblem low_fidelity(const BenchProblem& p) {
     ParamValues moved = v;
     for (size_t j = 0; j < p.space.size(); ++j) {
       const auto it = moved.find(p.space[j].name);
-      if (it != moved.end()) it->second = shifted(p.space[j].distribution, it->second, direction[j]);
+      if (it != moved.end())
+        it->second = shifted(p.space[j].distribution, it->second, direction[j]);
     }
     return kScale * p.call(moved, shared_unit(static_cast<uint64_t>(u * 1e15), 3, 3)) + offset +
            noise * gaussian(u);
