@@ -40,7 +40,8 @@ const std::vector<std::string> kStudyKeys = {"name",
                                              "on_oom",
                                              "heartbeat_interval",
                                              "env_fixed",
-                                             "smoke"};
+                                             "smoke",
+                                             "warm_start"};
 
 // The env settings hpo fits to the cores, and so the ones env_fixed may pin.
 const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
@@ -141,6 +142,33 @@ std::string storage_beside_study(const std::string& url, const fs::path& study_f
   const std::string prefix = "sqlite:///";
   if (url.compare(0, prefix.size(), prefix) != 0) return url;
   return prefix + beside_study(url.substr(prefix.size()), study_file);
+}
+
+// warm_start: {studies: [NAME, NAME@URL, ...]}. A study name holds no '@'
+// (validate_study_name), so the first one ends it; a SQLite URL's file is
+// beside the study file, as `storage:`'s.
+std::vector<WarmStartSource> parse_warm_start(const YamlNode& node, const std::string& own_name,
+                                              const fs::path& study_file) {
+  const YamlMap map(node, {"studies"});
+  std::vector<WarmStartSource> sources;
+  for (const YamlNode& entry : map.require("studies").as_list()) {
+    const std::string text = entry.as_string();
+    const auto at = text.find('@');
+    WarmStartSource source{text.substr(0, at), ""};
+    if (at != std::string::npos) {
+      source.storage = storage_beside_study(text.substr(at + 1), study_file);
+      if (source.storage.empty()) entry.fail("expected NAME@URL, got '" + text + "' (no URL)");
+    }
+    try {
+      validate_study_name(source.study);
+    } catch (const ConfigError& e) {
+      entry.fail(std::string("expected a study name or NAME@URL: ") + e.what());
+    }
+    if (source.study == own_name && source.storage.empty())
+      entry.fail("a study cannot warm-start from itself ('" + own_name + "')");
+    sources.push_back(std::move(source));
+  }
+  return sources;
 }
 
 ObjectiveConfig parse_objective(const YamlNode& node) {
@@ -359,6 +387,8 @@ StudyConfig load_study_file(const std::string& path) {
   study.objective = parse_objective(root.require("objective"));
   if (auto sampler = root.find("sampler")) study.sampler = parse_sampler(*sampler);
   if (auto pruner = root.find("pruner")) study.pruner = parse_pruner(*pruner);
+  if (auto warm = root.find("warm_start"))
+    study.warm_start = parse_warm_start(*warm, study.name, path);
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);
   if (auto n_jobs = root.find("n_jobs")) study.n_jobs = positive_int(*n_jobs);
   study.trainer = parse_trainer(root.require("trainer"));

@@ -70,6 +70,8 @@ StudyView load_study_view(Storage& storage, const std::string& name) {
       }
     }
   }
+  const auto warm = attrs.find("hpo:warm_start");
+  if (warm != attrs.end()) view.warm_start = warm->second;
   view.trials = storage.trials(study->id);
   return view;
 }

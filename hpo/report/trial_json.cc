@@ -128,6 +128,8 @@ nlohmann::ordered_json study_json(const StudyView& view) {
   for (const auto& t : view.trials) ++counts[t.state];
   j["counts"] = counts_json(counts);
   j["hosts"] = hosts_json(view);
+  // Prior observations are not this study's trials: only their count shows.
+  if (!view.warm_start.is_null()) j["warm_start"] = view.warm_start;
   const auto best = best_trials(view, 1);
   j["best"] = best.empty() ? nlohmann::ordered_json(nullptr) : trial_json(*best.front());
   j["trials"] = nlohmann::ordered_json::array();
