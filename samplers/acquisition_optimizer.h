@@ -16,8 +16,13 @@
 
 namespace hpo {
 
-// value(x, gradient or nullptr); gradient only in continuous coordinates.
-using Acquisition = std::function<double(const Eigen::VectorXd&, Eigen::VectorXd*)>;
+struct Acquisition {
+  // value(x, gradient or nullptr); gradient only in continuous coordinates.
+  std::function<double(const Eigen::VectorXd&, Eigen::VectorXd*)> point;
+  // The value at each column of a matrix: how random points and a discrete
+  // coordinate's neighbours are scored, in one pass each.
+  std::function<Eigen::VectorXd(const Eigen::MatrixXd&)> batch;
+};
 
 struct AcquisitionSearch {
   int random_points = 512;  // uniform draws scored before choosing starts

@@ -15,22 +15,20 @@ Eigen::MatrixXd stack(const std::vector<Eigen::VectorXd>& rows, size_t dims) {
   return out;
 }
 
-// Mean 0 and standard deviation 1; a constant history becomes all zeros.
-Eigen::VectorXd standardize(const std::vector<double>& values) {
-  Eigen::VectorXd y =
-      Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+bool counts_as_worst(const TrialView& t) {
+  return t.state == TrialState::kPruned || (t.state == TrialState::kFail && t.infeasible);
+}
+
+}  // namespace
+
+Eigen::VectorXd standardize(const Eigen::VectorXd& values) {
+  Eigen::VectorXd y = values;
   if (y.size() == 0) return y;
   y.array() -= y.mean();
   const double sd = std::sqrt(y.squaredNorm() / static_cast<double>(y.size()));
   if (sd > 1e-12) y /= sd;
   return y;
 }
-
-bool counts_as_worst(const TrialView& t) {
-  return t.state == TrialState::kPruned || (t.state == TrialState::kFail && t.infeasible);
-}
-
-}  // namespace
 
 GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& space,
                      Direction direction, int asking) {
@@ -60,7 +58,9 @@ GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& spac
     observed.push_back(*point);
     values.push_back(*value);
   }
-  return {stack(observed, space.size()), standardize(values), stack(pending, space.size())};
+  const Eigen::VectorXd raw =
+      Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+  return {stack(observed, space.size()), standardize(raw), raw, stack(pending, space.size())};
 }
 
 }  // namespace hpo

@@ -26,8 +26,12 @@ namespace hpo {
 struct GpHistory {
   Eigen::MatrixXd x;  // observed points, one row each
   Eigen::VectorXd y;  // their standardized values, larger is better
+  Eigen::VectorXd raw;  // the same before standardizing (signed, larger is better)
   Eigen::MatrixXd pending;  // points of trials still running
 };
+
+// Mean 0 and standard deviation 1; a constant vector becomes all zeros.
+Eigen::VectorXd standardize(const Eigen::VectorXd& values);
 
 // The history without trial `asking` (the trial being suggested for).
 GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& space,

@@ -49,6 +49,18 @@ GpPrediction GpPosterior::predict(const Eigen::VectorXd& point, bool with_gradie
   return out;
 }
 
+GpBatchPrediction GpPosterior::predict(const Eigen::MatrixXd& points) const {
+  const Eigen::MatrixXd k = kernel_.cross(x_, points);
+  const Eigen::MatrixXd v = llt_.matrixL().solve(k);
+  GpBatchPrediction out;
+  out.mean = k.transpose() * alpha_;
+  out.variance = (kernel_.params().scale - v.colwise().squaredNorm().array())
+                     .max(kMinVariance)
+                     .matrix()
+                     .transpose();
+  return out;
+}
+
 GpPosterior GpPosterior::with(const Eigen::MatrixXd& more_x, const Eigen::VectorXd& more_y) const {
   Eigen::MatrixXd x(x_.rows() + more_x.rows(), x_.cols());
   x << x_, more_x;

@@ -20,12 +20,22 @@ struct GpPrediction {
   Eigen::VectorXd d_variance;
 };
 
+// Means and variances of many points at once.
+struct GpBatchPrediction {
+  Eigen::VectorXd mean;
+  Eigen::VectorXd variance;
+};
+
 class GpPosterior {
  public:
   // Rows of `x` are points in the encoded space, `y` their standardized values.
   GpPosterior(MaternKernel kernel, Eigen::MatrixXd x, Eigen::VectorXd y);
 
   GpPrediction predict(const Eigen::VectorXd& point, bool with_gradient) const;
+  // predict() without gradients for each column of `points`: one kernel
+  // matrix and one triangular solve with many right-hand sides, instead of
+  // a solve per point.
+  GpBatchPrediction predict(const Eigen::MatrixXd& points) const;
 
   // This posterior conditioned on more points too (fantasies), with the same
   // kernel parameters.

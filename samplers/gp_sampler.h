@@ -15,12 +15,14 @@
 // always-present parameters.
 //
 // Everything depends only on the seed, the history and the trial number:
-// no state is kept between asks, so a resumed study gets the same
-// suggestions.
+// the one state kept between asks is a memo of the last kernel fit, keyed
+// by the fit's whole input (kernel_fit_memo.h), so a resumed study gets the
+// same suggestions.
 #ifndef HPO_SAMPLERS_GP_SAMPLER_H_
 #define HPO_SAMPLERS_GP_SAMPLER_H_
 
 #include "samplers/gp_options.h"
+#include "samplers/kernel_fit_memo.h"
 #include "samplers/sampler.h"
 
 namespace hpo {
@@ -38,6 +40,7 @@ class GpSampler : public Sampler {
 
  private:
   GpOptions options_;
+  KernelFitMemo fit_memo_;
 };
 
 }  // namespace hpo

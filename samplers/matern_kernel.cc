@@ -68,4 +68,18 @@ Eigen::VectorXd MaternKernel::column(const Eigen::MatrixXd& x, const Eigen::Vect
   return k;
 }
 
+Eigen::MatrixXd MaternKernel::cross(const Eigen::MatrixXd& x, const Eigen::MatrixXd& points) const {
+  Eigen::ArrayXXd r_sq = Eigen::ArrayXXd::Zero(x.rows(), points.cols());
+  for (Eigen::Index d = 0; d < x.cols(); ++d) {
+    const auto rows = x.col(d).array().replicate(1, points.cols());
+    const auto cols = points.row(d).array().replicate(x.rows(), 1);
+    const double w = params_.inverse_sq_lengthscale[d];
+    if (categorical_[static_cast<size_t>(d)])
+      r_sq += w * (rows != cols).cast<double>();
+    else
+      r_sq += w * (rows - cols).square();
+  }
+  return params_.scale * r_sq.unaryExpr(&matern52).matrix();
+}
+
 }  // namespace hpo

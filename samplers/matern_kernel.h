@@ -44,6 +44,9 @@ class MaternKernel {
   Eigen::MatrixXd matrix(const Eigen::MatrixXd& x) const;
   // k(x_i, point) for each row x_i.
   Eigen::VectorXd column(const Eigen::MatrixXd& x, const Eigen::VectorXd& point) const;
+  // k(x_i, p_j) for each row x_i of `x` and each column p_j of `points`:
+  // one matrix, so that many candidates are scored in a few passes.
+  Eigen::MatrixXd cross(const Eigen::MatrixXd& x, const Eigen::MatrixXd& points) const;
 
  private:
   KernelParams params_;
