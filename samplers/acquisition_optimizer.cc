@@ -72,9 +72,11 @@ std::vector<double> neighbours(const GpDim& dim, double current) {
   return out;
 }
 
-// One pass of coordinate-wise local search over the non-continuous dims.
+// One pass of coordinate-wise local search over the non-continuous dims;
+// `moved` says whether a coordinate changed.
 double discrete_step(const Acquisition& acquisition, const GpSpace& space, Eigen::VectorXd& x,
-                     double value) {
+                     double value, bool& moved) {
+  moved = false;
   for (size_t d = 0; d < space.size(); ++d) {
     const GpDim& dim = space.dims()[d];
     if (dim.kind == GpDimKind::kContinuous) continue;
@@ -89,6 +91,7 @@ double discrete_step(const Acquisition& acquisition, const GpSpace& space, Eigen
     if (scores[best] > value + kMinGain) {
       value = scores[best];
       x[i] = candidates[static_cast<size_t>(best)];
+      moved = true;
     }
   }
   return value;
@@ -101,13 +104,25 @@ double local_search(const Acquisition& acquisition, const GpSpace& space,
   for (int round = 0; round < search.max_rounds; ++round) {
     const double before = value;
     value = continuous_step(acquisition, dims, x, value, search.lbfgs_iterations);
-    value = discrete_step(acquisition, space, x, value);
-    if (!(value > before + kMinGain)) break;
+    bool moved = false;
+    value = discrete_step(acquisition, space, x, value, moved);
+    // Unmoved, x is the continuous step's optimum for discrete coordinates
+    // that no single change improves: another round would repeat this one.
+    if (!moved || !(value > before + kMinGain)) break;
   }
   return value;
 }
 
 }  // namespace
+
+AcquisitionSearch acquisition_search(Eigen::Index observed) {
+  constexpr Eigen::Index kScreenWork = 51200, kMinScreen = 128;
+  AcquisitionSearch search;
+  const Eigen::Index points = kScreenWork / std::max<Eigen::Index>(observed, 1);
+  search.random_points = static_cast<int>(
+      std::clamp<Eigen::Index>(points, kMinScreen, Eigen::Index{search.random_points}));
+  return search;
+}
 
 Eigen::VectorXd random_point(const GpSpace& space, std::mt19937_64& rng) {
   Eigen::VectorXd x(static_cast<Eigen::Index>(space.size()));

@@ -31,6 +31,11 @@ struct AcquisitionSearch {
   int lbfgs_iterations = 50;
 };
 
+// The search for a GP of `observed` points: up to 100 points, 512 random
+// points; beyond, fewer (51,200 / n, at least 128), since scoring one costs
+// ~n^2 (a triangular solve) and the incumbents' starts matter more then.
+AcquisitionSearch acquisition_search(Eigen::Index observed);
+
 // The best point found; `rng` draws the random points.
 Eigen::VectorXd maximize_acquisition(const Acquisition& acquisition, const GpSpace& space,
                                      const std::vector<Eigen::VectorXd>& incumbents,

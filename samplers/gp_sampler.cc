@@ -68,8 +68,8 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
   const Acquisition acquisition{
       [&](const Eigen::VectorXd& x, Eigen::VectorXd* gradient) { return log_ei(x, gradient); },
       [&](const Eigen::MatrixXd& points) { return log_ei(points); }};
-  const Eigen::VectorXd chosen =
-      maximize_acquisition(acquisition, gp_space, incumbents(history), rng);
+  const Eigen::VectorXd chosen = maximize_acquisition(
+      acquisition, gp_space, incumbents(history), rng, acquisition_search(posterior.x().rows()));
   for (size_t d = 0; d < gp_space.size(); ++d)
     values[gp_space.dims()[d].name] = gp_space.decode(d, chosen[static_cast<Eigen::Index>(d)]);
   return drop_inactive(space, std::move(values));
