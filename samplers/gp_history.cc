@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "samplers/gp_targets.h"
+
 namespace hpo {
 
 namespace {
@@ -20,15 +22,6 @@ bool counts_as_worst(const TrialView& t) {
 }
 
 }  // namespace
-
-Eigen::VectorXd standardize(const Eigen::VectorXd& values) {
-  Eigen::VectorXd y = values;
-  if (y.size() == 0) return y;
-  y.array() -= y.mean();
-  const double sd = std::sqrt(y.squaredNorm() / static_cast<double>(y.size()));
-  if (sd > 1e-12) y /= sd;
-  return y;
-}
 
 GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& space,
                      Direction direction, int asking) {
@@ -60,7 +53,7 @@ GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& spac
   }
   const Eigen::VectorXd raw =
       Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
-  return {stack(observed, space.size()), standardize(raw), raw, stack(pending, space.size())};
+  return {stack(observed, space.size()), gp_targets(raw), raw, stack(pending, space.size())};
 }
 
 }  // namespace hpo

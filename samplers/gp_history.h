@@ -25,13 +25,10 @@ namespace hpo {
 
 struct GpHistory {
   Eigen::MatrixXd x;  // observed points, one row each
-  Eigen::VectorXd y;  // their standardized values, larger is better
-  Eigen::VectorXd raw;  // the same before standardizing (signed, larger is better)
+  Eigen::VectorXd y;  // their values as the GP's targets (gp_targets.h), larger is better
+  Eigen::VectorXd raw;  // the values themselves, signed so that larger is better
   Eigen::MatrixXd pending;  // points of trials still running
 };
-
-// Mean 0 and standard deviation 1; a constant vector becomes all zeros.
-Eigen::VectorXd standardize(const Eigen::VectorXd& values);
 
 // The history without trial `asking` (the trial being suggested for).
 GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& space,

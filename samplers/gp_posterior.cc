@@ -9,14 +9,19 @@ namespace {
 // Smallest posterior variance reported: a point on top of an observation of
 // a noise-free GP has variance 0 up to rounding, and log EI needs sd > 0.
 constexpr double kMinVariance = 1e-12;
+// The noise variance of a fantasy's value (a floor for the Cholesky factor).
+constexpr double kBelievedNoise = 1e-6;
 constexpr double kSqrt5 = 2.23606797749978969641;
 
 }  // namespace
 
-GpPosterior::GpPosterior(MaternKernel kernel, Eigen::MatrixXd x, Eigen::VectorXd y)
-    : kernel_(std::move(kernel)), x_(std::move(x)), y_(std::move(y)) {
+GpPosterior::GpPosterior(MaternKernel kernel, Eigen::MatrixXd x, Eigen::VectorXd y,
+                         Eigen::Index believed)
+    : kernel_(std::move(kernel)), x_(std::move(x)), y_(std::move(y)), believed_(believed) {
   Eigen::MatrixXd k = kernel_.matrix(x_);
   k.diagonal().array() += kernel_.params().noise;
+  // A believed value is the latent mean itself, not a noisy reading of it.
+  k.diagonal().tail(believed).array() += kBelievedNoise - kernel_.params().noise;
   llt_.compute(k);
   alpha_ = llt_.solve(y_);
 }
@@ -71,7 +76,7 @@ GpPosterior GpPosterior::with(const Eigen::MatrixXd& more_x, const Eigen::Vector
   x << x_, more_x;
   Eigen::VectorXd y(y_.size() + more_y.size());
   y << y_, more_y;
-  return GpPosterior(kernel_, std::move(x), std::move(y));
+  return GpPosterior(kernel_, std::move(x), std::move(y), more_y.size() + believed_);
 }
 
 }  // namespace hpo

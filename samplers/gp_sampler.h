@@ -2,10 +2,11 @@
 // small budgets where each trial must teach something.
 //
 // Each ask fits a GP to the history (gp_history.h: which trials count and
-// how) on the encoded space (gp_space.h): a Matérn-5/2 kernel with ARD
+// how; gp_targets.h: values made targets, heavy tails drawn in) on the
+// encoded space (gp_space.h): a Matérn-5/2 kernel with ARD
 // lengthscales and a Hamming kernel for categoricals (matern_kernel.h),
 // hyperparameters by maximum a posteriori (gp_hyperparameters.h), running
-// trials as fantasies at the posterior mean; then it suggests the maximizer
+// trials as noise-free fantasies at the posterior mean; then it suggests the maximizer
 // of log expected improvement (log_ei.h, acquisition_optimizer.h).
 //
 // The first n_startup_trials are random, as is every parameter the GP does

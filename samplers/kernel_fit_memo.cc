@@ -1,6 +1,7 @@
 #include "samplers/kernel_fit_memo.h"
 
 #include "samplers/gp_hyperparameters.h"
+#include "samplers/gp_targets.h"
 
 namespace hpo {
 
@@ -24,7 +25,7 @@ KernelParams KernelFitMemo::fit(const GpHistory& history, const std::vector<bool
   raw_ = raw;
   categorical_ = categorical;
   deterministic_ = deterministic;
-  params_ = fit_kernel(x_, standardize(raw_), categorical, deterministic);
+  params_ = fit_kernel(x_, gp_targets(raw_), categorical, deterministic);
   return *params_;
 }
 

@@ -11,7 +11,7 @@
 // data.
 //
 // The fit is a function of its input alone (the rows, their raw values,
-// restandardized among themselves, and the options), and the memo is keyed
+// made targets among themselves, and the options), and the memo is keyed
 // by that whole input: a resumed study, which meets the input for the
 // first time, computes the same parameters the uninterrupted one recalled.
 #ifndef HPO_SAMPLERS_KERNEL_FIT_MEMO_H_
