@@ -39,7 +39,7 @@ double continuous_step(const Acquisition& acquisition, const std::vector<Eigen::
   Eigen::VectorXd full = x, full_gradient;
   const Objective negated = [&](const Eigen::VectorXd& v, Eigen::VectorXd& grad) {
     for (Eigen::Index i = 0; i < n; ++i) full[dims[static_cast<size_t>(i)]] = v[i];
-    const double a = acquisition(full, &full_gradient);
+    const double a = acquisition.point(full, &full_gradient);
     for (Eigen::Index i = 0; i < n; ++i) grad[i] = -full_gradient[dims[static_cast<size_t>(i)]];
     return -a;
   };
@@ -72,21 +72,26 @@ std::vector<double> neighbours(const GpDim& dim, double current) {
   return out;
 }
 
-// One pass of coordinate-wise local search over the non-continuous dims.
+// One pass of coordinate-wise local search over the non-continuous dims;
+// `moved` says whether a coordinate changed.
 double discrete_step(const Acquisition& acquisition, const GpSpace& space, Eigen::VectorXd& x,
-                     double value) {
+                     double value, bool& moved) {
+  moved = false;
   for (size_t d = 0; d < space.size(); ++d) {
     const GpDim& dim = space.dims()[d];
     if (dim.kind == GpDimKind::kContinuous) continue;
     const auto i = static_cast<Eigen::Index>(d);
-    for (double candidate : neighbours(dim, x[i])) {
-      Eigen::VectorXd trial = x;
-      trial[i] = candidate;
-      const double a = acquisition(trial, nullptr);
-      if (a > value + kMinGain) {
-        value = a;
-        x = trial;
-      }
+    const std::vector<double> candidates = neighbours(dim, x[i]);
+    if (candidates.empty()) continue;
+    Eigen::MatrixXd trials = x.replicate(1, static_cast<Eigen::Index>(candidates.size()));
+    trials.row(i) = Eigen::Map<const Eigen::RowVectorXd>(candidates.data(), trials.cols());
+    const Eigen::VectorXd scores = acquisition.batch(trials);
+    Eigen::Index best = 0;
+    scores.maxCoeff(&best);  // the first of equal maxima
+    if (scores[best] > value + kMinGain) {
+      value = scores[best];
+      x[i] = candidates[static_cast<size_t>(best)];
+      moved = true;
     }
   }
   return value;
@@ -95,17 +100,29 @@ double discrete_step(const Acquisition& acquisition, const GpSpace& space, Eigen
 double local_search(const Acquisition& acquisition, const GpSpace& space,
                     const AcquisitionSearch& search, Eigen::VectorXd& x) {
   const auto dims = continuous_dims(space);
-  double value = acquisition(x, nullptr);
+  double value = acquisition.point(x, nullptr);
   for (int round = 0; round < search.max_rounds; ++round) {
     const double before = value;
     value = continuous_step(acquisition, dims, x, value, search.lbfgs_iterations);
-    value = discrete_step(acquisition, space, x, value);
-    if (!(value > before + kMinGain)) break;
+    bool moved = false;
+    value = discrete_step(acquisition, space, x, value, moved);
+    // Unmoved, x is the continuous step's optimum for discrete coordinates
+    // that no single change improves: another round would repeat this one.
+    if (!moved || !(value > before + kMinGain)) break;
   }
   return value;
 }
 
 }  // namespace
+
+AcquisitionSearch acquisition_search(Eigen::Index observed) {
+  constexpr Eigen::Index kScreenWork = 51200, kMinScreen = 128;
+  AcquisitionSearch search;
+  const Eigen::Index points = kScreenWork / std::max<Eigen::Index>(observed, 1);
+  search.random_points = static_cast<int>(
+      std::clamp<Eigen::Index>(points, kMinScreen, Eigen::Index{search.random_points}));
+  return search;
+}
 
 Eigen::VectorXd random_point(const GpSpace& space, std::mt19937_64& rng) {
   Eigen::VectorXd x(static_cast<Eigen::Index>(space.size()));
@@ -123,20 +140,17 @@ Eigen::VectorXd random_point(const GpSpace& space, std::mt19937_64& rng) {
 Eigen::VectorXd maximize_acquisition(const Acquisition& acquisition, const GpSpace& space,
                                      const std::vector<Eigen::VectorXd>& incumbents,
                                      std::mt19937_64& rng, const AcquisitionSearch& search) {
-  std::vector<Eigen::VectorXd> raw;
-  std::vector<double> scores;
-  for (int i = 0; i < search.random_points; ++i) {
-    raw.push_back(random_point(space, rng));
-    scores.push_back(acquisition(raw.back(), nullptr));
-  }
-  std::vector<size_t> order(raw.size());
+  Eigen::MatrixXd raw(static_cast<Eigen::Index>(space.size()), search.random_points);
+  for (Eigen::Index i = 0; i < raw.cols(); ++i) raw.col(i) = random_point(space, rng);
+  const Eigen::VectorXd scores = raw.cols() > 0 ? acquisition.batch(raw) : Eigen::VectorXd();
+  std::vector<Eigen::Index> order(static_cast<size_t>(raw.cols()));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+                   [&](Eigen::Index a, Eigen::Index b) { return scores[a] > scores[b]; });
 
   std::vector<Eigen::VectorXd> starts = incumbents;
   for (size_t i = 0; i < order.size() && i < static_cast<size_t>(search.random_starts); ++i)
-    starts.push_back(raw[order[i]]);
+    starts.push_back(raw.col(order[i]));
   Eigen::VectorXd best = starts.empty() ? random_point(space, rng) : starts.front();
   double best_value = -HUGE_VAL;
   for (Eigen::VectorXd x : starts) {

@@ -16,8 +16,13 @@
 
 namespace hpo {
 
-// value(x, gradient or nullptr); gradient only in continuous coordinates.
-using Acquisition = std::function<double(const Eigen::VectorXd&, Eigen::VectorXd*)>;
+struct Acquisition {
+  // value(x, gradient or nullptr); gradient only in continuous coordinates.
+  std::function<double(const Eigen::VectorXd&, Eigen::VectorXd*)> point;
+  // The value at each column of a matrix: how random points and a discrete
+  // coordinate's neighbours are scored, in one pass each.
+  std::function<Eigen::VectorXd(const Eigen::MatrixXd&)> batch;
+};
 
 struct AcquisitionSearch {
   int random_points = 512;  // uniform draws scored before choosing starts
@@ -25,6 +30,11 @@ struct AcquisitionSearch {
   int max_rounds = 5;  // alternations of the continuous and discrete steps
   int lbfgs_iterations = 50;
 };
+
+// The search for a GP of `observed` points: up to 100 points, 512 random
+// points; beyond, fewer (51,200 / n, at least 128), since scoring one costs
+// ~n^2 (a triangular solve) and the incumbents' starts matter more then.
+AcquisitionSearch acquisition_search(Eigen::Index observed);
 
 // The best point found; `rng` draws the random points.
 Eigen::VectorXd maximize_acquisition(const Acquisition& acquisition, const GpSpace& space,

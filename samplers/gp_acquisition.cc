@@ -19,4 +19,14 @@ double LogEi::operator()(const Eigen::VectorXd& x, Eigen::VectorXd* gradient) co
   return std::log(sd) + log_h(z);
 }
 
+Eigen::VectorXd LogEi::operator()(const Eigen::MatrixXd& points) const {
+  const GpBatchPrediction p = posterior_.predict(points);
+  Eigen::VectorXd out(points.cols());
+  for (Eigen::Index j = 0; j < points.cols(); ++j) {
+    const double sd = std::sqrt(p.variance[j]);
+    out[j] = std::log(sd) + log_h((p.mean[j] - best_) / sd);
+  }
+  return out;
+}
+
 }  // namespace hpo

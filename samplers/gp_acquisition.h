@@ -17,6 +17,8 @@ class LogEi {
 
   // log EI at x; with `gradient`, also d/dx (zero in categorical dimensions).
   double operator()(const Eigen::VectorXd& x, Eigen::VectorXd* gradient = nullptr) const;
+  // log EI at each column of `points`.
+  Eigen::VectorXd operator()(const Eigen::MatrixXd& points) const;
 
  private:
   const GpPosterior& posterior_;

@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "samplers/gp_targets.h"
+
 namespace hpo {
 
 namespace {
@@ -13,17 +15,6 @@ Eigen::MatrixXd stack(const std::vector<Eigen::VectorXd>& rows, size_t dims) {
   Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(dims));
   for (size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = rows[i];
   return out;
-}
-
-// Mean 0 and standard deviation 1; a constant history becomes all zeros.
-Eigen::VectorXd standardize(const std::vector<double>& values) {
-  Eigen::VectorXd y =
-      Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
-  if (y.size() == 0) return y;
-  y.array() -= y.mean();
-  const double sd = std::sqrt(y.squaredNorm() / static_cast<double>(y.size()));
-  if (sd > 1e-12) y /= sd;
-  return y;
 }
 
 bool counts_as_worst(const TrialView& t) {
@@ -62,7 +53,9 @@ GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& spac
     values.push_back(*value);
     n_prior += number < 0;
   }
-  return {stack(observed, space.size()), standardize(values), stack(pending, space.size()),
+  const Eigen::VectorXd raw =
+      Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+  return {stack(observed, space.size()), gp_targets(raw), raw, stack(pending, space.size()),
           n_prior};
 }
 

@@ -25,7 +25,8 @@ namespace hpo {
 
 struct GpHistory {
   Eigen::MatrixXd x;  // observed points, one row each
-  Eigen::VectorXd y;  // their standardized values, larger is better
+  Eigen::VectorXd y;  // their values as the GP's targets (gp_targets.h), larger is better
+  Eigen::VectorXd raw;  // the values themselves, signed so that larger is better
   Eigen::MatrixXd pending;  // points of trials still running
   // The first rows of x and y that are prior observations (warm start:
   // trials numbered below 0, see prior_observations.h).

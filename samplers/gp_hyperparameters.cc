@@ -99,7 +99,7 @@ double negative_log_posterior(const Eigen::VectorXd& theta,
   Eigen::ArrayXXd r_sq = Eigen::ArrayXXd::Zero(n, n);
   for (Eigen::Index d = 0; d < dims; ++d)
     r_sq += params.inverse_sq_lengthscale[d] * diffs[static_cast<size_t>(d)].array();
-  const Eigen::MatrixXd k_free = params.scale * r_sq.unaryExpr(&matern52).matrix();
+  const Eigen::MatrixXd k_free = params.scale * matern52(r_sq).matrix();
   Eigen::MatrixXd k = k_free;
   k.diagonal().array() += params.noise;
   const Eigen::LLT<Eigen::MatrixXd> llt(k);

@@ -1,5 +1,5 @@
 // The kernel's parameters by maximum a posteriori: the marginal likelihood
-// of the standardized observations times priors that keep a handful of
+// of the targets (gp_targets.h: mean 0, sd 1) times priors that keep a handful of
 // points from overfitting, maximized by L-BFGS-B over the log-parameters
 //   theta = [log w_1 .. log w_d, log scale, log noise].
 // Priors (densities of the parameter, taken over theta with the Jacobian):

@@ -20,15 +20,27 @@ struct GpPrediction {
   Eigen::VectorXd d_variance;
 };
 
+// Means and variances of many points at once.
+struct GpBatchPrediction {
+  Eigen::VectorXd mean;
+  Eigen::VectorXd variance;
+};
+
 class GpPosterior {
  public:
   // Rows of `x` are points in the encoded space, `y` their standardized values.
-  GpPosterior(MaternKernel kernel, Eigen::MatrixXd x, Eigen::VectorXd y);
+  // The last `believed` rows are fantasies: values believed, not measured,
+  // so they get no observation noise (the kernel's floor of 1e-6 only).
+  GpPosterior(MaternKernel kernel, Eigen::MatrixXd x, Eigen::VectorXd y, Eigen::Index believed = 0);
 
   GpPrediction predict(const Eigen::VectorXd& point, bool with_gradient) const;
+  // predict() without gradients for each column of `points`: one kernel
+  // matrix and one triangular solve with many right-hand sides, instead of
+  // a solve per point.
+  GpBatchPrediction predict(const Eigen::MatrixXd& points) const;
 
-  // This posterior conditioned on more points too (fantasies), with the same
-  // kernel parameters.
+  // This posterior conditioned on more points too (fantasies, believed
+  // values: noise-free), with the same kernel parameters.
   GpPosterior with(const Eigen::MatrixXd& more_x, const Eigen::VectorXd& more_y) const;
 
   const MaternKernel& kernel() const { return kernel_; }
@@ -40,6 +52,7 @@ class GpPosterior {
   Eigen::VectorXd y_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::VectorXd alpha_;  // (K + noise I)^-1 y
+  Eigen::Index believed_ = 0;
 };
 
 }  // namespace hpo

@@ -8,7 +8,6 @@
 #include "samplers/conditions.h"
 #include "samplers/gp_acquisition.h"
 #include "samplers/gp_history.h"
-#include "samplers/gp_hyperparameters.h"
 #include "samplers/gp_posterior.h"
 #include "samplers/prior_observations.h"
 #include "samplers/random_sampler.h"
@@ -69,7 +68,7 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
     return drop_inactive(space, std::move(values));
 
   const auto categorical = gp_space.categorical();
-  const KernelParams params = fit_kernel(history.x, history.y, categorical, options_.deterministic);
+  const KernelParams params = fit_memo_.fit(history, categorical, options_.deterministic);
   const GpPosterior observed(MaternKernel(params, categorical), history.x, history.y);
   // Improvement is over this study's best: a prior observation's value is
   // on its own stage's scale (prior_observations.h), so beating the best of
@@ -78,9 +77,11 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
   double incumbent = own > 0 ? history.y.tail(own).maxCoeff() : history.y.maxCoeff();
   const GpPosterior posterior = with_fantasies(observed, history.pending, incumbent);
   const LogEi log_ei(posterior, incumbent);
-  const Eigen::VectorXd chosen = maximize_acquisition(
+  const Acquisition acquisition{
       [&](const Eigen::VectorXd& x, Eigen::VectorXd* gradient) { return log_ei(x, gradient); },
-      gp_space, incumbents(history), rng);
+      [&](const Eigen::MatrixXd& points) { return log_ei(points); }};
+  const Eigen::VectorXd chosen = maximize_acquisition(
+      acquisition, gp_space, incumbents(history), rng, acquisition_search(posterior.x().rows()));
   for (size_t d = 0; d < gp_space.size(); ++d)
     values[gp_space.dims()[d].name] = gp_space.decode(d, chosen[static_cast<Eigen::Index>(d)]);
   return drop_inactive(space, std::move(values));

@@ -2,10 +2,11 @@
 // small budgets where each trial must teach something.
 //
 // Each ask fits a GP to the history (gp_history.h: which trials count and
-// how) on the encoded space (gp_space.h): a Matérn-5/2 kernel with ARD
+// how; gp_targets.h: values made targets, heavy tails drawn in) on the
+// encoded space (gp_space.h): a Matérn-5/2 kernel with ARD
 // lengthscales and a Hamming kernel for categoricals (matern_kernel.h),
 // hyperparameters by maximum a posteriori (gp_hyperparameters.h), running
-// trials as fantasies at the posterior mean; then it suggests the maximizer
+// trials as noise-free fantasies at the posterior mean; then it suggests the maximizer
 // of log expected improvement (log_ei.h, acquisition_optimizer.h).
 //
 // The first n_startup_trials are random (none in a warm-started study:
@@ -16,12 +17,14 @@
 // always-present parameters.
 //
 // Everything depends only on the seed, the history and the trial number:
-// no state is kept between asks, so a resumed study gets the same
-// suggestions.
+// the one state kept between asks is a memo of the last kernel fit, keyed
+// by the fit's whole input (kernel_fit_memo.h), so a resumed study gets the
+// same suggestions.
 #ifndef HPO_SAMPLERS_GP_SAMPLER_H_
 #define HPO_SAMPLERS_GP_SAMPLER_H_
 
 #include "samplers/gp_options.h"
+#include "samplers/kernel_fit_memo.h"
 #include "samplers/sampler.h"
 
 namespace hpo {
@@ -39,6 +42,7 @@ class GpSampler : public Sampler {
 
  private:
   GpOptions options_;
+  KernelFitMemo fit_memo_;
 };
 
 }  // namespace hpo

@@ -121,6 +121,28 @@ TEST_CASE("gp: the log EI gradient matches central differences in numeric dimens
   }
 }
 
+TEST_CASE("gp: scoring points as one matrix agrees with scoring them one by one") {
+  // The random candidates and a discrete coordinate's neighbours are scored
+  // in batches; the local search's L-BFGS scores single points.
+  const std::vector<bool> categorical = {false, false, true};
+  const GpPosterior posterior(MaternKernel(params({6.0, 2.0, 1.0}, 1.3, 1e-4), categorical),
+                              sample_x(), sample_y());
+  Eigen::MatrixXd points(3, 4);
+  points << 0.55, 0.1, 0.0, 0.8,  //
+      0.35, 0.9, 1.0, 0.5,  //
+      1, 0, 2, 2;  // the last is an observation: variance near 0
+  const GpBatchPrediction batch = posterior.predict(points);
+  const LogEi log_ei(posterior, 1.5);
+  const Eigen::VectorXd scores = log_ei(points);
+  for (Eigen::Index j = 0; j < points.cols(); ++j) {
+    const GpPrediction one = posterior.predict(Eigen::VectorXd(points.col(j)), false);
+    CAPTURE(j);
+    CHECK(batch.mean[j] == doctest::Approx(one.mean).epsilon(1e-12));
+    CHECK(batch.variance[j] == doctest::Approx(one.variance).epsilon(1e-9));
+    CHECK(scores[j] == doctest::Approx(log_ei(Eigen::VectorXd(points.col(j)))).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("gp: the MAP fit finds a longer lengthscale for a dimension that does not matter") {
   // A 4 x 4 grid; y varies along x0 only, so equal-x0 pairs agree along x1.
   Eigen::MatrixXd x(16, 2);

@@ -64,6 +64,37 @@ TEST_CASE("gp: the same seed and history give the same suggestions") {
   CHECK(a.ask(space, 0) != c.ask(space, 0));
 }
 
+TEST_CASE("gp: past the fit schedule's first step, a resumed study gets the same suggestions") {
+  // The uninterrupted sampler recalls its last kernel fit; the resumed one,
+  // told the history in one go, must compute the same. An early trial told
+  // again with another value changes the fit's input: a memo keyed by less
+  // than the whole input would answer with the stale fit.
+  const auto space = unit_square();
+  const int n = static_cast<int>(kFitAllRows) + 20;
+  GpSampler uninterrupted(3, Direction::kMinimize);
+  run(uninterrupted, space, branin, n);
+  for (const bool retold : {false, true}) {
+    if (retold) tell_complete(uninterrupted, 5, uninterrupted.history().at(5).params, 300.0);
+    GpSampler resumed(3, Direction::kMinimize);
+    for (const auto& [number, trial] : uninterrupted.history()) resumed.tell(trial);
+    CAPTURE(retold);
+    const auto expected = resumed.ask(space, n);
+    CHECK(uninterrupted.ask(space, n) == expected);
+  }
+}
+
+TEST_CASE("gp: the fit sees every row up to the threshold, then steps by at most a quarter") {
+  for (Eigen::Index n = 0; n <= kFitAllRows; ++n) CHECK(fitted_rows(n) == n);
+  Eigen::Index last = kFitAllRows;
+  for (Eigen::Index n = kFitAllRows + 1; n < 2000; ++n) {
+    const Eigen::Index m = fitted_rows(n);
+    CHECK(m <= n);
+    CHECK(m >= last);
+    CHECK(4 * n < 5 * m + 5);  // at least ~4/5 of the rows
+    last = m;
+  }
+}
+
 TEST_CASE(
     "gp: suggestions after the startup lie in the space, mixed and ordered choices included") {
   GpOptions options;
