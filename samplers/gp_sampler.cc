@@ -11,6 +11,7 @@
 #include "samplers/gp_hyperparameters.h"
 #include "samplers/gp_posterior.h"
 #include "samplers/random_sampler.h"
+#include "samplers/startup.h"
 
 namespace hpo {
 
@@ -49,16 +50,19 @@ GpPosterior with_fantasies(const GpPosterior& posterior, const Eigen::MatrixXd& 
 
 ParamValues GpSampler::ask(const SearchSpace& space, int number) {
   std::mt19937_64 rng(trial_seed(number));
-  // Every parameter is drawn first: the startup's values, and the fallback
-  // for what the GP does not model.
+  // Every parameter is drawn first: the fallback for what the GP does not
+  // model.
   ParamValues values;
   for (const auto& param : space) values[param.name] = sample_uniform(param.distribution, rng);
 
   const GpSpace gp_space(space);
-  if (gp_space.size() == 0) return drop_inactive(space, std::move(values));
+  const auto startup = [&] {
+    return drop_inactive(
+        space, startup_values(options_.startup, space, seed(), trial_seed(number), number));
+  };
+  if (gp_space.size() == 0) return startup();
   const GpHistory history = gp_history(this->history(), gp_space, direction(), number);
-  if (history.y.size() == 0 || history.y.size() < options_.n_startup_trials)
-    return drop_inactive(space, std::move(values));
+  if (history.y.size() == 0 || history.y.size() < options_.n_startup_trials) return startup();
 
   const auto categorical = gp_space.categorical();
   const KernelParams params = fit_kernel(history.x, history.y, categorical, options_.deterministic);

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "samplers/conditions.h"
-#include "samplers/random_sampler.h"
+#include "samplers/startup.h"
 #include "samplers/tpe_groups.h"
 
 namespace hpo {
@@ -82,12 +82,10 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   told_.clear();
   const Model model{rows_, split_ranked(rows_.ranks(), options_.gamma, options_.split)};
   if (model.split.n_finished < options_.n_startup_trials) {
-    // Exactly the random sampler's draws, so a study's first trials do not
-    // depend on which of the two it uses.
-    std::mt19937_64 rng(trial_seed(number));
-    ParamValues values;
-    for (const auto& p : space) values[p.name] = sample_uniform(p.distribution, rng);
-    return drop_inactive(space, std::move(values));
+    // The GP's startup points too (startup.h), so that a study's first
+    // trials do not depend on which of the two it uses.
+    return drop_inactive(
+        space, startup_values(options_.startup, space, seed(), trial_seed(number), number));
   }
   ParamValues out;
   std::vector<int> free;

@@ -1,0 +1,53 @@
+#include "samplers/auto_sampler.h"
+
+#include <variant>
+
+namespace hpo {
+
+namespace {
+
+// A choice among names: the GP compares two of them only by equality.
+bool named_choice(const ParamSpec& param) {
+  const auto* c = std::get_if<CategoricalDistribution>(&param.distribution);
+  return c && !is_ordered_numeric(*c);
+}
+
+}  // namespace
+
+std::string AutoPlan::summary() const {
+  if (gp_before <= 0) return "tpe";
+  return "gp, then tpe from trial " + std::to_string(gp_before);
+}
+
+AutoPlan auto_plan(const SearchSpace& space, const AutoThresholds& thresholds) {
+  const int n = static_cast<int>(space.size());
+  int named = 0;
+  for (const auto& p : space) named += named_choice(p);
+  const std::string counts = std::to_string(n - named) + " of " + std::to_string(n) +
+                             " parameters numeric";
+  AutoPlan plan;
+  if (n > thresholds.max_gp_parameters) {
+    plan.why = "tpe: " + std::to_string(n) + " parameters, more than the GP's " +
+               std::to_string(thresholds.max_gp_parameters);
+  } else if (named > thresholds.max_categorical_share * n) {
+    plan.why = "tpe: the space is mostly categorical (" + counts + ")";
+  } else {
+    plan.gp_before = thresholds.gp_trials;
+    plan.why = "gp for trials 0-" + std::to_string(thresholds.gp_trials - 1) +
+               " (small study, " + counts + "), then tpe";
+  }
+  return plan;
+}
+
+ParamValues AutoSampler::ask(const SearchSpace& space, int number) {
+  if (number < auto_plan(space, thresholds_).gp_before) return gp_.ask(space, number);
+  return tpe_.ask(space, number);
+}
+
+void AutoSampler::tell(const TrialView& trial) {
+  Sampler::tell(trial);
+  tpe_.tell(trial);
+  gp_.tell(trial);
+}
+
+}  // namespace hpo
