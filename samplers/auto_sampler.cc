@@ -6,10 +6,13 @@ namespace hpo {
 
 namespace {
 
-// A choice among names: the GP compares two of them only by equality.
-bool named_choice(const ParamSpec& param) {
+// Whether the GP models `param` as a number: a float, int or choice among
+// numbers, without a condition (gp_sampler.h draws conditional ones at
+// random; choices among names get an equality kernel).
+bool gp_numeric(const ParamSpec& param) {
+  if (param.condition) return false;
   const auto* c = std::get_if<CategoricalDistribution>(&param.distribution);
-  return c && !is_ordered_numeric(*c);
+  return !c || is_ordered_numeric(*c);
 }
 
 }  // namespace
@@ -21,20 +24,20 @@ std::string AutoPlan::summary() const {
 
 AutoPlan auto_plan(const SearchSpace& space, const AutoThresholds& thresholds) {
   const int n = static_cast<int>(space.size());
-  int named = 0;
-  for (const auto& p : space) named += named_choice(p);
-  const std::string counts = std::to_string(n - named) + " of " + std::to_string(n) +
-                             " parameters numeric";
+  int numeric = 0;
+  for (const auto& p : space) numeric += gp_numeric(p);
+  const std::string counts =
+      std::to_string(numeric) + " of " + std::to_string(n) + " parameters numeric";
   AutoPlan plan;
   if (n > thresholds.max_gp_parameters) {
     plan.why = "tpe: " + std::to_string(n) + " parameters, more than the GP's " +
                std::to_string(thresholds.max_gp_parameters);
-  } else if (named > thresholds.max_categorical_share * n) {
-    plan.why = "tpe: the space is mostly categorical (" + counts + ")";
+  } else if (numeric < thresholds.min_numeric_share * n) {
+    plan.why = "tpe: the space is mostly categorical or conditional (" + counts + ")";
   } else {
     plan.gp_before = thresholds.gp_trials;
-    plan.why = "gp for trials 0-" + std::to_string(thresholds.gp_trials - 1) +
-               " (small study, " + counts + "), then tpe";
+    plan.why = "gp for trials 0-" + std::to_string(thresholds.gp_trials - 1) + " (small study, " +
+               counts + "), then tpe";
   }
   return plan;
 }

@@ -70,7 +70,8 @@ std::vector<double> sobol_unit_point(uint64_t seed, int number, size_t dimension
 ParamValues sobol_point(const SearchSpace& space, uint64_t seed, int number) {
   const auto u = sobol_unit_point(seed, number, space.size());
   ParamValues values;
-  for (size_t j = 0; j < space.size(); ++j) values[space[j].name] = from_unit(space[j].distribution, u[j]);
+  for (size_t j = 0; j < space.size(); ++j)
+    values[space[j].name] = from_unit(space[j].distribution, u[j]);
   return values;
 }
 

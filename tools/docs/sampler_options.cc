@@ -39,11 +39,12 @@ void print_auto() {
       "The default (a study file without `sampler:` gets it). It takes `seed`, `n_startup_trials` "
       "and\n`startup` (as above, shared by both samplers it delegates to) and decides from the "
       "search space:\n\n"
-      "- TPE throughout when the space has more than %d parameters, or when more than %.0f%% of "
-      "its\n  parameters are choices among names (not numbers);\n"
+      "- TPE throughout when the space has more than %d parameters, or when fewer than %.0f%% of "
+      "its\n  parameters are numbers the GP models (floats, ints and numeric choices without a "
+      "condition);\n"
       "- else the GP for trials 0-%d, then TPE.\n\n"
       "`hpo run` prints the choice and why; `hpo status --json` shows it under `sampler`.\n",
-      t.max_gp_parameters, 100 * t.max_categorical_share, t.gp_trials - 1);
+      t.max_gp_parameters, 100 * t.min_numeric_share, t.gp_trials - 1);
 }
 
 void print_gp() {

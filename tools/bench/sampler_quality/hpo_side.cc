@@ -45,7 +45,7 @@ namespace {
 // it (startup count from the budget); hpo_gp_budget and hpo_tpe_budget:
 // auto's two samplers alone, with that startup (named only, to measure
 // auto's switch points). HPO_AUTO_GP_TRIALS, HPO_AUTO_MAX_PARAMETERS and
-// HPO_AUTO_CATEGORICAL_SHARE change auto's thresholds, HPO_BENCH_STARTUP_TRIALS
+// HPO_AUTO_NUMERIC_SHARE change auto's thresholds, HPO_BENCH_STARTUP_TRIALS
 // the budget samplers' startup count.
 const std::vector<std::string> kAllSamplers = {
     "hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna", "hpo_random", "hpo_gp",
@@ -129,7 +129,7 @@ std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction 
     t.gp_trials = static_cast<int>(env_number("HPO_AUTO_GP_TRIALS", t.gp_trials));
     t.max_gp_parameters =
         static_cast<int>(env_number("HPO_AUTO_MAX_PARAMETERS", t.max_gp_parameters));
-    t.max_categorical_share = env_number("HPO_AUTO_CATEGORICAL_SHARE", t.max_categorical_share);
+    t.min_numeric_share = env_number("HPO_AUTO_NUMERIC_SHARE", t.min_numeric_share);
     return std::make_unique<AutoSampler>(seed, direction,
                                          budget_options<TpeOptions>(space, n_trials),
                                          budget_options<GpOptions>(space, n_trials), t);
