@@ -13,9 +13,9 @@
 // Coordinate j is parameter j of the space; it maps to the parameter's
 // distribution as random_sampler.h's from_unit does: uniform in value, in
 // log-value for log parameters, over grid points, over choices. Every
-// parameter gets its coordinate, active or not (conditional parameters keep
-// their coordinate whatever their parent chose); the caller drops the
-// parameters whose condition fails, as the random sampler does.
+// parameter gets its coordinate, active or not; the caller drops the
+// parameters whose condition fails (startup.h uses random draws for
+// mostly conditional spaces instead).
 #ifndef HPO_SAMPLERS_SOBOL_STARTUP_H_
 #define HPO_SAMPLERS_SOBOL_STARTUP_H_
 

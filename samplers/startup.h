@@ -22,7 +22,8 @@ const std::vector<std::string>& startup_names();
 // The startup values of trial `number` for every parameter of `space`,
 // inactive ones included. kRandom draws exactly what the random sampler
 // draws for `trial_seed` (Sampler::trial_seed(number)); kSobol is
-// sobol_point of the sampler's `seed`.
+// sobol_point of the sampler's `seed`, except in a space where at least
+// half the parameters have a condition, which gets kRandom's draws.
 ParamValues startup_values(StartupKind kind, const SearchSpace& space, uint64_t seed,
                            uint64_t trial_seed, int number);
 

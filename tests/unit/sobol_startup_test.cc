@@ -10,6 +10,7 @@
 #include <set>
 
 #include "samplers/auto_sampler.h"
+#include "samplers/conditions.h"
 #include "samplers/random_sampler.h"
 #include "samplers/startup.h"
 #include "tests/unit/tpe_test_space.h"
@@ -166,6 +167,28 @@ TEST_CASE("auto answers as the GP before its switch and as TPE after, from the s
     for (Sampler* s : std::initializer_list<Sampler*>{&a, &gp, &tpe})
       tell_complete(*s, n, v, mixed_objective(v));
   }
+}
+
+}  // namespace
+}  // namespace hpo
+
+namespace hpo {
+namespace {
+
+TEST_CASE("a mostly conditional space starts with the random sampler's draws") {
+  const Condition when_net{"model", {ParamValue{std::string("net")}}};
+  const SearchSpace space = {{"model", choices({std::string("net"), std::string("tree")})},
+                             {"width", IntDistribution{8, 512, true, 1}, when_net},
+                             {"layers", IntDistribution{1, 6, false, 1}, when_net}};
+  TpeSampler tpe(6, Direction::kMinimize);
+  RandomSampler random(6, Direction::kMinimize);
+  for (int n = 0; n < 5; ++n) CHECK(tpe.ask(space, n) == random.ask(space, n));
+  // One conditional parameter of four: Sobol points, the inactive ones left out.
+  SearchSpace light = space;
+  light.erase(light.begin() + 2);
+  light.push_back({"lr", FloatDistribution{1e-5, 1e-1, true, std::nullopt}});
+  light.push_back({"dropout", FloatDistribution{0.0, 0.5, false, std::nullopt}});
+  CHECK(tpe.ask(light, 3) == drop_inactive(light, sobol_point(light, 6, 3)));
 }
 
 }  // namespace
