@@ -11,7 +11,12 @@ constexpr int64_t kMaxInteger = 1000000;
 
 const std::vector<GpOptionRow> kTable = {
     {"n_startup_trials", &GpOptions::n_startup_trials, "an integer of at least 0",
-     "Random trials before the GP starts (at least one COMPLETE trial is needed too)."},
+     "Startup trials before the GP starts (at least one COMPLETE trial is needed too); unset: a "
+     "quarter of the study's n_trials, between min(3, parameters) and 10 (10 when n_trials is "
+     "unknown)."},
+    {"startup", &GpOptions::startup, "one of sobol, random",
+     "How the startup trials are drawn: sobol (scrambled Sobol points, space-filling) or random "
+     "(independent uniform draws)."},
     {"deterministic", &GpOptions::deterministic, "true or false",
      "The objective has no noise: the noise variance is fixed near zero instead of estimated."},
 };
@@ -33,12 +38,20 @@ struct Setter {
     out.*member = *flag;
     return true;
   }
+
+  bool operator()(StartupKind GpOptions::*member) const {
+    const auto* name = std::get_if<std::string>(&value.value);
+    return name && tpe_value_from_name(startup_names(), *name, out.*member);
+  }
 };
 
 struct Text {
   const GpOptions& options;
   std::string operator()(int GpOptions::*m) const { return std::to_string(options.*m); }
   std::string operator()(bool GpOptions::*m) const { return options.*m ? "true" : "false"; }
+  std::string operator()(StartupKind GpOptions::*m) const {
+    return startup_names()[static_cast<size_t>(options.*m)];
+  }
 };
 
 }  // namespace

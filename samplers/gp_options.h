@@ -11,14 +11,16 @@
 #include <variant>
 #include <vector>
 
+#include "samplers/startup.h"
 #include "samplers/tpe_option_table.h"
 
 namespace hpo {
 
 struct GpOptions {
-  // Random trials before the GP models the history; Optuna's GPSampler
-  // also starts with 10.
+  // Startup trials before the GP models the history; a study file that sets
+  // none gets auto_startup_trials (startup.h) of its planned trials.
   int n_startup_trials = 10;
+  StartupKind startup = StartupKind::kSobol;  // how the startup trials are drawn
   // The objective has no noise: fix the noise variance at 1e-6 instead of
   // estimating it, so the GP interpolates the observations.
   bool deterministic = false;
@@ -26,7 +28,7 @@ struct GpOptions {
 
 struct GpOptionRow {
   const char* key;
-  std::variant<int GpOptions::*, bool GpOptions::*> member;
+  std::variant<int GpOptions::*, bool GpOptions::*, StartupKind GpOptions::*> member;
   const char* expected;  // what a valid value is, for errors and the docs
   const char* description;  // one line, for the docs
 };

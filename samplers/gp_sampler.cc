@@ -11,6 +11,7 @@
 #include "samplers/gp_posterior.h"
 #include "samplers/prior_observations.h"
 #include "samplers/random_sampler.h"
+#include "samplers/startup.h"
 
 namespace hpo {
 
@@ -49,23 +50,27 @@ GpPosterior with_fantasies(const GpPosterior& posterior, const Eigen::MatrixXd& 
 
 ParamValues GpSampler::ask(const SearchSpace& space, int number) {
   std::mt19937_64 rng(trial_seed(number));
-  // Every parameter is drawn first: the startup's values, and the fallback
-  // for what the GP does not model.
+  // Every parameter is drawn first: the fallback for what the GP does not
+  // model.
   ParamValues values;
   for (const auto& param : space) values[param.name] = sample_uniform(param.distribution, rng);
 
   const GpSpace gp_space(space);
-  if (gp_space.size() == 0) return drop_inactive(space, std::move(values));
+  const auto startup = [&] {
+    return drop_inactive(
+        space, startup_values(options_.startup, space, seed(), trial_seed(number), number));
+  };
+  if (gp_space.size() == 0) return startup();
   // Prior observations (warm start) join on the fidelity rule of
   // prior_observations.h; without them the history is read as it is.
   const auto merged =
       prior().empty() ? std::map<int, TrialView>{} : with_prior(this->history(), prior());
   const GpHistory history =
       gp_history(prior().empty() ? this->history() : merged, gp_space, direction(), number);
-  // A warm-started study has no random startup of its own: its prior
+  // A warm-started study has no startup of its own: its prior
   // observations did that job (prior_observations.h).
   if (history.y.size() == 0 || (prior().empty() && history.y.size() < options_.n_startup_trials))
-    return drop_inactive(space, std::move(values));
+    return startup();
 
   const auto categorical = gp_space.categorical();
   const KernelParams params = fit_memo_.fit(history, categorical, options_.deterministic);

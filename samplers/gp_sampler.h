@@ -9,11 +9,12 @@
 // trials as noise-free fantasies at the posterior mean; then it suggests the maximizer
 // of log expected improvement (log_ei.h, acquisition_optimizer.h).
 //
-// The first n_startup_trials are random (none in a warm-started study:
-// prior_observations.h), as is every parameter the GP does
-// not model: conditional parameters (those with `condition:`) are drawn
-// uniformly, then dropped where their condition fails. Only unconditional
-// parameters are modelled, so a conditional space is optimized over its
+// The first n_startup_trials are startup points (startup.h: scrambled
+// Sobol by default; none in a warm-started study: prior_observations.h);
+// every parameter the GP does not model is random: conditional parameters
+// (those with `condition:`) are drawn uniformly, then dropped where their
+// condition fails. Only unconditional parameters are modelled, so a
+// conditional space is optimized over its
 // always-present parameters.
 //
 // Everything depends only on the seed, the history and the trial number:

@@ -22,6 +22,12 @@ class RandomSampler : public Sampler {
 // samplers that fall back to random sampling (TPE's start-up trials).
 double sample_uniform(const Distribution& dist, std::mt19937_64& rng);
 
+// The value of `dist` at u in [0, 1): uniform in value, log-value, grid
+// point or choice, as sample_uniform draws it (which is from_unit of one
+// uniform draw), so that quasi-random startup points (sobol_startup.h) map
+// to each distribution as random ones do.
+double from_unit(const Distribution& dist, double u);
+
 }  // namespace hpo
 
 #endif  // HPO_SAMPLERS_RANDOM_SAMPLER_H_

@@ -13,7 +13,7 @@ uint64_t Sampler::trial_seed(int number, uint64_t salt) const {
 }
 
 const std::vector<std::string>& sampler_names() {
-  static const std::vector<std::string> names = {"random", "tpe", "gp"};
+  static const std::vector<std::string> names = {"auto", "random", "tpe", "gp"};
   return names;
 }
 

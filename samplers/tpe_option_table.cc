@@ -26,7 +26,11 @@ const std::vector<TpeOptionRow> kTable = {
      [](double v, const TpeOptions&) -> const char* {
        return v >= 0 && v <= kMaxInteger ? nullptr : "an integer of at least 0";
      },
-     "Random trials before TPE starts."},
+     "Startup trials before TPE starts; unset: a quarter of the study's n_trials, between "
+     "min(3, parameters) and 10 (10 when n_trials is unknown)."},
+    {"startup", &TpeOptions::startup, nullptr,
+     "How the startup trials are drawn: sobol (scrambled Sobol points, space-filling) or random "
+     "(independent uniform draws)."},
     {"n_ei_candidates", &TpeOptions::n_ei_candidates,
      [](double v, const TpeOptions&) -> const char* {
        return v >= 1 && v <= kMaxInteger ? nullptr : "an integer of at least 1";
@@ -96,6 +100,7 @@ const std::vector<std::string>& names_of(TpeWeighting TpeOptions::*) {
 const std::vector<std::string>& names_of(TpeBandwidth TpeOptions::*) {
   return tpe_bandwidth_names();
 }
+const std::vector<std::string>& names_of(StartupKind TpeOptions::*) { return startup_names(); }
 const std::vector<std::string>& names_of(std::monostate) { return tpe_preset_names(); }
 
 std::string one_of(const std::vector<std::string>& names) {

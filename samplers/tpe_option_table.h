@@ -17,9 +17,10 @@
 namespace hpo {
 
 // The member a row sets. std::monostate: the preset, which sets them all.
-using TpeOptionMember = std::variant<std::monostate, bool TpeOptions::*, int TpeOptions::*,
-                                     double TpeOptions::*, TpeSplitRule TpeOptions::*,
-                                     TpeWeighting TpeOptions::*, TpeBandwidth TpeOptions::*>;
+using TpeOptionMember =
+    std::variant<std::monostate, bool TpeOptions::*, int TpeOptions::*, double TpeOptions::*,
+                 TpeSplitRule TpeOptions::*, TpeWeighting TpeOptions::*, TpeBandwidth TpeOptions::*,
+                 StartupKind TpeOptions::*>;
 
 struct TpeOptionRow {
   const char* key;

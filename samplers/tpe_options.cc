@@ -15,6 +15,7 @@ TpeOptions optuna_tpe_options() {
   o.normalized_kernels = false;
   o.categorical_prior_weight = 0.0;
   o.constant_liar = false;
+  o.startup = StartupKind::kRandom;
   o.ordered_choices = false;
   return o;
 }
@@ -24,6 +25,7 @@ TpeOptions default_tpe_options(bool multivariate) {
   TpeOptions o = optuna_tpe_options();
   o.constant_liar = true;
   o.ordered_choices = true;
+  o.startup = StartupKind::kSobol;
   return o;
 }
 

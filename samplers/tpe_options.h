@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "samplers/startup.h"
+
 namespace hpo {
 
 // How many of the finished trials make up "below" (the good ones), at most 25.
@@ -47,7 +49,10 @@ struct TpeOptions {
   // With multivariate: model jointly the groups of parameters that always
   // occur together, instead of only the parameters every trial holds.
   bool group = false;
-  int n_startup_trials = 10;  // random trials before TPE starts
+  // Startup trials before TPE starts. A study file that sets none gets
+  // auto_startup_trials (startup.h) of its planned trials instead.
+  int n_startup_trials = 10;
+  StartupKind startup = StartupKind::kSobol;  // how the startup trials are drawn
   int n_ei_candidates = 24;  // draws from l(x) to choose from
   TpeSplitRule split = TpeSplitRule::kLinear;
   double gamma = 0.15;  // the split rule's factor (the paper's beta)

@@ -8,7 +8,7 @@
 
 #include "samplers/conditions.h"
 #include "samplers/prior_observations.h"
-#include "samplers/random_sampler.h"
+#include "samplers/startup.h"
 #include "samplers/tpe_groups.h"
 
 namespace hpo {
@@ -92,16 +92,14 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   }
   told_.clear();
   const Model model{rows_, split()};
-  // A warm-started study has no random startup of its own: its prior
+  // A warm-started study has no startup of its own: its prior
   // observations did that job (prior_observations.h).
   if (prior().empty() ? model.split.n_finished < options_.n_startup_trials
                       : model.split.n_finished == 0) {
-    // Exactly the random sampler's draws, so a study's first trials do not
-    // depend on which of the two it uses.
-    std::mt19937_64 rng(trial_seed(number));
-    ParamValues values;
-    for (const auto& p : space) values[p.name] = sample_uniform(p.distribution, rng);
-    return drop_inactive(space, std::move(values));
+    // The GP's startup points too (startup.h), so that a study's first
+    // trials do not depend on which of the two it uses.
+    return drop_inactive(
+        space, startup_values(options_.startup, space, seed(), trial_seed(number), number));
   }
   ParamValues out;
   std::vector<int> free;

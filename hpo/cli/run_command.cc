@@ -99,6 +99,22 @@ std::optional<std::string> startup_note(const Sampler& sampler, const StudyView&
          sampler.name() + " to learn from the results)";
 }
 
+// Prints which sampler the run uses and why, and stores it as the study's
+// hpo:sampler attribute for `hpo status --json` (an Optuna study user
+// attribute, so Optuna reads it too).
+void record_sampler_choice(Storage& storage, const PreparedStudy& prepared,
+                           const StudyConfig& config, const Sampler& sampler,
+                           const SamplerContext& context) {
+  nlohmann::json choice = sampler_choice(config.sampler, context.space);
+  choice["startup_trials"] = sampler.startup_trials();
+  std::cout << "sampler " << choice["name"].get<std::string>() << ": "
+            << choice["why"].get<std::string>();
+  if (sampler.startup_trials() > 0)
+    std::cout << "; the first " << sampler.startup_trials() << " trial(s) are startup points";
+  std::cout << "\n";
+  storage.set_study_user_attr(prepared.record.id, kSamplerAttr, choice);
+}
+
 // How often GPU use is sampled during a run: $HPO_GPU_SAMPLE_PERIOD seconds,
 // 5 by default (each sample runs nvidia-smi once for all GPUs).
 std::chrono::milliseconds gpu_sample_period() {
@@ -209,18 +225,21 @@ int run(const RunFlags& flags) {
   // leaves nothing behind.
   WarmStart warm = load_warm_start(config, *storage, placement.space);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
+  const StudyView before = load_study_view(*storage, config.name);
+  const SamplerContext context{static_cast<int>(before.trials.size()) + config.n_trials,
+                               placement.space.bounded()};
   auto sampler =
-      make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path);
+      make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path, context);
   sampler->tell_prior(std::move(warm.prior));
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
   for (const auto& line : warm.notes) std::cout << line << "\n";
   if (!config.warm_start.empty())
     storage->set_study_user_attr(prepared.record.id, kWarmStartAttr, warm.record);
+  record_sampler_choice(*storage, prepared, config, *sampler, context);
   note_other_revision(config, *storage);
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials,
                     config.objective.metric, config.objective.direction);
-  const StudyView before = load_study_view(*storage, config.name);
   const auto best = best_trials(before, 1);  // points into `before`
   if (!best.empty()) progress.seed_best(*best.front()->value, best.front()->number);
   if (const auto note = startup_note(*sampler, before, config.n_trials))

@@ -35,7 +35,7 @@ struct ObjectiveConfig {
 };
 
 struct SamplerConfig {
-  std::string name = "random";  // random | tpe | gp
+  std::string name = "auto";  // auto | random | tpe | gp (samplers/sampler.h)
   uint64_t seed = 0;
   bool seeded = false;  // false: a seed is drawn and stored with the study
   nlohmann::json options =

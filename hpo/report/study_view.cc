@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "hpo/run/orphans.h"
+#include "hpo/run/study_setup.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
 
@@ -72,6 +73,8 @@ StudyView load_study_view(Storage& storage, const std::string& name) {
   }
   const auto warm = attrs.find("hpo:warm_start");
   if (warm != attrs.end()) view.warm_start = warm->second;
+  const auto sampler = attrs.find(kSamplerAttr);
+  if (sampler != attrs.end()) view.sampler = sampler->second;
   view.trials = storage.trials(study->id);
   return view;
 }

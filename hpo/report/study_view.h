@@ -17,6 +17,9 @@ struct StudyView {
   std::string metric = "value";  // the objective's name
   std::vector<std::string> record;  // further metrics to show
   std::vector<TrialRecord> trials;  // by number
+  // The sampler the last run used and why (the study attribute hpo:sampler,
+  // {"name", "uses", "why"}); null for a study no run has recorded it for.
+  nlohmann::json sampler;
   // RUNNING trials that nothing runs: their run died or stopped beating
   // (see hpo/run/orphans.h). Filled by mark_orphans.
   std::set<int64_t> orphaned;

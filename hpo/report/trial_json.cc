@@ -124,6 +124,7 @@ nlohmann::ordered_json study_json(const StudyView& view) {
   j["study"] = view.study.name;
   j["direction"] = view.study.direction == Direction::kMaximize ? "maximize" : "minimize";
   j["metric"] = view.metric;
+  j["sampler"] = view.sampler;  // null when no run recorded it
   std::map<TrialState, int> counts;
   for (const auto& t : view.trials) ++counts[t.state];
   j["counts"] = counts_json(counts);

@@ -2,6 +2,7 @@
 
 #include "hpo/config/did_you_mean.h"
 #include "hpo/run/sampler_option_reader.h"
+#include "samplers/auto_sampler.h"
 #include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_option_table.h"
@@ -9,8 +10,36 @@
 
 namespace hpo {
 
+namespace {
+
+// The startup count from the run's budget, where the study file sets none
+// (`preset: optuna` keeps Optuna 3.1's 10).
+template <typename Options>
+Options with_startup(Options options, const nlohmann::json& config_options,
+                     const SamplerContext& context) {
+  const auto preset = config_options.find("preset");
+  const bool optuna = preset != config_options.end() && *preset == "optuna";
+  if (!config_options.contains("n_startup_trials") && !optuna) {
+    options.n_startup_trials =
+        auto_startup_trials(context.planned_trials, static_cast<int>(context.space.size()));
+  }
+  return options;
+}
+
+}  // namespace
+
+nlohmann::json sampler_choice(const SamplerConfig& config, const SearchSpace& space) {
+  if (config.name != "auto")
+    return {{"name", config.name},
+            {"uses", config.name},
+            {"why", "named by the study file or --sampler"}};
+  const AutoPlan plan = auto_plan(space);
+  return {{"name", "auto"}, {"uses", plan.summary()}, {"why", plan.why}};
+}
+
 std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed,
-                                      Direction direction, const std::string& study_file) {
+                                      Direction direction, const std::string& study_file,
+                                      const SamplerContext& context) {
   if (config.name == "random") {
     if (!config.options.empty()) {
       throw ConfigError(study_file +
@@ -22,14 +51,36 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
   if (config.name == "tpe") {
     return std::make_unique<TpeSampler>(
         seed, direction,
-        table_options<TpeOptions>(config.options, "tpe", read_tpe_options, tpe_option_keys(),
-                                  study_file));
+        with_startup(table_options<TpeOptions>(config.options, "tpe", read_tpe_options,
+                                               tpe_option_keys(), study_file),
+                     config.options, context));
   }
   if (config.name == "gp") {
     return std::make_unique<GpSampler>(
         seed, direction,
-        table_options<GpOptions>(config.options, "gp", read_gp_options, gp_option_keys(),
-                                 study_file));
+        with_startup(table_options<GpOptions>(config.options, "gp", read_gp_options,
+                                              gp_option_keys(), study_file),
+                     config.options, context));
+  }
+  if (config.name == "auto") {
+    // Both samplers with their defaults and the same startup, which the
+    // study file may set: n_startup_trials and startup, the keys they share.
+    nlohmann::json shared = nlohmann::json::object();
+    for (const auto& item : config.options.items()) {
+      if (item.key() != "n_startup_trials" && item.key() != "startup") {
+        throw ConfigError(study_file + ": sampler: unknown auto option '" + item.key() +
+                          "' (known: n_startup_trials, startup)");
+      }
+      shared[item.key()] = item.value();
+    }
+    return std::make_unique<AutoSampler>(
+        seed, direction,
+        with_startup(table_options<TpeOptions>(shared, "auto", read_tpe_options, tpe_option_keys(),
+                                               study_file),
+                     shared, context),
+        with_startup(
+            table_options<GpOptions>(shared, "auto", read_gp_options, gp_option_keys(), study_file),
+            shared, context));
   }
   throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name +
                     "' (known: " + join_names(sampler_names()) + ")");

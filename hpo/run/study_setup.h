@@ -21,6 +21,8 @@ struct PreparedStudy {
 inline constexpr const char* kObjectiveAttr = "hpo:objective";  // {"metric", "record"}
 inline constexpr const char* kSeedAttr = "hpo:sampler_seed";
 inline constexpr const char* kStudyFileAttr = "hpo:study_file";
+// {"name", "uses", "why", "startup_trials"}: what the last run sampled with.
+inline constexpr const char* kSamplerAttr = "hpo:sampler";
 
 // The seed, in order of precedence: --seed, the study file's sampler.seed,
 // the seed stored when the study was created (so a resumed study keeps its

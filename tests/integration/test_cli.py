@@ -151,10 +151,13 @@ def test_tpe_searches(p):
     # must run every trial and close in on the objective's peak (x = 0.3).
     # Seeded, so the outcome is fixed (the last 15 trials' mean distance is
     # 0.055); uniform draws would average 0.29, with a spread of 0.05 over 15.
+    # `startup: random` keeps the startup trials this outcome was recorded
+    # with (before Sobol points became the default; over the sampler-quality
+    # problems both startups search alike at 30 trials).
     p.study()
     path = os.path.join(p.dir, "studies", "s.yaml")
     text = open(path).read().replace("sampler: {name: random, seed: 7}",
-                                     "sampler: {name: tpe, seed: 3, n_startup_trials: 5}")
+                                     "sampler: {name: tpe, seed: 3, n_startup_trials: 5, startup: random}")
     open(path, "w").write(text)
     p.run("run", "--study", "s", "-n", "30")
     trials = p.status()["trials"]
@@ -162,7 +165,7 @@ def test_tpe_searches(p):
     tpe = [abs(t["params"]["x"] - 0.3) for t in trials[15:]]
     expect(sum(tpe) / len(tpe) < 0.15, f"TPE trials' mean distance to the peak: {sum(tpe) / len(tpe)}")
     # Optuna 3.1's own algorithm is one option away, and runs as well.
-    open(path, "w").write(text.replace("n_startup_trials: 5}", "n_startup_trials: 5, preset: optuna}"))
+    open(path, "w").write(text.replace("startup: random}", "startup: random, preset: optuna}"))
     p.run("run", "--study", "s", "-n", "3")
     expect(len(p.status()["trials"]) == 33, "preset: optuna did not run")
 
@@ -223,6 +226,38 @@ def test_tpe_startup_note(p):
            "every trial of it is random search" in out, out)
     out = p.run("run", "--study", "s", "-n", "1").stdout
     expect("random search" not in out, f"trial 7 is TPE's, yet the note came:\n{out}")
+
+
+def test_auto_sampler(p):
+    # A study file that names no sampler gets `auto`; the run says what it
+    # uses and why, and stores it where `status --json` and Optuna read it.
+    p.study()
+    path = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(path).read()
+    open(path, "w").write(text.replace("sampler: {name: random, seed: 7}\n", ""))
+    out = p.run("run", "--study", "s", "-n", "6").stdout
+    # The space holds x, width (numeric choices), depth, lr and act: 4 of 5 numeric.
+    line = next((l for l in out.splitlines() if l.startswith("sampler auto: ")), None)
+    expect(line is not None and line.startswith("sampler auto: gp for trials 0-") and
+           "4 of 5 parameters numeric" in line and "then tpe" in line, out)
+    st = p.status()
+    expect(st["sampler"]["name"] == "auto" and st["sampler"]["uses"].startswith("gp, then tpe"), st["sampler"])
+    expect(len(st["trials"]) == 6 and all(t["state"] == "COMPLETE" for t in st["trials"]), st["trials"])
+    # A mostly categorical space: TPE throughout, and the line says why.
+    p.space("params:\n  a: {type: categorical, choices: [u, v]}\n  b: {type: categorical, choices: [u, v, w]}\n"
+            "  x: {type: float, low: 0.0, high: 1.0}\n", name="cat.yaml")
+    open(os.path.join(p.dir, "studies", "c.yaml"), "w").write(
+        text.replace("name: s\n", "name: c\n").replace("search_space: space.yaml", "search_space: cat.yaml")
+        .replace("sampler: {name: random, seed: 7}", "sampler: {name: auto, seed: 7}"))
+    out = p.run("run", "--study", "c", "-n", "2").stdout
+    expect("sampler auto: tpe: the space is mostly categorical" in out, out)
+    expect(p.status("c")["sampler"]["uses"] == "tpe", p.status("c")["sampler"])
+    # Optuna reads the record as a study user attribute.
+    script = ("import optuna; optuna.logging.set_verbosity(optuna.logging.WARNING); "
+              f"print(optuna.load_study(study_name='s', storage='sqlite:///{p.db()}').user_attrs['hpo:sampler']['name'])")
+    r = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=OPTUNA_5))
+    expect(r.returncode == 0 and r.stdout.strip() == "auto", r.stdout + r.stderr)
 
 
 def test_export(p):

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "hpo/config/config_error.h"
+#include "samplers/startup.h"
 
 namespace hpo {
 namespace {
@@ -67,6 +68,46 @@ TEST_CASE("the gp sampler reads its options and names a bad one") {
         "studies/s.yaml: sampler.deterministic: expected true or false, got \"yes\"");
   config.options = {{"n_startup_trials", -1}};
   CHECK(error_of(config).find("expected an integer of at least 0, got -1") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace hpo
+
+namespace hpo {
+namespace {
+
+TEST_CASE("the startup count follows the run's budget unless the study file sets it") {
+  const SearchSpace space = {{"x", FloatDistribution{0, 1, false, std::nullopt}},
+                             {"y", FloatDistribution{0, 1, false, std::nullopt}},
+                             {"z", IntDistribution{1, 9, false, 1}}};
+  const SamplerContext twenty{20, space};
+  for (const std::string name : {"auto", "tpe", "gp"}) {
+    SamplerConfig config;
+    config.name = name;
+    CAPTURE(name);
+    CHECK(make_sampler(config, 1, Direction::kMinimize, "s.yaml", twenty)->startup_trials() ==
+          auto_startup_trials(20, 3));
+    CHECK(make_sampler(config, 1, Direction::kMinimize, "s.yaml")->startup_trials() == 10);
+    config.options = {{"n_startup_trials", 7}};
+    CHECK(make_sampler(config, 1, Direction::kMinimize, "s.yaml", twenty)->startup_trials() == 7);
+  }
+  SamplerConfig optuna;
+  optuna.name = "tpe";
+  optuna.options = {{"preset", "optuna"}};
+  CHECK(make_sampler(optuna, 1, Direction::kMinimize, "s.yaml", twenty)->startup_trials() == 10);
+}
+
+TEST_CASE("auto takes only the startup keys and says what it uses") {
+  SamplerConfig config;
+  config.name = "auto";
+  config.options = {{"startup", "random"}};
+  CHECK(make_sampler(config, 1, Direction::kMinimize, "s.yaml")->name() == "auto");
+  config.options = {{"gamma", 0.2}};
+  CHECK(error_of(config).find("unknown auto option 'gamma'") != std::string::npos);
+  const SearchSpace space = {{"x", FloatDistribution{0, 1, false, std::nullopt}}};
+  const auto choice = sampler_choice(config, space);
+  CHECK(choice["name"] == "auto");
+  CHECK(choice["uses"].get<std::string>().rfind("gp", 0) == 0);
 }
 
 }  // namespace

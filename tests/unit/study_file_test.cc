@@ -139,7 +139,7 @@ TEST_CASE("a minimal study gets the defaults and the file's stem as name") {
   const StudyConfig defaults;
   CHECK(study.name == "s");
   CHECK(study.objective.direction == Direction::kMinimize);
-  CHECK(study.sampler.name == "random");
+  CHECK(study.sampler.name == "auto");  // issue 21: a study without sampler: uses auto
   CHECK_FALSE(study.sampler.seeded);
   CHECK(study.sampler.options == nlohmann::json::object());
   CHECK(study.n_trials == defaults.n_trials);
@@ -248,9 +248,9 @@ TEST_CASE("objective and sampler values are checked") {
       "search_space: space.yaml\nobjective: {metric: m, direction: up}\ntrainer: {command: [t]}\n",
       "studies/s.yaml:2: objective.direction", "expected maximize or minimize, got 'up'");
   check_error(std::string(kRequired) + "sampler: {name: tpee}\n", "studies/s.yaml:4: sampler.name",
-              "unknown sampler 'tpee' (did you mean 'tpe'?); known: random, tpe");
+              "unknown sampler 'tpee' (did you mean 'tpe'?); known: auto, random, tpe");
   check_error(std::string(kRequired) + "sampler: {name: grid}\n", "studies/s.yaml:4: sampler.name",
-              "unknown sampler 'grid'; known: random, tpe");
+              "unknown sampler 'grid'; known: auto, random, tpe");
   check_error(std::string(kRequired) + "sampler: random\n", "studies/s.yaml:4: sampler",
               "expected a mapping, got 'random'");
   check_error(std::string(kRequired) + "sampler: {seed: -1}\n", "studies/s.yaml:4: sampler.seed",

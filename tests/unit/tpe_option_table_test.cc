@@ -76,8 +76,10 @@ nlohmann::json other_value(const TpeOptionRow& row, const TpeOptions& now) {
 }
 
 TEST_CASE("every row of the tpe option table is read from a study file and reaches the sampler") {
-  // Some options only matter under Optuna's algorithm (consider_endpoints).
-  const std::vector<nlohmann::json> bases = {nlohmann::json::object(), {{"preset", "optuna"}}};
+  // Some options only matter under Optuna's algorithm (consider_endpoints),
+  // `startup` only while the trials asked for are startup trials.
+  const std::vector<nlohmann::json> bases = {
+      nlohmann::json::object(), {{"preset", "optuna"}}, {{"n_startup_trials", 50}}};
   std::vector<std::vector<ParamValues>> before;
   for (const auto& base : bases) before.push_back(suggestions(base));
   for (const auto& row : tpe_option_table()) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "samplers/random_sampler.h"
+#include "samplers/sobol_startup.h"
 #include "samplers/tpe_param.h"
 #include "tests/unit/tpe_test_space.h"
 
@@ -53,24 +54,22 @@ TEST_CASE("grids and log parameters: the kernel domain and snapping") {
   CHECK(TpeParam(IntDistribution{4, 4, false, 1}, true).single());
 }
 
-TEST_CASE("start-up trials are the random sampler's, then TPE takes over") {
+TEST_CASE("start-up trials are Sobol points, then TPE takes over") {
   const auto space = mixed_space();
   TpeSampler tpe(17, Direction::kMinimize);
-  RandomSampler random(17, Direction::kMinimize);
   for (int n = 0; n < 10; ++n) {
     const auto v = tpe.ask(space, n);
-    CHECK(v == random.ask(space, n));
+    CHECK(v == sobol_point(space, 17, n));
     tell_complete(tpe, n, v, mixed_objective(v));
-    tell_complete(random, n, v, mixed_objective(v));
   }
-  // From the tenth finished trial on, TPE: no longer the random draws.
-  CHECK(tpe.ask(space, 10) != random.ask(space, 10));
+  // From the tenth finished trial on, TPE: no longer the startup points.
+  CHECK(tpe.ask(space, 10) != sobol_point(space, 17, 10));
 
   TpeOptions late;
   late.n_startup_trials = 11;
-  TpeSampler still_random(17, Direction::kMinimize, late);
-  for (const auto& [n, t] : tpe.history()) still_random.tell(t);
-  CHECK(still_random.ask(space, 10) == random.ask(space, 10));
+  TpeSampler still_startup(17, Direction::kMinimize, late);
+  for (const auto& [n, t] : tpe.history()) still_startup.tell(t);
+  CHECK(still_startup.ask(space, 10) == sobol_point(space, 17, 10));
 }
 
 TEST_CASE("suggestions always respect bounds, steps and choices") {

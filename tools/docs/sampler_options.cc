@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pruners/pruner.h"
+#include "samplers/auto_sampler.h"
 #include "samplers/gp_options.h"
 #include "samplers/mo_sampler_names.h"
 #include "samplers/nsga2_options.h"
@@ -24,9 +25,28 @@ std::string names(const std::vector<std::string>& list) {
 std::string code(const std::string& text) { return text.empty() ? "" : "`" + text + "`"; }
 
 // The preset's row has no member: its column values are the presets' names.
+// n_startup_trials unset follows the budget (startup.h), except under
+// `preset: optuna`.
 std::string cell(const TpeOptionRow& row, const TpeOptions& options, const char* preset) {
   if (std::holds_alternative<std::monostate>(row.member)) return code(preset);
+  if (std::string(row.key) == "n_startup_trials" && std::string(preset) == "default")
+    return code("auto");
   return code(tpe_option_text(row, options));
+}
+
+void print_auto() {
+  const AutoThresholds t;
+  std::printf(
+      "\n## The `auto` sampler\n\n"
+      "The default (a study file without `sampler:` gets it). It takes `seed`, `n_startup_trials` "
+      "and\n`startup` (as above, shared by both samplers it delegates to) and decides from the "
+      "search space:\n\n"
+      "- TPE throughout when the space has more than %d parameters, or when fewer than %.0f%% of "
+      "its\n  parameters are numbers the GP models (floats, ints and numeric choices without a "
+      "condition);\n"
+      "- else the GP for trials 0-%d, then TPE.\n\n"
+      "`hpo run` prints the choice and why; `hpo status --json` shows it under `sampler`.\n",
+      t.max_gp_parameters, 100 * t.min_numeric_share, t.gp_trials - 1);
 }
 
 void print_gp() {
@@ -38,8 +58,11 @@ void print_gp() {
       "|---|---|---|---|\n");
   const GpOptions defaults;
   for (const auto& row : gp_option_table()) {
-    std::printf("| `%s` | `%s` | %s | %s |\n", row.key, gp_option_text(row, defaults).c_str(),
-                row.expected, row.description);
+    const std::string value = std::string(row.key) == "n_startup_trials"
+                                  ? std::string("auto")
+                                  : gp_option_text(row, defaults);
+    std::printf("| `%s` | `%s` | %s | %s |\n", row.key, value.c_str(), row.expected,
+                row.description);
   }
 }
 
@@ -87,6 +110,7 @@ void print() {
                 tpe_option_expected(row, joint).c_str(), row.description);
   }
   print_gp();
+  print_auto();
   print_multi_objective();
 }
 

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "samplers/auto_sampler.h"
 #include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_option_table.h"
@@ -39,9 +40,16 @@ namespace {
 // hpo_tpe: the default (multivariate); hpo_tpe_univariate: the default for
 // one model per parameter (`multivariate: false`); hpo_tpe_unordered: without ordered numeric
 // choices; hpo_tpe_optuna: the Optuna 3.1 preset (univariate and unordered,
-// as Optuna); hpo_gp: the Gaussian-process sampler with its defaults.
+// as Optuna); hpo_gp: the Gaussian-process sampler with its defaults;
+// hpo_auto: `sampler: auto`, hpo's default, as `hpo run -n N_TRIALS` makes
+// it (startup count from the budget); hpo_gp_budget and hpo_tpe_budget:
+// auto's two samplers alone, with that startup (named only, to measure
+// auto's switch points). HPO_AUTO_GP_TRIALS, HPO_AUTO_MAX_PARAMETERS and
+// HPO_AUTO_NUMERIC_SHARE change auto's thresholds, HPO_BENCH_STARTUP_TRIALS
+// the budget samplers' startup count.
 const std::vector<std::string> kAllSamplers = {
-    "hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna", "hpo_random", "hpo_gp"};
+    "hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna", "hpo_random", "hpo_gp",
+    "hpo_auto"};
 
 // A value of HPO_TPE_OPTIONS as a study file would hold it: true and false
 // are flags, then integers, then numbers, else a name.
@@ -90,7 +98,38 @@ TpeOptions tuned() {
   return o;
 }
 
-std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction direction) {
+double env_number(const char* variable, double fallback) {
+  const char* env = std::getenv(variable);
+  return env ? std::atof(env) : fallback;
+}
+
+// auto's samplers as a run of `n_trials` over `space` makes them.
+template <typename Options>
+Options budget_options(const SearchSpace& space, int n_trials) {
+  Options o;
+  o.n_startup_trials = static_cast<int>(env_number(
+      "HPO_BENCH_STARTUP_TRIALS", auto_startup_trials(n_trials, static_cast<int>(space.size()))));
+  return o;
+}
+
+std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction direction,
+                              const SearchSpace& space = {}, int n_trials = 0) {
+  if (name == "hpo_auto") {
+    AutoThresholds t;
+    t.gp_trials = static_cast<int>(env_number("HPO_AUTO_GP_TRIALS", t.gp_trials));
+    t.max_gp_parameters =
+        static_cast<int>(env_number("HPO_AUTO_MAX_PARAMETERS", t.max_gp_parameters));
+    t.min_numeric_share = env_number("HPO_AUTO_NUMERIC_SHARE", t.min_numeric_share);
+    return std::make_unique<AutoSampler>(seed, direction,
+                                         budget_options<TpeOptions>(space, n_trials),
+                                         budget_options<GpOptions>(space, n_trials), t);
+  }
+  if (name == "hpo_gp_budget")
+    return std::make_unique<GpSampler>(seed, direction, budget_options<GpOptions>(space, n_trials));
+  if (name == "hpo_tpe_budget") {
+    return std::make_unique<TpeSampler>(seed, direction,
+                                        budget_options<TpeOptions>(space, n_trials));
+  }
   if (name == "hpo_random") return std::make_unique<RandomSampler>(seed, direction);
   if (name == "hpo_gp") return std::make_unique<GpSampler>(seed, direction);
   if (name == "hpo_tpe") return std::make_unique<TpeSampler>(seed, direction, tuned());
@@ -126,7 +165,7 @@ int shared_trials() {
 
 RunResult run(const BenchProblem& p, const std::string& sampler, uint64_t seed, int n_trials,
               int n_shared) {
-  auto s = make(sampler, seed, p.direction);
+  auto s = make(sampler, seed, p.direction, p.space, n_trials);
   const double sign = p.direction == Direction::kMinimize ? 1.0 : -1.0;
   double best = INFINITY;
   ParamValues incumbent;
