@@ -28,6 +28,7 @@
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trainer_program.h"
 #include "hpo/storage/open_storage.h"
+#include "samplers/random_sampler.h"
 
 namespace hpo {
 
@@ -189,13 +190,21 @@ int exit_code(const RunSummary& summary, const StopFlag& stop) {
   return kExitOk;
 }
 
+// The sampler for the study's objectives: the study file's for one, a
+// multi-objective one for several.
+std::unique_ptr<Sampler> study_sampler(const StudyConfig& config, uint64_t seed) {
+  if (config.objectives.size() > 1)
+    return std::make_unique<RandomSampler>(seed, config.objective.direction);
+  return make_sampler(config.sampler, seed, config.objective.direction, config.path);
+}
+
 int run(const RunFlags& flags) {
   // Every check first, before the database is touched.
   StudyConfig config = configure(flags);
   const TrainerProgram trainer = find_trainer(config);
   if (trainer.path.empty())
     throw ConfigError(config.path + ": trainer.command: " + trainer.problem);
-  make_sampler(config.sampler, 0, config.objective.direction, config.path);  // validates options
+  study_sampler(config, 0);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);
 
@@ -203,8 +212,7 @@ int run(const RunFlags& flags) {
       open_storage(config.storage, OpenMode::kCreateIfMissing,
                    config.storage_revision.empty() ? kNewestRevision : config.storage_revision);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
-  auto sampler =
-      make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path);
+  auto sampler = study_sampler(config, prepared.seed);
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
   note_other_revision(config, *storage);
 
