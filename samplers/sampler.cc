@@ -1,5 +1,7 @@
 #include "samplers/sampler.h"
 
+#include "samplers/mo_sampler_names.h"
+
 namespace hpo {
 
 uint64_t Sampler::trial_seed(int number, uint64_t salt) const {
@@ -12,6 +14,11 @@ uint64_t Sampler::trial_seed(int number, uint64_t salt) const {
 
 const std::vector<std::string>& sampler_names() {
   static const std::vector<std::string> names = {"random", "tpe", "gp"};
+  return names;
+}
+
+const std::vector<std::string>& multi_objective_sampler_names() {
+  static const std::vector<std::string> names = {"auto", "nsga2", "random", "tpe"};
   return names;
 }
 

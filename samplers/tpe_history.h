@@ -34,6 +34,8 @@ class TpeHistory {
 
   // One per told trial, in trial order.
   const std::vector<TpeRank>& ranks() const { return ranks_; }
+  // The trial number of each row.
+  const std::vector<int>& numbers() const { return numbers_; }
 
   // The trial in `row`'s value of parameter `param`, in model space; NaN
   // where the trial lacks it or holds a value outside today's distribution.

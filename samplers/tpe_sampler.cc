@@ -80,7 +80,7 @@ void TpeSampler::tell(const TrialView& trial) {
 ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   rows_.update(history(), std::move(told_), space);
   told_.clear();
-  const Model model{rows_, split_ranked(rows_.ranks(), options_.gamma, options_.split)};
+  const Model model{rows_, split()};
   if (model.split.n_finished < options_.n_startup_trials) {
     // Exactly the random sampler's draws, so a study's first trials do not
     // depend on which of the two it uses.
@@ -111,6 +111,10 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   // Every group is drawn, each from the trials that hold it (Optuna's
   // group=True); a child whose parent chose otherwise is then dropped.
   return drop_inactive(space, std::move(out));
+}
+
+TpeSplit TpeSampler::split() const {
+  return split_ranked(rows_.ranks(), options_.gamma, options_.split);
 }
 
 std::vector<std::vector<int>> TpeSampler::groups(const Model& model, const std::vector<int>& free,
@@ -150,6 +154,12 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model, const std::
 Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& rows,
                                    bool below) const {
   const int n = static_cast<int>(rows.size());
+  if (below && !model.split.below_weight.empty()) {
+    Eigen::ArrayXd w(n);
+    for (int i = 0; i < n; ++i)
+      w(i) = model.split.below_weight[static_cast<size_t>(rows[static_cast<size_t>(i)])];
+    return w;
+  }
   switch (options_.weighting) {
     case TpeWeighting::kOptuna:
       return default_weights(n);
@@ -189,7 +199,9 @@ void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& 
   const Eigen::ArrayXd below_w = weights(model, below_rows, true);
   ParzenOptions below_opts = popts;
   // The prior keeps its share against weights that are no longer 1 each.
-  if (options_.weighting == TpeWeighting::kExpectedImprovement && below_w.size() > 0) {
+  const bool reweighted =
+      options_.weighting == TpeWeighting::kExpectedImprovement || !model.split.below_weight.empty();
+  if (reweighted && below_w.size() > 0) {
     below_opts.prior_kernel_weight = options_.prior_weight * below_w.mean();
   }
   const ParzenEstimator l(dims, below, below_w, below_opts,

@@ -42,6 +42,13 @@ class TpeSampler : public Sampler {
 
   const TpeOptions& options() const { return options_; }
 
+ protected:
+  // The told trials as rows (TpeHistory: one per told trial, in trial
+  // order), and their split into good and the rest. A subclass that ranks
+  // trials otherwise (several objectives) overrides split().
+  const TpeHistory& rows() const { return rows_; }
+  virtual TpeSplit split() const;
+
  private:
   // The history as TPE sees it, split; the split's indices are rows.
   struct Model {

@@ -32,6 +32,9 @@ struct TpeSplit {
   std::vector<double> loss;
   // The loss of the best trial in "above", NaN when that is no COMPLETE one.
   double threshold = 0;
+  // Per trial, its weight in l(x) when it is in "below"; empty: weighted as
+  // the options say. Multi-objective TPE sets them (hypervolume shares).
+  std::vector<double> below_weight;
 };
 
 // How many trials make up "below": ceil(gamma * n_finished) (kLinear) or

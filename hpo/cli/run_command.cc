@@ -2,12 +2,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
@@ -21,6 +23,7 @@
 #include "hpo/gpu/utilization_sampler.h"
 #include "hpo/launch/process.h"
 #include "hpo/report/study_view.h"
+#include "hpo/run/mo_sampler_factory.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/pruner_factory.h"
 #include "hpo/run/sampler_factory.h"
@@ -28,7 +31,7 @@
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trainer_program.h"
 #include "hpo/storage/open_storage.h"
-#include "samplers/random_sampler.h"
+#include "samplers/mo_sampler_names.h"
 
 namespace hpo {
 
@@ -190,11 +193,23 @@ int exit_code(const RunSummary& summary, const StopFlag& stop) {
   return kExitOk;
 }
 
+// What --sampler may name: the study's objectives say which of them fit.
+std::vector<std::string> all_sampler_names() {
+  std::vector<std::string> names = sampler_names();
+  for (const auto& n : multi_objective_sampler_names()) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  return names;
+}
+
 // The sampler for the study's objectives: the study file's for one, a
 // multi-objective one for several.
 std::unique_ptr<Sampler> study_sampler(const StudyConfig& config, uint64_t seed) {
-  if (config.objectives.size() > 1)
-    return std::make_unique<RandomSampler>(seed, config.objective.direction);
+  if (config.objectives.size() > 1) {
+    std::vector<Direction> directions;
+    for (const auto& o : config.objectives) directions.push_back(o.direction);
+    return make_multi_objective_sampler(config.sampler, seed, directions, config.path);
+  }
   return make_sampler(config.sampler, seed, config.objective.direction, config.path);
 }
 
@@ -266,8 +281,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
                   "(the database must exist; default: $HPO_STORAGE, else the study file's)");
   cmd->add_option("--sampler", flags->sampler,
-                  "Sampler: random, tpe or gp (default: the study file's)")
-      ->check(CLI::IsMember(sampler_names()));
+                  "Sampler: random, tpe or gp; with several objectives auto, nsga2, random or tpe "
+                  "(default: the study file's)")
+      ->check(CLI::IsMember(all_sampler_names()));
   cmd->add_option("--seed", flags->seed,
                   "Sampler seed (default: the study file's, else the one stored with the study)");
   cmd->add_option("--timeout", flags->timeout,

@@ -15,6 +15,7 @@
 #include "hpo/config/yaml_node.h"
 #include "hpo/storage/optuna_revision.h"  // its constants only: hpo_config links no storage
 #include "pruners/pruner.h"
+#include "samplers/mo_sampler_names.h"
 #include "samplers/sampler.h"
 
 namespace hpo {
@@ -250,7 +251,9 @@ std::string parse_named(const YamlNode& node, const char* what,
   return name;
 }
 
-SamplerConfig parse_sampler(const YamlNode& node) {
+// `names`: sampler_names(), or multi_objective_sampler_names() for a study
+// with several objectives.
+SamplerConfig parse_sampler(const YamlNode& node, const std::vector<std::string>& names) {
   SamplerConfig sampler;
   const auto seed = [&](const std::string& key, const YamlNode& value) {
     if (key != "seed") return false;
@@ -260,7 +263,7 @@ SamplerConfig parse_sampler(const YamlNode& node) {
     sampler.seeded = true;
     return true;
   };
-  const std::string name = parse_named(node, "sampler", sampler_names(), sampler.options, seed);
+  const std::string name = parse_named(node, "sampler", names, sampler.options, seed);
   if (!name.empty()) sampler.name = name;
   return sampler;
 }
@@ -426,7 +429,10 @@ StudyConfig load_study_file(const std::string& path) {
   study.name = study_name(root, path);
   if (auto description = root.find("description")) study.description = description->as_string();
   parse_goals(root, study);
-  if (auto sampler = root.find("sampler")) study.sampler = parse_sampler(*sampler);
+  if (auto sampler = root.find("sampler")) {
+    study.sampler = parse_sampler(
+        *sampler, study.objectives.size() > 1 ? multi_objective_sampler_names() : sampler_names());
+  }
   if (auto pruner = root.find("pruner")) {
     study.pruner = parse_pruner(*pruner);
     if (study.objectives.size() > 1 && study.pruner.name != "none") {

@@ -1,68 +1,13 @@
 #include "hpo/run/sampler_factory.h"
 
-#include <map>
-
-#include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
+#include "hpo/run/sampler_option_reader.h"
 #include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
 
 namespace hpo {
-
-namespace {
-
-// A study file's value as the option table reads it.
-TpeOptionValue option_value(const nlohmann::json& v) {
-  TpeOptionValue out;
-  if (v.is_boolean())
-    out.value = v.get<bool>();
-  else if (v.is_number_integer())
-    out.value = v.get<int64_t>();
-  else if (v.is_number())
-    out.value = v.get<double>();
-  else if (v.is_string())
-    out.value = v.get<std::string>();
-  out.written = v.dump();
-  return out;
-}
-
-std::map<std::string, TpeOptionValue> option_values(const nlohmann::json& options) {
-  std::map<std::string, TpeOptionValue> values;
-  for (const auto& item : options.items()) values[item.key()] = option_value(item.value());
-  return values;
-}
-
-// The error for `error`, a bad key of sampler `sampler` (with `known` keys).
-ConfigError option_error(const TpeOptionError& error, const std::string& sampler,
-                         const std::vector<std::string>& known,
-                         std::map<std::string, TpeOptionValue>& values,
-                         const std::string& study_file) {
-  if (error.expected.empty()) {
-    return ConfigError(study_file + ": sampler: unknown " + sampler + " option '" + error.key +
-                       "'" + did_you_mean(error.key, known) + " (known: " + join_names(known) +
-                       ")");
-  }
-  return ConfigError(study_file + ": sampler." + error.key + ": expected " + error.expected +
-                     ", got " + values[error.key].written);
-}
-
-// The options of a sampler with an option table (TPE's, the GP's), read by
-// `read`; an error names the `sampler` and its `known` keys.
-template <typename Options>
-Options table_options(
-    const nlohmann::json& options, const std::string& sampler,
-    std::optional<TpeOptionError> (*read)(const std::map<std::string, TpeOptionValue>&, Options&),
-    const std::vector<std::string>& known, const std::string& study_file) {
-  auto values = option_values(options);
-  Options o;
-  const auto error = read(values, o);
-  if (!error) return o;
-  throw option_error(*error, sampler, known, values, study_file);
-}
-
-}  // namespace
 
 std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed,
                                       Direction direction, const std::string& study_file) {

@@ -1,12 +1,14 @@
-// Prints docs/sampler-options.md from the option tables (TPE's and GP's), so that the docs
-// list exactly the options a study file accepts. The test docs_sampler_options
-// fails when the committed file differs; regenerate it with
+// Prints docs/sampler-options.md from the option tables (TPE's, GP's and NSGA-II's), so that the
+// docs list exactly the options a study file accepts. The test docs_sampler_options fails when the
+// committed file differs; regenerate it with
 //   build/bin/sampler_options_doc > docs/sampler-options.md
 #include <cstdio>
 #include <string>
 
 #include "pruners/pruner.h"
 #include "samplers/gp_options.h"
+#include "samplers/mo_sampler_names.h"
+#include "samplers/nsga2_options.h"
 #include "samplers/sampler.h"
 #include "samplers/tpe_option_table.h"
 
@@ -41,6 +43,24 @@ void print_gp() {
   }
 }
 
+void print_multi_objective() {
+  std::printf(
+      "\n## Several objectives\n\n"
+      "A study with `objectives:` names one of %s (see study-files.md). `tpe` there is\n"
+      "multi-objective TPE and takes the `tpe` keys above; `random` and `auto` take only `seed`.\n"
+      "\n### The `nsga2` sampler\n\n"
+      "NSGA-II with Optuna's defaults, for example `sampler: {name: nsga2, population_size: "
+      "40}`.\n\n"
+      "| key | default | accepts | what it does |\n"
+      "|---|---|---|---|\n",
+      names(multi_objective_sampler_names()).c_str());
+  const Nsga2Options defaults;
+  for (const auto& row : nsga2_option_table()) {
+    std::printf("| `%s` | `%s` | %s | %s |\n", row.key, nsga2_option_text(row, defaults).c_str(),
+                row.expected, row.description);
+  }
+}
+
 void print() {
   std::printf(
       "# Sampler options\n\n"
@@ -67,6 +87,7 @@ void print() {
                 tpe_option_expected(row, joint).c_str(), row.description);
   }
   print_gp();
+  print_multi_objective();
 }
 
 }  // namespace
