@@ -198,8 +198,7 @@ int export_study(ExportFlags flags) {
                                : ranked_trials(view, options.rule, static_cast<size_t>(flags.top));
   if (best.empty()) {
     std::cerr << "hpo export: study '" << view.study.name << "' has no "
-              << (has_constraints(view.trials) ? "feasible " : "")
-              << "COMPLETE trial to export\n";
+              << (has_constraints(view.trials) ? "feasible " : "") << "COMPLETE trial to export\n";
     return kExitAllTrialsFailed;
   }
   std::string notes;

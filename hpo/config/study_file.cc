@@ -24,26 +24,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kStudyKeys = {"name",
-                                             "description",
-                                             "search_space",
-                                             "objective",
-                                             "objectives",
-                                             "constraints",
-                                             "sampler",
-                                             "pruner",
-                                             "n_trials",
-                                             "n_jobs",
-                                             "trainer",
-                                             "env",
-                                             "fixed",
-                                             "storage",
-                                             "storage_revision",
-                                             "runs_dir",
-                                             "on_oom",
-                                             "heartbeat_interval",
-                                             "env_fixed",
-                                             "smoke"};
+const std::vector<std::string> kStudyKeys = {
+    "name",      "description", "search_space",     "objective", "objectives", "constraints",
+    "sampler",   "pruner",      "n_trials",         "n_jobs",    "trainer",    "env",
+    "fixed",     "storage",     "storage_revision", "runs_dir",  "on_oom",     "heartbeat_interval",
+    "env_fixed", "smoke"};
 
 // The env settings hpo fits to the cores, and so the ones env_fixed may pin.
 const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
@@ -437,8 +422,7 @@ StudyConfig load_study_file(const std::string& path) {
     study.pruner = parse_pruner(*pruner);
     if (study.objectives.size() > 1 && study.pruner.name != "none") {
       pruner->fail("pruning needs a single objective; this study has " +
-                   std::to_string(study.objectives.size()) +
-                   " (drop 'pruner:' or set it to none)");
+                   std::to_string(study.objectives.size()) + " (drop 'pruner:' or set it to none)");
     }
   }
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);

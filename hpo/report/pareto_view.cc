@@ -77,9 +77,10 @@ FrontPick pick_knee(const StudyView& view, const std::vector<const TrialRecord*>
     distance.push_back(std::sqrt(sum));
   }
   const size_t i = argmin(distance);
-  return {front[i], "the knee of the front: nearest the ideal point of the objectives scaled to "
-                    "[0, 1] over the front (distance " +
-                        number_text(distance[i]) + ")"};
+  return {front[i],
+          "the knee of the front: nearest the ideal point of the objectives scaled to "
+          "[0, 1] over the front (distance " +
+              number_text(distance[i]) + ")"};
 }
 
 FrontPick pick_weighted(const StudyView& view, const std::vector<const TrialRecord*>& front,
@@ -95,9 +96,10 @@ FrontPick pick_weighted(const StudyView& view, const std::vector<const TrialReco
   std::string w;
   for (size_t k = 0; k < weights.size(); ++k)
     w += (k ? ", " : "") + view.metrics.at(k) + " " + number_text(weights[k]);
-  return {front[i], "the smallest weighted sum of the objectives scaled to [0, 1] over the front, "
-                    "0 the best (weights " +
-                        w + "; its sum " + number_text(score[i]) + ")"};
+  return {front[i],
+          "the smallest weighted sum of the objectives scaled to [0, 1] over the front, "
+          "0 the best (weights " +
+              w + "; its sum " + number_text(score[i]) + ")"};
 }
 
 std::set<int> pareto_numbers(const StudyView& view) {

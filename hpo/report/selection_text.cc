@@ -114,7 +114,9 @@ std::string selection_text(const StudyView& view, const Selection& s) {
 nlohmann::ordered_json selection_json(const StudyView& view, const Selection& s) {
   nlohmann::ordered_json j;
   j["available"] = s.series_trials > 0;
-  j["rule"] = !s.chosen_by.empty() ? s.chosen_by : s.rule == SelectRule::kRobust ? "robust" : "best";
+  j["rule"] = !s.chosen_by.empty()            ? s.chosen_by
+              : s.rule == SelectRule::kRobust ? "robust"
+                                              : "best";
   j["trial"] =
       s.selected ? nlohmann::ordered_json(s.selected->number) : nlohmann::ordered_json(nullptr);
   if (s.series_trials == 0) {

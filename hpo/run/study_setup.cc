@@ -11,7 +11,8 @@ namespace {
 std::string directions_words(const std::vector<Direction>& directions) {
   std::string words;
   for (Direction d : directions)
-    words += (words.empty() ? "" : ", ") + std::string(d == Direction::kMaximize ? "maximize" : "minimize");
+    words += (words.empty() ? "" : ", ") +
+             std::string(d == Direction::kMaximize ? "maximize" : "minimize");
   return words;
 }
 
@@ -66,9 +67,7 @@ PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
   if (stored_seed == attrs.end())
     storage.set_study_user_attr(prepared.record.id, kSeedAttr, prepared.seed);
   if (!attrs.count(kObjectiveAttr)) {
-    storage.set_study_user_attr(
-        prepared.record.id, kObjectiveAttr,
-        objective_attr(config));
+    storage.set_study_user_attr(prepared.record.id, kObjectiveAttr, objective_attr(config));
   }
   if (!attrs.count(kStudyFileAttr) && !config.path.empty()) {
     storage.set_study_user_attr(prepared.record.id, kStudyFileAttr,

@@ -107,9 +107,8 @@ void read_params(SqliteDb& db, const TrialScope& scope, const TrialIndex& index)
 }
 
 void read_values(SqliteDb& db, const TrialScope& scope, const TrialIndex& index) {
-  Statement st(db,
-               "SELECT trial_id, value, value_type FROM trial_values WHERE " +
-                   children_where(scope) + " ORDER BY trial_id, objective");
+  Statement st(db, "SELECT trial_id, value, value_type FROM trial_values WHERE " +
+                       children_where(scope) + " ORDER BY trial_id, objective");
   bind_scope(st, scope);
   while (st.step()) {
     const auto it = index.find(st.int64(0));

@@ -29,8 +29,9 @@ std::vector<double> trial_constraints(const Attrs& system_attrs) {
 }
 
 bool has_constraints(const std::vector<TrialRecord>& trials) {
-  return std::any_of(trials.begin(), trials.end(),
-                     [](const TrialRecord& t) { return !trial_constraints(t.system_attrs).empty(); });
+  return std::any_of(trials.begin(), trials.end(), [](const TrialRecord& t) {
+    return !trial_constraints(t.system_attrs).empty();
+  });
 }
 
 bool is_feasible(const std::vector<double>& constraints) {

@@ -545,9 +545,9 @@ objectives: [{metric: a, direction: maximize}, {metric: a, direction: minimize}]
 }
 
 TEST_CASE("pruning with several objectives is refused, as Optuna refuses it") {
-  check_error(std::string(kTwoGoals) + "pruner: median\n", "studies/s.yaml:",
-              "pruner: pruning needs a single objective; this study has 2");
-  const Layout layout(std::string(kTwoGoals) + "pruner: none\n");
+  check_error(std::string(kTwoGoals) + "pruner: {name: median}\n",
+              "studies/s.yaml:", "pruner: pruning needs a single objective; this study has 2");
+  const Layout layout(std::string(kTwoGoals) + "pruner: {name: none}\n");
   CHECK(load_study_file(layout.study).pruner.name == "none");
 }
 
