@@ -120,9 +120,8 @@ double sliced(std::vector<Point> points, const Point& ref) {
   double total = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     Point p(points[i].begin(), points[i].end() - 1);
-    const bool beaten = std::any_of(below.begin(), below.end(), [&](const Point& q) {
-      return q == p || dominates(q, p);
-    });
+    const bool beaten = std::any_of(below.begin(), below.end(),
+                                    [&](const Point& q) { return q == p || dominates(q, p); });
     if (!beaten) {
       below.erase(std::remove_if(below.begin(), below.end(),
                                  [&](const Point& q) { return dominates(p, q); }),
@@ -152,10 +151,23 @@ double volume(std::vector<Point> points, const Point& ref) {
   }
 }
 
+// One point's hypervolume, multiplied in the order the 2-D and 3-D paths
+// multiply, so that it equals hypervolume({p}) exactly there.
+double box_volume(const Point& p, const Point& reference) {
+  if (reference.size() > 3) return hypervolume({p}, reference);
+  double v = 1;
+  for (size_t i = 0; i < reference.size(); ++i) {
+    if (!(p[i] < reference[i])) return 0;
+    v *= reference[i] - p[i];
+  }
+  return v;
+}
+
 }  // namespace
 
 double hypervolume(const Losses& losses, const std::vector<double>& reference) {
-  if (reference.size() == 2) return area(inside_fixed<2>(losses, reference), reference[0], reference[1]);
+  if (reference.size() == 2)
+    return area(inside_fixed<2>(losses, reference), reference[0], reference[1]);
   if (reference.size() == 3) return volume3(inside_fixed<3>(losses, reference), reference);
   return volume(inside(losses, reference), reference);
 }
@@ -188,7 +200,7 @@ std::vector<size_t> select_by_hypervolume(const Losses& losses, size_t k,
   };
   std::priority_queue<Entry> heap;
   for (size_t i = 0; i < losses.size(); ++i) {
-    heap.push({hypervolume({losses[i]}, reference), i, 0});
+    heap.push({box_volume(losses[i], reference), i, 0});
   }
   std::vector<size_t> chosen;
   Losses set;

@@ -42,7 +42,15 @@ MotpeSampler::MotpeSampler(uint64_t seed, std::vector<Direction> directions, Tpe
       directions_(std::move(directions)) {}
 
 void MotpeSampler::tell(const TrialView& trial) {
-  TpeSampler::tell(trial);
+  if (!trial.value && !trial.values.empty()) {
+    // TPE's history counts a COMPLETE trial by its `value`; the first
+    // objective stands in, as TrialView promises, should a caller leave it out.
+    TrialView copy = trial;
+    copy.value = trial.values.front();
+    TpeSampler::tell(copy);
+  } else {
+    TpeSampler::tell(trial);
+  }
   const size_t m = directions_.size(), at = static_cast<size_t>(trial.number);
   if (complete_.size() <= at) {
     complete_.resize(at + 1);
@@ -75,8 +83,9 @@ TpeSplit MotpeSampler::split() const {
                 losses_.begin() + static_cast<std::ptrdiff_t>((at + 1) * m));
     violations.push_back(violation_[at]);
   }
-  const size_t cut = std::min(complete.size(), static_cast<size_t>(n_below(
-                                                   s.n_finished, options().gamma, options().split)));
+  const size_t cut =
+      std::min(complete.size(),
+               static_cast<size_t>(n_below(s.n_finished, options().gamma, options().split)));
   const std::vector<int> rank = nondominated_ranks(flat, m, violations, cut);
   const auto point = [&](size_t k) {
     return std::vector<double>(flat.begin() + static_cast<std::ptrdiff_t>(k * m),

@@ -21,10 +21,9 @@ bool better(const Nsga2Sampler::Member& a, const Nsga2Sampler::Member& b) {
 
 }  // namespace
 
-std::vector<Nsga2Sampler::Member> nsga2_survivors(const std::vector<int>& candidates,
-                                                  const std::vector<std::vector<double>>& losses,
-                                                  const std::vector<std::vector<double>>& constraints,
-                                                  size_t size) {
+std::vector<Nsga2Sampler::Member> nsga2_survivors(
+    const std::vector<int>& candidates, const std::vector<std::vector<double>>& losses,
+    const std::vector<std::vector<double>>& constraints, size_t size) {
   const std::vector<int> rank = nondominated_ranks(losses, constraints, size);
   std::map<int, std::vector<size_t>> fronts;
   for (size_t i = 0; i < rank.size(); ++i) {
@@ -88,15 +87,17 @@ const std::vector<Nsga2Sampler::Member>& Nsga2Sampler::parents(int generation) {
   return parents_[static_cast<size_t>(generation)];
 }
 
-const Nsga2Sampler::Member& Nsga2Sampler::tournament(const std::vector<Member>& parents,
-                                                     std::mt19937_64& rng) const {
+size_t Nsga2Sampler::tournament(const std::vector<Member>& parents, std::mt19937_64& rng,
+                                size_t skip) const {
+  // Two draws among the parents other than `skip` (the first parent, so
+  // that a child never crosses a parent with itself).
+  const size_t n = parents.size() - (skip < parents.size() ? 1 : 0);
   const auto pick = [&] {
-    return std::min(parents.size() - 1,
-                    static_cast<size_t>(uniform01(rng) * static_cast<double>(parents.size())));
+    size_t i = std::min(n - 1, static_cast<size_t>(uniform01(rng) * static_cast<double>(n)));
+    return i >= skip ? i + 1 : i;
   };
-  const Member& a = parents[pick()];
-  const Member& b = parents[pick()];
-  return better(b, a) ? b : a;
+  const size_t a = pick(), b = pick();
+  return better(parents[b], parents[a]) ? b : a;
 }
 
 ParamValues Nsga2Sampler::ask(const SearchSpace& space, int number) {
@@ -109,8 +110,10 @@ ParamValues Nsga2Sampler::ask(const SearchSpace& space, int number) {
     return drop_inactive(space, std::move(values));
   }
   std::mt19937_64 rng(trial_seed(number, 1));
-  const auto& first = history().at(tournament(parents, rng).number).params;
-  const auto& second = history().at(tournament(parents, rng).number).params;
+  const size_t a = tournament(parents, rng, parents.size());
+  const size_t b = parents.size() > 1 ? tournament(parents, rng, a) : a;
+  const auto& first = history().at(parents[a].number).params;
+  const auto& second = history().at(parents[b].number).params;
   const bool cross = uniform01(rng) < options_.crossover_prob;
   const double mutation = options_.mutation_prob >= 0
                               ? options_.mutation_prob

@@ -39,7 +39,9 @@ class Nsga2Sampler : public Sampler {
   const std::vector<Member>& parents(int generation);
 
  private:
-  const Member& tournament(const std::vector<Member>& parents, std::mt19937_64& rng) const;
+  // The index of the better of two random parents (crowded comparison),
+  // never `skip`.
+  size_t tournament(const std::vector<Member>& parents, std::mt19937_64& rng, size_t skip) const;
 
   std::vector<Direction> directions_;
   Nsga2Options options_;
@@ -51,10 +53,9 @@ class Nsga2Sampler : public Sampler {
 // NSGA-II's survival: of `candidates` (trial numbers, each with its losses
 // and constraints), the best `size` by rank, the last front cut by crowding
 // distance (larger first, ties by trial number).
-std::vector<Nsga2Sampler::Member> nsga2_survivors(const std::vector<int>& candidates,
-                                                  const std::vector<std::vector<double>>& losses,
-                                                  const std::vector<std::vector<double>>& constraints,
-                                                  size_t size);
+std::vector<Nsga2Sampler::Member> nsga2_survivors(
+    const std::vector<int>& candidates, const std::vector<std::vector<double>>& losses,
+    const std::vector<std::vector<double>>& constraints, size_t size);
 
 }  // namespace hpo
 

@@ -25,7 +25,8 @@ std::unique_ptr<Sampler> make_multi_objective_sampler(const SamplerConfig& confi
                                                       const std::string& study_file) {
   if (config.name == "random") {
     no_options(config, study_file);
-    return std::make_unique<RandomSampler>(seed, directions.empty() ? Direction::kMinimize : directions.front());
+    return std::make_unique<RandomSampler>(
+        seed, directions.empty() ? Direction::kMinimize : directions.front());
   }
   if (config.name == "auto") {
     // Multi-objective TPE: it led NSGA-II at 100, 300, 600 and 1,000 trials
@@ -46,8 +47,9 @@ std::unique_ptr<Sampler> make_multi_objective_sampler(const SamplerConfig& confi
         table_options<TpeOptions>(config.options, "tpe", read_tpe_options, tpe_option_keys(),
                                   study_file));
   }
-  const std::string hint =
-      config.name == "gp" ? " (the GP sampler handles one objective)" : did_you_mean(config.name, multi_objective_sampler_names());
+  const std::string hint = config.name == "gp"
+                               ? " (the GP sampler handles one objective)"
+                               : did_you_mean(config.name, multi_objective_sampler_names());
   throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name +
                     "' for a study with several objectives" + hint +
                     " (known: " + join_names(multi_objective_sampler_names()) + ")");

@@ -30,8 +30,7 @@ template <typename Options>
 Options table_options(
     const nlohmann::json& options, const std::string& sampler,
     std::optional<TpeOptionError> (*read)(const std::map<std::string, TpeOptionValue>&, Options&),
-    const std::vector<std::string>& known, const std::string& study_file,
-    Options defaults = {}) {
+    const std::vector<std::string>& known, const std::string& study_file, Options defaults = {}) {
   auto values = option_values(options);
   Options o = defaults;
   const auto error = read(values, o);

@@ -94,7 +94,8 @@ TEST_CASE("nsga2: children take each value from a parent or draw it anew") {
   // With mutation off, generation 2 holds only values of earlier trials.
   o.mutation_prob = 0;
   Nsga2Sampler t(3, kMinMin, o);
-  for (int n = 0; n < 8; ++n) t.tell(complete(n, seen[static_cast<size_t>(n)], zdt1(seen[static_cast<size_t>(n)])));
+  for (int n = 0; n < 8; ++n)
+    t.tell(complete(n, seen[static_cast<size_t>(n)], zdt1(seen[static_cast<size_t>(n)])));
   const ParamValues child = t.ask(space, 9);
   for (const auto& [name, v] : child) {
     CHECK(std::any_of(seen.begin(), seen.begin() + 8,
@@ -165,6 +166,18 @@ TEST_CASE("multi-objective TPE: the good trials are the best fronts, feasible fi
     CHECK(split.below_weight[static_cast<size_t>(row)] > 0);
   }
   CHECK(split.above.size() == 17);
+}
+
+TEST_CASE("multi-objective TPE learns from trials told with values alone") {
+  SplitProbe s(1, kMinMin);
+  for (int n = 0; n < 20; ++n) {
+    TrialView t = complete(n, {{"x0", n / 20.0}}, {n / 20.0, 1 - n / 20.0});
+    t.value.reset();
+    s.tell(t);
+  }
+  s.ask(cube(1), 20);
+  CHECK(s.probe().n_finished == 20);
+  CHECK(s.probe().below.size() == 3);
 }
 
 TEST_CASE("the multi-objective factory names the samplers and refuses what it lacks") {

@@ -109,8 +109,10 @@ TEST_CASE("crowding distance matches its definition on random fronts") {
           if (q[k] < front[i][k]) below = std::max(below, q[k]);
           if (q[k] > front[i][k]) above = std::min(above, q[k]);
         }
-        if (front[i][k] == lo || front[i][k] == hi) extreme = true;
-        else expected += (above - below) / (hi - lo);
+        if (front[i][k] == lo || front[i][k] == hi)
+          extreme = true;
+        else
+          expected += (above - below) / (hi - lo);
       }
       if (extreme)
         CHECK(std::isinf(d[i]));

@@ -46,8 +46,7 @@ std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, int object
   std::exit(2);
 }
 
-std::string study(const MoProblem& problem, const std::string& sampler, uint64_t seed,
-                  int trials) {
+std::string study(const MoProblem& problem, const std::string& sampler, uint64_t seed, int trials) {
   auto s = make(sampler, seed, problem.objectives);
   std::string out;
   char buf[64];

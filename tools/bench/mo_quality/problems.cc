@@ -56,18 +56,18 @@ MoProblem dtlz2() {
 MoProblem mixed() {
   MoProblem m;
   m.name = "mixed";
-  m.space = {{"x", FloatDistribution{0, 1, false, std::nullopt}},
-             {"n", IntDistribution{0, 10, false, 1}},
-             {"lr", FloatDistribution{1e-4, 1, true, std::nullopt}},
-             {"kind", CategoricalDistribution{{std::string("a"), std::string("b"),
-                                               std::string("c")}}}};
+  m.space = {
+      {"x", FloatDistribution{0, 1, false, std::nullopt}},
+      {"n", IntDistribution{0, 10, false, 1}},
+      {"lr", FloatDistribution{1e-4, 1, true, std::nullopt}},
+      {"kind", CategoricalDistribution{{std::string("a"), std::string("b"), std::string("c")}}}};
   m.values = [](const ParamValues& p) {
     static const double o1[] = {0.0, 0.3, 0.6}, o2[] = {0.5, 0.2, 0.0};
     const auto k = static_cast<size_t>(p.at("kind"));
     const double lr = std::log10(p.at("lr")) + 2, n = p.at("n");
-    return std::vector<double>{p.at("x") + 0.1 * std::abs(n - 3) + o1[k] + 0.2 * lr * lr,
-                               1 - std::sqrt(p.at("x")) + 0.1 * std::abs(n - 7) + o2[k] +
-                                   0.2 * (lr + 1) * (lr + 1)};
+    return std::vector<double>{
+        p.at("x") + 0.1 * std::abs(n - 3) + o1[k] + 0.2 * lr * lr,
+        1 - std::sqrt(p.at("x")) + 0.1 * std::abs(n - 7) + o2[k] + 0.2 * (lr + 1) * (lr + 1)};
   };
   return m;
 }
@@ -99,7 +99,9 @@ std::vector<MoProblem> mo_problems() {
               [](double f1, double g) {
                 return 1 - std::sqrt(f1 / g) - f1 / g * std::sin(10 * M_PI * f1);
               }),
-          dtlz2(), mixed(), constrained()};
+          dtlz2(),
+          mixed(),
+          constrained()};
 }
 
 }  // namespace hpo
