@@ -235,7 +235,13 @@ int run(const RunFlags& flags) {
                     config.objective.metric, config.objective.direction);
   const StudyView before = load_study_view(*storage, config.name);
   const auto best = best_trials(before, 1);  // points into `before`
-  if (!best.empty()) progress.seed_best(*best.front()->value, best.front()->number);
+  if (config.objectives.size() > 1) {
+    std::vector<std::string> metrics;
+    for (const auto& o : config.objectives) metrics.push_back(o.metric);
+    progress.several_objectives(metrics);
+  } else if (!best.empty()) {
+    progress.seed_best(*best.front()->value, best.front()->number);
+  }
   if (const auto note = startup_note(*sampler, before, config.n_trials))
     std::cout << "note: " << *note << "\n";
 

@@ -353,6 +353,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   }
   result.state = verdict.state;
   result.value = verdict.value;
+  if (result.state == TrialState::kComplete) result.values = outcome.values;
   result.reason = verdict.reason;
   if (!oom_retries.empty()) {
     result.reason += (result.reason.empty() ? "" : "; ") + std::to_string(oom_retries.size()) +

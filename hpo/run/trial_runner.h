@@ -45,6 +45,7 @@ struct TrialPlan {
 struct TrialResult {
   TrialState state = TrialState::kFail;
   std::optional<double> value;
+  std::vector<double> values;  // every objective's, in a study with several
   std::string reason;
   double seconds = 0;
   // Stopped by a Ctrl-C before it ended: left RUNNING, for the next run.
