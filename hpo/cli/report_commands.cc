@@ -162,6 +162,13 @@ void add_studies_command(CLI::App& app, int& exit_code) {
         if (it != s.counts.end() && it->second > 0)
           std::cout << ", " << it->second << " " << to_string(state);
       }
+      // Several objectives have no single best: say so rather than rank by the first.
+      const auto found = storage->find_study(s.study.name);
+      if (found && is_multi_objective(*found)) {
+        std::cout << ", " << found->directions.size()
+                  << " objectives (hpo best lists the Pareto front)\n";
+        continue;
+      }
       std::cout << ", best " << (s.best_value ? short_number(*s.best_value) : "-") << " ("
                 << (s.study.direction == Direction::kMaximize ? "maximize" : "minimize") << ")\n";
     }

@@ -92,6 +92,9 @@ def test_run_two_objectives(p):
     expect("infeasible" in table, table)
     best = p.run("best", "--study", "s").stdout
     expect(f"Pareto front (feasible trials): {len(want)} trial(s)" in best, best)
+    studies = p.run("studies", "--storage", "sqlite:///studies.db").stdout
+    expect("s: 12 trial(s), 12 COMPLETE, 2 objectives (hpo best lists the Pareto front)" in studies,
+           studies)
     for n in want:
         expect(f"trial {n}: score " in best, best)
     # The peers read the same front from hpo's database. Optuna 3.1's
