@@ -90,6 +90,11 @@ def test_run_two_objectives(p):
     table = p.run("status", "--study", "s").stdout
     expect("maximize score, minimize cost" in table and "pareto" in table, table)
     expect("infeasible" in table, table)
+    detail = p.run("status", "--study", "s", "--trial", str(want[0])).stdout
+    expect("(on the Pareto front)" in detail.splitlines()[0], detail)
+    bad = next(t["number"] for t in done if not t["feasible"])
+    detail = p.run("status", "--study", "s", "--trial", str(bad)).stdout
+    expect("infeasible" in detail.splitlines()[0], detail)
     best = p.run("best", "--study", "s").stdout
     expect(f"Pareto front (feasible trials): {len(want)} trial(s)" in best, best)
     studies = p.run("studies", "--storage", "sqlite:///studies.db").stdout
