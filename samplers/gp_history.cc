@@ -44,6 +44,7 @@ GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& spac
   }
   std::vector<Eigen::VectorXd> observed, pending;
   std::vector<double> values;
+  Eigen::Index n_prior = 0;
   for (const auto& [number, t] : trials) {
     if (number == asking) continue;
     const auto point = space.encode(t.params);
@@ -59,8 +60,10 @@ GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& spac
     if (!value) continue;
     observed.push_back(*point);
     values.push_back(*value);
+    n_prior += number < 0;
   }
-  return {stack(observed, space.size()), standardize(values), stack(pending, space.size())};
+  return {stack(observed, space.size()), standardize(values), stack(pending, space.size()),
+          n_prior};
 }
 
 }  // namespace hpo

@@ -27,6 +27,9 @@ struct GpHistory {
   Eigen::MatrixXd x;  // observed points, one row each
   Eigen::VectorXd y;  // their standardized values, larger is better
   Eigen::MatrixXd pending;  // points of trials still running
+  // The first rows of x and y that are prior observations (warm start:
+  // trials numbered below 0, see prior_observations.h).
+  Eigen::Index n_prior = 0;
 };
 
 // The history without trial `asking` (the trial being suggested for).

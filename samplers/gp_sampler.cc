@@ -10,6 +10,7 @@
 #include "samplers/gp_history.h"
 #include "samplers/gp_hyperparameters.h"
 #include "samplers/gp_posterior.h"
+#include "samplers/prior_observations.h"
 #include "samplers/random_sampler.h"
 
 namespace hpo {
@@ -56,14 +57,25 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
 
   const GpSpace gp_space(space);
   if (gp_space.size() == 0) return drop_inactive(space, std::move(values));
-  const GpHistory history = gp_history(this->history(), gp_space, direction(), number);
-  if (history.y.size() == 0 || history.y.size() < options_.n_startup_trials)
+  // Prior observations (warm start) join on the fidelity rule of
+  // prior_observations.h; without them the history is read as it is.
+  const auto merged =
+      prior().empty() ? std::map<int, TrialView>{} : with_prior(this->history(), prior());
+  const GpHistory history =
+      gp_history(prior().empty() ? this->history() : merged, gp_space, direction(), number);
+  // A warm-started study has no random startup of its own: its prior
+  // observations did that job (prior_observations.h).
+  if (history.y.size() == 0 || (prior().empty() && history.y.size() < options_.n_startup_trials))
     return drop_inactive(space, std::move(values));
 
   const auto categorical = gp_space.categorical();
   const KernelParams params = fit_kernel(history.x, history.y, categorical, options_.deterministic);
   const GpPosterior observed(MaternKernel(params, categorical), history.x, history.y);
-  double incumbent = history.y.maxCoeff();
+  // Improvement is over this study's best: a prior observation's value is
+  // on its own stage's scale (prior_observations.h), so beating the best of
+  // an earlier stage is no goal. With none of its own yet, the prior's best.
+  const Eigen::Index own = history.y.size() - history.n_prior;
+  double incumbent = own > 0 ? history.y.tail(own).maxCoeff() : history.y.maxCoeff();
   const GpPosterior posterior = with_fantasies(observed, history.pending, incumbent);
   const LogEi log_ei(posterior, incumbent);
   const Eigen::VectorXd chosen = maximize_acquisition(

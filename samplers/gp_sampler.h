@@ -8,7 +8,8 @@
 // trials as fantasies at the posterior mean; then it suggests the maximizer
 // of log expected improvement (log_ei.h, acquisition_optimizer.h).
 //
-// The first n_startup_trials are random, as is every parameter the GP does
+// The first n_startup_trials are random (none in a warm-started study:
+// prior_observations.h), as is every parameter the GP does
 // not model: conditional parameters (those with `condition:`) are drawn
 // uniformly, then dropped where their condition fails. Only unconditional
 // parameters are modelled, so a conditional space is optimized over its

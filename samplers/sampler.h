@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "samplers/search_space.h"
@@ -43,6 +44,13 @@ class Sampler {
 
   const std::map<int, TrialView>& history() const { return history_; }
 
+  // Prior observations (warm start): COMPLETE trials of earlier studies of
+  // the same space, each with its `source` >= 1. Models read them through
+  // with_prior() (prior_observations.h); they never enter history(), so
+  // they are not this study's trials. Replaces what was told before.
+  void tell_prior(std::vector<TrialView> trials) { prior_ = std::move(trials); }
+  const std::vector<TrialView>& prior() const { return prior_; }
+
  protected:
   // A seed for trial `number`'s draws, mixed from the sampler's seed so that
   // neighbouring trials get unrelated streams (splitmix64 finalizer).
@@ -55,6 +63,7 @@ class Sampler {
   uint64_t seed_;
   Direction direction_;
   std::map<int, TrialView> history_;
+  std::vector<TrialView> prior_;
 };
 
 // The samplers a study file can name: the one list of them.

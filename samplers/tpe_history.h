@@ -32,6 +32,9 @@ class TpeHistory {
   // How TPE models each parameter of the space, in the space's order.
   const std::vector<TpeParam>& params() const { return params_; }
 
+  // The trial number of `row` (below 0 for a prior observation).
+  int number(int row) const { return numbers_[static_cast<size_t>(row)]; }
+
   // One per told trial, in trial order.
   const std::vector<TpeRank>& ranks() const { return ranks_; }
   // The trial number of each row.

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "samplers/conditions.h"
+#include "samplers/prior_observations.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_groups.h"
 
@@ -78,10 +79,23 @@ void TpeSampler::tell(const TrialView& trial) {
 }
 
 ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
-  rows_.update(history(), std::move(told_), space);
+  if (prior().empty()) {
+    rows_.update(history(), std::move(told_), space);
+  } else {
+    // Prior observations (warm start), on the fidelity rule of
+    // prior_observations.h: standardizing within each source moves every
+    // value as a trial arrives, so every row is read again.
+    const auto merged = with_prior(history(), prior());
+    std::vector<int> all;
+    for (const auto& entry : merged) all.push_back(entry.first);
+    rows_.update(merged, std::move(all), space);
+  }
   told_.clear();
   const Model model{rows_, split()};
-  if (model.split.n_finished < options_.n_startup_trials) {
+  // A warm-started study has no random startup of its own: its prior
+  // observations did that job (prior_observations.h).
+  if (prior().empty() ? model.split.n_finished < options_.n_startup_trials
+                      : model.split.n_finished == 0) {
     // Exactly the random sampler's draws, so a study's first trials do not
     // depend on which of the two it uses.
     std::mt19937_64 rng(trial_seed(number));
@@ -153,6 +167,16 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model, const std::
 
 Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& rows,
                                    bool below) const {
+  Eigen::ArrayXd w = own_weights(model, rows, below);
+  // Prior observations (numbered below 0) count for less than this study's.
+  for (Eigen::Index i = 0; i < w.size(); ++i) {
+    if (model.rows.number(rows[static_cast<size_t>(i)]) < 0) w(i) *= kPriorTpeWeight;
+  }
+  return w;
+}
+
+Eigen::ArrayXd TpeSampler::own_weights(const Model& model, const std::vector<int>& rows,
+                                       bool below) const {
   const int n = static_cast<int>(rows.size());
   if (below && !model.split.below_weight.empty()) {
     Eigen::ArrayXd w(n);

@@ -59,6 +59,7 @@ class TpeSampler : public Sampler {
   std::vector<std::vector<int>> groups(const Model& model, const std::vector<int>& free,
                                        bool conditional) const;
   Eigen::ArrayXd weights(const Model& model, const std::vector<int>& rows, bool below) const;
+  Eigen::ArrayXd own_weights(const Model& model, const std::vector<int>& rows, bool below) const;
   void sample_group(const std::vector<int>& group, const SearchSpace& space, const Model& model,
                     std::mt19937_64& rng, ParamValues& out) const;
 

@@ -39,6 +39,10 @@ struct TrialView {
   // A FAIL that says something about the params (out of memory): samplers
   // should rank it below every finished trial, not ignore it.
   bool infeasible = false;
+  // Where the trial comes from: 0 for this study, k >= 1 for the k-th study
+  // it warm-starts from (Sampler::tell_prior). Such a prior observation
+  // informs the model but is never one of this study's trials.
+  int source = 0;
 };
 
 }  // namespace hpo

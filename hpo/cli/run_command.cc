@@ -30,6 +30,7 @@
 #include "hpo/run/study_runner.h"
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trainer_program.h"
+#include "hpo/run/warm_start.h"
 #include "hpo/storage/open_storage.h"
 #include "samplers/mo_sampler_names.h"
 
@@ -90,7 +91,9 @@ std::optional<std::string> startup_note(const Sampler& sampler, const StudyView&
   for (const auto& t : before.trials) {
     finished += t.state == TrialState::kComplete || t.state == TrialState::kPruned;
   }
-  if (startup == 0 || finished + n_trials > startup) return std::nullopt;
+  // A warm-started study has no random startup (prior_observations.h).
+  if (startup == 0 || !sampler.prior().empty() || finished + n_trials > startup)
+    return std::nullopt;
   return sampler.name() + " draws its first " + std::to_string(startup) +
          " finished trials at random, and the study will have " +
          std::to_string(finished + n_trials) +
@@ -226,9 +229,16 @@ int run(const RunFlags& flags) {
   auto storage =
       open_storage(config.storage, OpenMode::kCreateIfMissing,
                    config.storage_revision.empty() ? kNewestRevision : config.storage_revision);
+  // Read (and checked) before this study is created: a refused source
+  // leaves nothing behind.
+  WarmStart warm = load_warm_start(config, *storage, placement.space);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
   auto sampler = study_sampler(config, prepared.seed);
+  sampler->tell_prior(std::move(warm.prior));
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
+  for (const auto& line : warm.notes) std::cout << line << "\n";
+  if (!config.warm_start.empty())
+    storage->set_study_user_attr(prepared.record.id, kWarmStartAttr, warm.record);
   note_other_revision(config, *storage);
 
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials,

@@ -73,6 +73,13 @@ struct TrainerConfig {
   bool retry_halved_on_oom = false;
 };
 
+// One entry of `warm_start: {studies: [...]}`: "NAME", a study in this
+// study's storage, or "NAME@URL", one in the storage at URL.
+struct WarmStartSource {
+  std::string study;
+  std::string storage;  // empty: the study's own storage
+};
+
 struct StudyConfig {
   std::string path;  // the study file
   std::string name;
@@ -85,6 +92,9 @@ struct StudyConfig {
   std::vector<ConstraintConfig> constraints;
   SamplerConfig sampler;
   PrunerConfig pruner;
+  // Earlier studies whose COMPLETE trials the sampler starts from, read
+  // only (hpo/run/warm_start.h); empty: a cold start.
+  std::vector<WarmStartSource> warm_start;
   int n_trials = 10;  // default for `hpo run` without --n-trials
   int n_jobs = 1;
   TrainerConfig trainer;

@@ -24,11 +24,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kStudyKeys = {
-    "name",      "description", "search_space",     "objective", "objectives", "constraints",
-    "sampler",   "pruner",      "n_trials",         "n_jobs",    "trainer",    "env",
-    "fixed",     "storage",     "storage_revision", "runs_dir",  "on_oom",     "heartbeat_interval",
-    "env_fixed", "smoke"};
+const std::vector<std::string> kStudyKeys = {"name",
+                                             "description",
+                                             "search_space",
+                                             "objective",
+                                             "objectives",
+                                             "constraints",
+                                             "sampler",
+                                             "pruner",
+                                             "n_trials",
+                                             "n_jobs",
+                                             "trainer",
+                                             "env",
+                                             "fixed",
+                                             "storage",
+                                             "storage_revision",
+                                             "runs_dir",
+                                             "on_oom",
+                                             "heartbeat_interval",
+                                             "env_fixed",
+                                             "smoke",
+                                             "warm_start"};
 
 // The env settings hpo fits to the cores, and so the ones env_fixed may pin.
 const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
@@ -131,6 +147,33 @@ std::string storage_beside_study(const std::string& url, const fs::path& study_f
   return prefix + beside_study(url.substr(prefix.size()), study_file);
 }
 
+// warm_start: {studies: [NAME, NAME@URL, ...]}. A study name holds no '@'
+// (validate_study_name), so the first one ends it; a SQLite URL's file is
+// beside the study file, as `storage:`'s.
+std::vector<WarmStartSource> parse_warm_start(const YamlNode& node, const std::string& own_name,
+                                              const fs::path& study_file) {
+  const YamlMap map(node, {"studies"});
+  std::vector<WarmStartSource> sources;
+  for (const YamlNode& entry : map.require("studies").as_list()) {
+    const std::string text = entry.as_string();
+    const auto at = text.find('@');
+    WarmStartSource source{text.substr(0, at), ""};
+    if (at != std::string::npos) {
+      source.storage = storage_beside_study(text.substr(at + 1), study_file);
+      if (source.storage.empty()) entry.fail("expected NAME@URL, got '" + text + "' (no URL)");
+    }
+    try {
+      validate_study_name(source.study);
+    } catch (const ConfigError& e) {
+      entry.fail(std::string("expected a study name or NAME@URL: ") + e.what());
+    }
+    if (source.study == own_name && source.storage.empty())
+      entry.fail("a study cannot warm-start from itself ('" + own_name + "')");
+    sources.push_back(std::move(source));
+  }
+  return sources;
+}
+
 Direction parse_direction(const YamlNode& direction) {
   const std::string text = lowercase(direction.as_string());
   if (text != "maximize" && text != "minimize") {
@@ -152,7 +195,7 @@ ObjectiveConfig parse_objective(const YamlNode& node) {
 }
 
 // objectives: [{metric: val_rank_ic, direction: maximize}, ...]: two or
-// three, each metric once. `record` lists further metrics, as for one.
+// three, each metric once.
 std::vector<ObjectiveSpec> parse_objectives(const YamlNode& node) {
   const std::vector<YamlNode> items = node.as_list();
   if (items.size() < 2 || items.size() > 3) {
@@ -425,6 +468,8 @@ StudyConfig load_study_file(const std::string& path) {
                    std::to_string(study.objectives.size()) + " (drop 'pruner:' or set it to none)");
     }
   }
+  if (auto warm = root.find("warm_start"))
+    study.warm_start = parse_warm_start(*warm, study.name, path);
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);
   if (auto n_jobs = root.find("n_jobs")) study.n_jobs = positive_int(*n_jobs);
   study.trainer = parse_trainer(root.require("trainer"));

@@ -82,6 +82,8 @@ StudyView load_study_view(Storage& storage, const std::string& name) {
       view.metrics.push_back(n == 1 ? view.metric : "values_" + std::to_string(k));
   }
   view.metric = view.metrics.front();
+  const auto warm = attrs.find("hpo:warm_start");
+  if (warm != attrs.end()) view.warm_start = warm->second;
   view.trials = storage.trials(study->id);
   return view;
 }

@@ -23,6 +23,9 @@ struct StudyView {
   // RUNNING trials that nothing runs: their run died or stopped beating
   // (see hpo/run/orphans.h). Filled by mark_orphans.
   std::set<int64_t> orphaned;
+  // What the last run carried over from earlier studies (warm_start; see
+  // hpo/run/warm_start.h): [{study, storage, trials}]; null when none.
+  nlohmann::json warm_start;
 };
 
 // Reads the study named `name`; throws StorageError if there is none.

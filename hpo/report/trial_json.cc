@@ -139,6 +139,8 @@ nlohmann::ordered_json study_json(const StudyView& view) {
   for (const auto& t : view.trials) ++counts[t.state];
   j["counts"] = counts_json(counts);
   j["hosts"] = hosts_json(view);
+  // Prior observations are not this study's trials: only their count shows.
+  if (!view.warm_start.is_null()) j["warm_start"] = view.warm_start;
   const bool multi = is_multi_objective(view.study);
   std::set<int> front;
   if (multi) {

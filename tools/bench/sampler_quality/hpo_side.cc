@@ -90,16 +90,6 @@ TpeOptions tuned() {
   return o;
 }
 
-// The comma-separated names in environment variable `variable`; `all` when it is unset.
-std::vector<std::string> listed(const char* variable, const std::vector<std::string>& all) {
-  const char* env = std::getenv(variable);
-  if (!env) return all;
-  std::vector<std::string> out;
-  std::stringstream in(env);
-  for (std::string name; std::getline(in, name, ',');) out.push_back(name);
-  return out;
-}
-
 std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, Direction direction) {
   if (name == "hpo_random") return std::make_unique<RandomSampler>(seed, direction);
   if (name == "hpo_gp") return std::make_unique<GpSampler>(seed, direction);
@@ -167,15 +157,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s TABULAR_DIR N_SEEDS N_TRIALS [FIRST_SEED]\n", argv[0]);
     return 2;
   }
-  std::vector<hpo::BenchProblem> all = hpo::synthetic_problems(), problems;
-  for (auto& p : hpo::tabular_problems(argv[1])) all.push_back(std::move(p));
-  std::vector<std::string> all_names;
-  for (const auto& p : all) all_names.push_back(p.name);
-  const auto wanted = hpo::listed("HPO_BENCH_PROBLEMS", all_names);
-  for (auto& p : all) {
-    if (std::find(wanted.begin(), wanted.end(), p.name) != wanted.end())
-      problems.push_back(std::move(p));
-  }
+  const std::vector<hpo::BenchProblem> problems = hpo::selected_problems(argv[1]);
   const int n_seeds = std::atoi(argv[2]), n_trials = std::atoi(argv[3]);
   const size_t first_seed = argc == 5 ? static_cast<size_t>(std::atoll(argv[4])) : 0;
   const auto names = hpo::listed("HPO_BENCH_SAMPLERS", hpo::kAllSamplers);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -333,6 +334,28 @@ std::vector<BenchProblem> tabular_problems(const std::string& dir) {
   std::sort(files.begin(), files.end());
   std::vector<BenchProblem> problems;
   for (const auto& f : files) problems.push_back(tabular(f));
+  return problems;
+}
+
+std::vector<std::string> listed(const char* variable, const std::vector<std::string>& all) {
+  const char* env = std::getenv(variable);
+  if (!env) return all;
+  std::vector<std::string> out;
+  std::stringstream in(env);
+  for (std::string name; std::getline(in, name, ',');) out.push_back(name);
+  return out;
+}
+
+std::vector<BenchProblem> selected_problems(const std::string& dir) {
+  std::vector<BenchProblem> all = synthetic_problems(), problems;
+  for (auto& p : tabular_problems(dir)) all.push_back(std::move(p));
+  std::vector<std::string> names;
+  for (const auto& p : all) names.push_back(p.name);
+  const auto wanted = listed("HPO_BENCH_PROBLEMS", names);
+  for (auto& p : all) {
+    if (std::find(wanted.begin(), wanted.end(), p.name) != wanted.end())
+      problems.push_back(std::move(p));
+  }
   return problems;
 }
 

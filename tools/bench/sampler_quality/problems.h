@@ -46,6 +46,12 @@ std::vector<BenchProblem> synthetic_problems();
 // One problem per CSV in `dir` (see its README.md); none if it is missing.
 std::vector<BenchProblem> tabular_problems(const std::string& dir);
 
+// The comma-separated names in environment variable `variable`; `all` when it is unset.
+std::vector<std::string> listed(const char* variable, const std::vector<std::string>& all);
+
+// The synthetic and tabular (from `dir`) problems HPO_BENCH_PROBLEMS names; all when unset.
+std::vector<BenchProblem> selected_problems(const std::string& dir);
+
 }  // namespace hpo
 
 #endif  // HPO_TOOLS_BENCH_SAMPLER_QUALITY_PROBLEMS_H_

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Warm start (`warm_start: {studies: [...]}`) through the real `hpo` binary.
+
+Usage: test_warm_start.py HPO_BINARY TEST_NAME
+
+A staged sweep: study q runs first, study m warm-starts from q's COMPLETE
+trials. q is only read: its rows stay as they were; its trials never show
+as m's; a source with another space is refused before m is created.
+"""
+import hashlib
+import json
+import os
+import sqlite3
+
+from harness import expect, run_named_test
+from test_cli import Project
+
+TPE = "{name: tpe, seed: 3, n_startup_trials: 3}"
+WARM = "warm_start: {studies: [q]}\n"
+
+
+def rows(db, study):
+    """Every row that belongs to `study` in an Optuna database, by table."""
+    con = sqlite3.connect(db)
+    try:
+        (sid,) = con.execute("SELECT study_id FROM studies WHERE study_name = ?", (study,)).fetchone()
+        trial_ids = "SELECT trial_id FROM trials WHERE study_id = ?"
+        out = {"studies": con.execute("SELECT * FROM studies WHERE study_id = ?", (sid,)).fetchall()}
+        for table in ("study_user_attributes", "study_system_attributes", "study_directions", "trials"):
+            out[table] = con.execute(f"SELECT * FROM {table} WHERE study_id = ? ORDER BY 1", (sid,)).fetchall()
+        for table in ("trial_params", "trial_values", "trial_user_attributes", "trial_system_attributes",
+                      "trial_intermediate_values"):
+            out[table] = con.execute(f"SELECT * FROM {table} WHERE trial_id IN ({trial_ids}) ORDER BY 1",
+                                     (sid,)).fetchall()
+        return out
+    finally:
+        con.close()
+
+
+def studies_in(db):
+    con = sqlite3.connect(db)
+    try:
+        return [r[0] for r in con.execute("SELECT study_name FROM studies")]
+    finally:
+        con.close()
+
+
+def test_reads_never_writes(p):
+    p.study(name="q")
+    p.run("run", "--study", "q", "-n", "6")
+    before = rows(p.db(), "q")
+    p.study(name="m", sampler=TPE, extra=WARM)
+    out = p.run("run", "--study", "m", "-n", "4").stdout
+    expect("warm start: 6 trial(s) carried over from 'q'" in out, out)
+    expect(rows(p.db(), "q") == before, "warm-starting m changed q's rows")
+    # q's trials are not m's: not numbered, counted, listed or best there.
+    st = p.status("m")
+    expect([t["number"] for t in st["trials"]] == [0, 1, 2, 3], st["trials"])
+    expect(st["counts"]["COMPLETE"] == 4 and sum(st["counts"].values()) == 4, st["counts"])
+    expect(st["best"]["number"] in range(4), st["best"])
+    q_params = [t["params"] for t in p.status("q")["trials"]]
+    expect(all(t["params"] not in q_params for t in st["trials"]), "m replayed q's trials")
+    expect(st["warm_start"] == [{"study": "q", "storage": st["warm_start"][0]["storage"], "trials": 6}],
+           st.get("warm_start"))
+    listing = p.run("studies", "--storage", "sqlite:///studies.db").stdout
+    expect("q: 6 trial(s)" in listing and "m: 4 trial(s)" in listing, listing)
+
+
+def test_refuses_other_space(p):
+    p.study(name="q")
+    p.run("run", "--study", "q", "-n", "3")
+    before = rows(p.db(), "q")
+    p.space(open(os.path.join(p.dir, "search_spaces", "space.yaml")).read()
+            .replace("x: {type: float, low: 0.0, high: 1.0}", "x: {type: int, low: 0, high: 10}"),
+            name="other.yaml")
+    p.study(name="m", sampler=TPE, extra=WARM)
+    path = os.path.join(p.dir, "studies", "m.yaml")
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text.replace("search_space: space.yaml", "search_space: other.yaml"))
+    r = p.run("run", "--study", "m", "-n", "2", check=False)
+    err = r.stderr
+    expect(r.returncode == 2, f"exit {r.returncode}\n{r.stdout}\n{err}")
+    for needle in ("m.yaml", "warm_start", "'q'", "parameter 'x' is a float", "an int"):
+        expect(needle in err, f"missing {needle!r} in:\n{err}")
+    expect("m" not in studies_in(p.db()), "a refused warm start created the study")
+    expect(rows(p.db(), "q") == before, "a refused warm start changed q")
+    # A parameter q never had is another space too.
+    p.space(open(os.path.join(p.dir, "search_spaces", "space.yaml")).read() +
+            "  y: {type: float, low: 0.0, high: 1.0}\n", name="other.yaml")
+    r = p.run("run", "--study", "m", "-n", "2", check=False)
+    expect(r.returncode == 2 and "no parameter 'y'" in r.stderr, f"exit {r.returncode}\n{r.stderr}")
+
+
+def test_from_another_file(p):
+    p.study(name="q")
+    path = os.path.join(p.dir, "studies", "q.yaml")
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text.replace("sqlite:///../studies.db", "sqlite:///../earlier.db"))
+    p.run("run", "--study", "q", "-n", "5")
+    earlier = os.path.join(p.dir, "earlier.db")
+    before = rows(earlier, "q")
+    digest = hashlib.sha256(open(earlier, "rb").read()).hexdigest()
+    p.study(name="m", sampler=TPE, extra="warm_start: {studies: [q@sqlite:///../earlier.db]}\n")
+    out = p.run("run", "--study", "m", "-n", "3").stdout
+    expect("warm start: 5 trial(s) carried over from 'q' (sqlite:///" in out, out)
+    expect(rows(earlier, "q") == before, "warm-starting m changed q's rows")
+    expect(hashlib.sha256(open(earlier, "rb").read()).hexdigest() == digest, "earlier.db changed")
+    expect(len(p.status("m")["trials"]) == 3, "m does not hold exactly its own 3 trials")
+
+
+def test_missing_source_starts_cold(p):
+    # The shipped medium_sweep on a fresh machine: quick_sweep never ran.
+    p.study(name="m", sampler=TPE, extra="warm_start: {studies: [q, q@sqlite:///../none.db]}\n")
+    out = p.run("run", "--study", "m", "-n", "2").stdout
+    expect(out.count("does not exist yet") == 2 and "starting cold" in out, out)
+    expect(not os.path.exists(os.path.join(p.dir, "none.db")), "reading a missing source created it")
+    expect(len(p.status("m")["trials"]) == 2, "m did not run")
+
+
+def test_resumed_study_same_suggestions(p):
+    p.study(name="q")
+    p.run("run", "--study", "q", "-n", "5")
+    # The same staged sweep, later run in one go: a copy of the database with q alone.
+    con, copy = sqlite3.connect(p.db()), sqlite3.connect(os.path.join(p.dir, "copy.db"))
+    con.backup(copy)
+    con.close()
+    copy.close()
+    p.study(name="m", sampler=TPE, extra=WARM)
+    p.run("run", "--study", "m", "-n", "3")
+    p.run("run", "--study", "m", "-n", "3")
+    resumed = [t["params"] for t in p.status("m")["trials"]]
+    p.run("run", "--study", "m", "-n", "6", "--storage", "sqlite:///copy.db")
+    at_once = [t["params"] for t in json.loads(
+        p.run("status", "--study", "m", "--storage", "sqlite:///copy.db", "--json").stdout)["trials"]]
+    expect(len(resumed) == 6 and resumed == at_once,
+           f"resumed and uninterrupted runs differ:\n{resumed}\n{at_once}")
+
+
+if __name__ == "__main__":
+    run_named_test(globals(), Project, "hpo_warm_")

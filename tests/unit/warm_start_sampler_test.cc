@@ -1,0 +1,151 @@
+// Prior observations (warm start, samplers/prior_observations.h): they move
+// TPE and the GP toward the earlier stage's optimum, whatever level and
+// scale that stage measured at, and are never this study's trials.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "samplers/gp_sampler.h"
+#include "samplers/prior_observations.h"
+#include "samplers/random_sampler.h"
+#include "samplers/tpe_sampler.h"
+#include "tests/unit/tpe_test_space.h"
+
+namespace hpo {
+namespace {
+
+SearchSpace square() {
+  return {{"x", FloatDistribution{0, 1, false, std::nullopt}},
+          {"y", FloatDistribution{0, 1, false, std::nullopt}}};
+}
+
+// The earlier stage's view: its optimum at (0.8, 0.3).
+double distance(const ParamValues& v) { return std::hypot(v.at("x") - 0.8, v.at("y") - 0.3); }
+
+// `n` trials of an earlier study at random points, valued scale * distance
+// + offset (minimized), from source 1.
+std::vector<TrialView> prior_trials(int n, uint64_t seed, double scale, double offset) {
+  RandomSampler r(seed + 1000, Direction::kMinimize);
+  std::vector<TrialView> out;
+  for (int i = 0; i < n; ++i) {
+    TrialView t;
+    t.number = i;
+    t.state = TrialState::kComplete;
+    t.params = r.ask(square(), i);
+    t.value = scale * distance(t.params) + offset;
+    t.source = 1;
+    out.push_back(t);
+  }
+  return out;
+}
+
+enum class Kind { kTpe, kGp };
+
+std::unique_ptr<Sampler> make(Kind kind, uint64_t seed) {
+  if (kind == Kind::kTpe) {
+    TpeOptions o;
+    o.n_startup_trials = 5;
+    return std::make_unique<TpeSampler>(seed, Direction::kMinimize, o);
+  }
+  GpOptions o;
+  o.n_startup_trials = 5;
+  return std::make_unique<GpSampler>(seed, Direction::kMinimize, o);
+}
+
+// The mean distance to the prior optimum of the first 3 suggestions, over
+// seeds, with priors valued scale * distance + offset (none when n_prior is 0).
+double mean_first_distance(Kind kind, int n_prior, double scale, double offset) {
+  double sum = 0;
+  int n = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    auto s = make(kind, seed);
+    if (n_prior > 0) s->tell_prior(prior_trials(n_prior, seed, scale, offset));
+    for (int i = 0; i < 3; ++i) {
+      const auto v = s->ask(square(), i);
+      sum += distance(v);
+      ++n;
+      tell_complete(*s, i, v, distance(v));
+    }
+  }
+  return sum / n;
+}
+
+TEST_CASE("with_prior: numbers prior trials below 0 and standardizes each source alone") {
+  std::map<int, TrialView> own;
+  for (int i = 0; i < 3; ++i) {
+    own[i].number = i;
+    own[i].state = TrialState::kComplete;
+    own[i].value = 1.0 + i;  // 1, 2, 3
+  }
+  std::vector<TrialView> prior(3);
+  for (int i = 0; i < 3; ++i) {
+    prior[static_cast<size_t>(i)].state = TrialState::kComplete;
+    prior[static_cast<size_t>(i)].value = 100 + 10.0 * i;  // same shape, other level and scale
+    prior[static_cast<size_t>(i)].source = 1;
+  }
+  const auto merged = with_prior(own, prior);
+  REQUIRE(merged.size() == 6);
+  CHECK(merged.begin()->first == -3);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(*merged.at(i).value == doctest::Approx(*merged.at(-1 - i).value));
+    CHECK(merged.at(-1 - i).source == 1);
+  }
+  CHECK(*merged.at(1).value == doctest::Approx(0.0));
+}
+
+TEST_CASE("warm start: prior observations are not the study's trials") {
+  for (Kind kind : {Kind::kTpe, Kind::kGp}) {
+    auto s = make(kind, 3);
+    s->tell_prior(prior_trials(8, 3, 1, 0));
+    CHECK(s->history().empty());
+    CHECK(s->prior().size() == 8);
+  }
+}
+
+TEST_CASE("warm start: TPE and the GP start near the prior's optimum") {
+  for (Kind kind : {Kind::kTpe, Kind::kGp}) {
+    CAPTURE(kind == Kind::kTpe ? "tpe" : "gp");
+    const double cold = mean_first_distance(kind, 0, 1, 0);
+    const double warm = mean_first_distance(kind, 12, 1, 0);
+    CAPTURE(cold);
+    CAPTURE(warm);
+    // Random points of the unit square average about 0.45 from the optimum.
+    CHECK(warm < 0.6 * cold);
+  }
+}
+
+TEST_CASE("warm start: a source's offset and scale do not change what it teaches") {
+  for (Kind kind : {Kind::kTpe, Kind::kGp}) {
+    CAPTURE(kind == Kind::kTpe ? "tpe" : "gp");
+    const double plain = mean_first_distance(kind, 12, 1, 0);
+    const double shifted = mean_first_distance(kind, 12, 40, -1000);
+    CAPTURE(plain);
+    CAPTURE(shifted);
+    CHECK(shifted == doctest::Approx(plain).epsilon(0.05));
+  }
+}
+
+TEST_CASE("warm start: the same seed and prior give the same suggestions") {
+  for (Kind kind : {Kind::kTpe, Kind::kGp}) {
+    auto a = make(kind, 9), b = make(kind, 9);
+    a->tell_prior(prior_trials(7, 9, 1, 0));
+    b->tell_prior(prior_trials(7, 9, 1, 0));
+    for (int i = 0; i < 3; ++i) {
+      const auto va = a->ask(square(), i), vb = b->ask(square(), i);
+      CHECK(va == vb);
+      tell_complete(*a, i, va, distance(va));
+      tell_complete(*b, i, vb, distance(vb));
+    }
+  }
+}
+
+TEST_CASE("warm start: the random sampler ignores prior observations") {
+  RandomSampler a(5, Direction::kMinimize), b(5, Direction::kMinimize);
+  b.tell_prior(prior_trials(10, 5, 1, 0));
+  for (int i = 0; i < 3; ++i) CHECK(a.ask(square(), i) == b.ask(square(), i));
+}
+
+}  // namespace
+}  // namespace hpo
