@@ -24,27 +24,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kStudyKeys = {"name",
-                                             "description",
-                                             "search_space",
-                                             "objective",
-                                             "objectives",
-                                             "constraints",
-                                             "sampler",
-                                             "pruner",
-                                             "n_trials",
-                                             "n_jobs",
-                                             "trainer",
-                                             "env",
-                                             "fixed",
-                                             "storage",
-                                             "storage_revision",
-                                             "runs_dir",
-                                             "on_oom",
-                                             "heartbeat_interval",
-                                             "env_fixed",
-                                             "smoke",
-                                             "warm_start"};
+const std::vector<std::string> kStudyKeys = {
+    "name",      "description", "search_space",     "objective", "objectives", "constraints",
+    "sampler",   "pruner",      "n_trials",         "n_jobs",    "trainer",    "env",
+    "fixed",     "storage",     "storage_revision", "runs_dir",  "on_oom",     "heartbeat_interval",
+    "env_fixed", "smoke",       "warm_start"};
 
 // The env settings hpo fits to the cores, and so the ones env_fixed may pin.
 const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
