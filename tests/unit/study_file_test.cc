@@ -549,26 +549,28 @@ TEST_CASE("pruning with several objectives is refused, as Optuna refuses it") {
               "studies/s.yaml:", "pruner: pruning needs a single objective; this study has 2");
   const Layout layout(std::string(kTwoGoals) + "pruner: {name: none}\n");
   CHECK(load_study_file(layout.study).pruner.name == "none");
-  TEST_CASE("warm_start: study names, NAME@URL beside the study file, and errors") {
-    const Layout layout(std::string(kRequired) +
-                        "name: m\nwarm_start: {studies: [q, old@sqlite:///../a.db, "
-                        "pg@postgresql://u:p@h/db]}\n");
-    const StudyConfig config = load_study_file(layout.study);
-    REQUIRE(config.warm_start.size() == 3);
-    CHECK(config.warm_start[0].study == "q");
-    CHECK(config.warm_start[0].storage.empty());
-    CHECK(config.warm_start[1].study == "old");
-    CHECK(config.warm_start[1].storage == "sqlite:///" + layout.dir.path("a.db"));
-    CHECK(config.warm_start[2].study == "pg");
-    CHECK(config.warm_start[2].storage == "postgresql://u:p@h/db");
-    check_error(std::string(kRequired) + "warm_start: {studies: [q]}\nname: q\n",
-                "studies/s.yaml:", "cannot warm-start from itself");
-    check_error(std::string(kRequired) + "warm_start: {studies: [\"bad name\"]}\n",
-                "studies/s.yaml:", "warm_start.studies[0]: expected a study name or NAME@URL");
-    check_error(std::string(kRequired) + "warm_start: {studies: [q@]}\n",
-                "studies/s.yaml:", "no URL");
-    check_error(std::string(kRequired) + "warm_start: {study: [q]}\n", "studies/s.yaml:", "study");
-  }
+}
+
+TEST_CASE("warm_start: study names, NAME@URL beside the study file, and errors") {
+  const Layout layout(std::string(kRequired) +
+                      "name: m\nwarm_start: {studies: [q, old@sqlite:///../a.db, "
+                      "pg@postgresql://u:p@h/db]}\n");
+  const StudyConfig config = load_study_file(layout.study);
+  REQUIRE(config.warm_start.size() == 3);
+  CHECK(config.warm_start[0].study == "q");
+  CHECK(config.warm_start[0].storage.empty());
+  CHECK(config.warm_start[1].study == "old");
+  CHECK(config.warm_start[1].storage == "sqlite:///" + layout.dir.path("a.db"));
+  CHECK(config.warm_start[2].study == "pg");
+  CHECK(config.warm_start[2].storage == "postgresql://u:p@h/db");
+  check_error(std::string(kRequired) + "warm_start: {studies: [q]}\nname: q\n",
+              "studies/s.yaml:", "cannot warm-start from itself");
+  check_error(std::string(kRequired) + "warm_start: {studies: [\"bad name\"]}\n",
+              "studies/s.yaml:", "warm_start.studies[0]: expected a study name or NAME@URL");
+  check_error(std::string(kRequired) + "warm_start: {studies: [q@]}\n",
+              "studies/s.yaml:", "no URL");
+  check_error(std::string(kRequired) + "warm_start: {study: [q]}\n", "studies/s.yaml:", "study");
+}
 
 }  // namespace
 }  // namespace hpo
