@@ -1,9 +1,13 @@
 // `hpo export`: the best configs as trainer-ready files, or every trial as
 // CSV or JSON for analysis.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <vector>
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
@@ -11,12 +15,14 @@
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
 #include "hpo/report/config_export.h"
+#include "hpo/report/pareto_view.h"
 #include "hpo/report/robust_select.h"
 #include "hpo/report/selection.h"
 #include "hpo/report/study_view.h"
 #include "hpo/report/trial_json.h"
 #include "hpo/run/atomic_file.h"
 #include "hpo/storage/open_storage.h"
+#include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
 
@@ -32,6 +38,9 @@ struct ExportFlags {
   std::string output;
   bool trials = false;
   SelectionFlags selection;
+  int trial = -1;  // --trial N
+  bool knee = false;  // --knee
+  std::string weights;  // --weights 0.7,0.3
 };
 
 // "-o -" means stdout, as for other Unix tools.
@@ -77,6 +86,82 @@ void tell_written(const StudyConfig* study, const TrialRecord& t, const std::str
   if (!line.empty()) std::cout << "  run it with: " << line << "\n";
 }
 
+// --weights 0.7,0.3: one number >= 0 per objective, not all 0.
+std::vector<double> parse_weights(const StudyView& view, const std::string& text) {
+  const std::string expected = "expected " + std::to_string(view.metrics.size()) +
+                               " numbers >= 0 separated by commas, one per objective (" +
+                               goals_text(view) + "), not all 0; got '" + text + "'";
+  std::vector<double> weights;
+  std::stringstream in(text);
+  double sum = 0;
+  for (std::string item; std::getline(in, item, ',');) {
+    size_t used = 0;
+    double w = -1;
+    try {
+      w = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    while (used < item.size() && item[used] == ' ') ++used;
+    if (used == 0 || used != item.size() || !(w >= 0) || std::isinf(w))
+      throw ConfigError("--weights: " + expected);
+    weights.push_back(w);
+    sum += w;
+  }
+  if (weights.size() != view.metrics.size() || !(sum > 0))
+    throw ConfigError("--weights: " + expected);
+  return weights;
+}
+
+// The trial --trial, --knee or --weights picks, and why; in a multi-objective
+// study without them, the knee. Null trial: the selection rule picks.
+FrontPick pick_trial(const StudyView& view, const ExportFlags& flags) {
+  const int given = (flags.trial >= 0) + flags.knee + !flags.weights.empty();
+  if (given > 1) throw ConfigError("--trial, --knee and --weights each pick the trial: give one");
+  const bool multi = is_multi_objective(view.study);
+  if (!multi && (flags.knee || !flags.weights.empty())) {
+    throw ConfigError(std::string(flags.knee ? "--knee" : "--weights") + ": study '" +
+                      view.study.name +
+                      "' has one objective; --knee and --weights pick from the Pareto front of "
+                      "a study with several (objectives: in its study file)");
+  }
+  if (given > 0 && flags.top != 1)
+    throw ConfigError("--top: --trial, --knee and --weights export one trial");
+  if (multi && flags.top != 1) {
+    throw ConfigError("--top: study '" + view.study.name +
+                      "' has several objectives and no single ranking; pick a trial of its front "
+                      "with --knee, --weights or --trial N");
+  }
+  if (flags.trial >= 0) {
+    const auto it = std::find_if(view.trials.begin(), view.trials.end(),
+                                 [&](const TrialRecord& t) { return t.number == flags.trial; });
+    if (it == view.trials.end() || it->state != TrialState::kComplete || !it->value) {
+      throw ConfigError("--trial " + std::to_string(flags.trial) + ": study '" + view.study.name +
+                        "' has no COMPLETE trial with that number");
+    }
+    const bool on_front = !multi || pareto_numbers(view).count(flags.trial) > 0;
+    return {&*it, std::string("--trial ") + std::to_string(flags.trial) +
+                      (on_front ? "" : " (not on the Pareto front)")};
+  }
+  if (!multi) return {};
+  const auto front = pareto_trials(view);
+  if (!flags.weights.empty()) return pick_weighted(view, front, parse_weights(view, flags.weights));
+  FrontPick pick = pick_knee(view, front);
+  if (!flags.knee) pick.why += "; the default without --knee, --weights or --trial";
+  return pick;
+}
+
+// What export says of a picked trial, on stderr (stdout may be the config)
+// and in a YAML config's header.
+std::string pick_text(const StudyView& view, const FrontPick& pick) {
+  std::string text = "picked trial " + std::to_string(pick.trial->number);
+  if (is_multi_objective(view.study)) {
+    text += " of the Pareto front (" + std::to_string(pareto_trials(view).size()) +
+            " trial(s)): " + objectives_text(view, *pick.trial);
+  }
+  return text + "\n  why: " + pick.why + "\n";
+}
+
 int export_study(ExportFlags flags) {
   flags.format = export_format(flags);
   if (flags.trials && flags.format == "yaml") {
@@ -107,14 +192,24 @@ int export_study(ExportFlags flags) {
     return kExitOk;
   }
 
-  const SelectionOptions options = flags.selection.options();
-  const auto best = ranked_trials(view, options.rule, static_cast<size_t>(flags.top));
+  SelectionOptions options = flags.selection.options();
+  const FrontPick pick = pick_trial(view, flags);
+  const auto best = pick.trial ? std::vector<const TrialRecord*>{pick.trial}
+                               : ranked_trials(view, options.rule, static_cast<size_t>(flags.top));
   if (best.empty()) {
-    std::cerr << "hpo export: study '" << view.study.name << "' has no COMPLETE trial to export\n";
+    std::cerr << "hpo export: study '" << view.study.name << "' has no "
+              << (has_constraints(view.trials) ? "feasible " : "") << "COMPLETE trial to export\n";
     return kExitAllTrialsFailed;
   }
+  std::string notes;
+  if (pick.trial) {
+    options.chosen = pick.trial;
+    options.chosen_by = flags.trial >= 0 ? "trial" : flags.weights.empty() ? "knee" : "weights";
+    notes = pick_text(view, pick);
+    std::cerr << "hpo export: " << notes;
+  }
   // The statistics judge the selected (rank 1) trial and the sweep.
-  const std::string notes = selection_text(view, compute_selection(view, options));
+  notes += selection_text(view, compute_selection(view, options));
   if (to_stdout(flags)) {
     for (size_t i = 0; i < best.size(); ++i) {
       if (i > 0) std::cout << (flags.format == "json" ? "\n" : "---\n");
@@ -160,6 +255,14 @@ void add_export_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--trials", flags->trials,
                 "Export every trial (params, state, metrics) as json or csv");
   add_selection_options(cmd, flags->selection, true);
+  cmd->add_option("--trial", flags->trial, "Export trial N (a COMPLETE one)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--knee", flags->knee,
+                "Several objectives: the trial of the Pareto front nearest the ideal point, "
+                "each objective scaled to [0, 1] over the front (the default)");
+  cmd->add_option("--weights", flags->weights,
+                  "Several objectives: the trial of the Pareto front with the smallest weighted "
+                  "sum of objectives scaled to [0, 1] (0 the best), e.g. 0.7,0.3");
   cmd->footer(
       "A config holds the trial's sampled values and the study's fixed values, exactly what its\n"
       "trainer read. hpo prints the command that runs it: the study's trainer command with the\n"
@@ -171,7 +274,9 @@ void add_export_command(CLI::App& app, int& exit_code) {
       "  hpo export --study quick_sweep -o best.yaml            # YAML, by its name\n"
       "  hpo export --study quick_sweep --top 3 -o best_configs/\n"
       "  hpo export --study quick_sweep --format csv -o trials.csv\n"
-      "  hpo export --study full_sweep --select robust -o robust.yaml");
+      "  hpo export --study full_sweep --select robust -o robust.yaml\n"
+      "  hpo export --study quick_pareto --knee -o knee.yaml\n"
+      "  hpo export --study quick_pareto --weights 0.7,0.3 -o picked.yaml");
   cmd->callback([flags, &exit_code] { exit_code = export_study(*flags); });
 }
 

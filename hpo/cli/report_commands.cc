@@ -7,6 +7,7 @@
 #include "hpo/cli/selection_flags.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
+#include "hpo/report/pareto_view.h"
 #include "hpo/report/status_table.h"
 #include "hpo/report/study_view.h"
 #include "hpo/report/trial_detail.h"
@@ -86,6 +87,27 @@ void add_status_command(CLI::App& app, int& exit_code) {
   });
 }
 
+namespace {
+
+// `hpo best` for several objectives: the (feasible) Pareto front.
+int print_front(const StudyView& view, bool json) {
+  const auto front = pareto_trials(view);
+  if (json) {
+    nlohmann::ordered_json j = {{"metrics", view.metrics},
+                                {"pareto_front", nlohmann::ordered_json::array()}};
+    for (const TrialRecord* t : front) j["pareto_front"].push_back(trial_json(*t));
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << front_summary(view)
+              << (front.empty() ? ""
+                                : "pick one with: hpo export --study " + view.study.name +
+                                      " --knee (or --weights, or --trial N)\n");
+  }
+  return front.empty() ? kExitAllTrialsFailed : kExitOk;
+}
+
+}  // namespace
+
 void add_best_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<StudyFlags>();
   CLI::App* cmd = app.add_subcommand("best", "Show a study's best trial, and how far to trust it");
@@ -97,6 +119,10 @@ void add_best_command(CLI::App& app, int& exit_code) {
       "  hpo best --study full_sweep --json | jq .selection.dsr");
   cmd->callback([flags, &exit_code] {
     const StudyView view = open_view(*flags);
+    if (is_multi_objective(view.study)) {
+      exit_code = print_front(view, flags->json);
+      return;
+    }
     const Selection selection = compute_selection(view, flags->selection.options());
     const TrialRecord* chosen = selection.selected;
     if (flags->json) {
@@ -135,6 +161,13 @@ void add_studies_command(CLI::App& app, int& exit_code) {
         const auto it = s.counts.find(state);
         if (it != s.counts.end() && it->second > 0)
           std::cout << ", " << it->second << " " << to_string(state);
+      }
+      // Several objectives have no single best: say so rather than rank by the first.
+      const auto found = storage->find_study(s.study.name);
+      if (found && is_multi_objective(*found)) {
+        std::cout << ", " << found->directions.size()
+                  << " objectives (hpo best lists the Pareto front)\n";
+        continue;
       }
       std::cout << ", best " << (s.best_value ? short_number(*s.best_value) : "-") << " ("
                 << (s.study.direction == Direction::kMaximize ? "maximize" : "minimize") << ")\n";

@@ -2,12 +2,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
@@ -21,6 +23,7 @@
 #include "hpo/gpu/utilization_sampler.h"
 #include "hpo/launch/process.h"
 #include "hpo/report/study_view.h"
+#include "hpo/run/mo_sampler_factory.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/pruner_factory.h"
 #include "hpo/run/sampler_factory.h"
@@ -29,6 +32,7 @@
 #include "hpo/run/trainer_program.h"
 #include "hpo/run/warm_start.h"
 #include "hpo/storage/open_storage.h"
+#include "samplers/mo_sampler_names.h"
 
 namespace hpo {
 
@@ -105,7 +109,9 @@ std::optional<std::string> startup_note(const Sampler& sampler, const StudyView&
 void record_sampler_choice(Storage& storage, const PreparedStudy& prepared,
                            const StudyConfig& config, const Sampler& sampler,
                            const SamplerContext& context) {
-  nlohmann::json choice = sampler_choice(config.sampler, context.space);
+  nlohmann::json choice = config.objectives.size() > 1
+                              ? multi_objective_sampler_choice(config.sampler)
+                              : sampler_choice(config.sampler, context.space);
   choice["startup_trials"] = sampler.startup_trials();
   std::cout << "sampler " << choice["name"].get<std::string>() << ": "
             << choice["why"].get<std::string>();
@@ -208,13 +214,34 @@ int exit_code(const RunSummary& summary, const StopFlag& stop) {
   return kExitOk;
 }
 
+// What --sampler may name: the study's objectives say which of them fit.
+std::vector<std::string> all_sampler_names() {
+  std::vector<std::string> names = sampler_names();
+  for (const auto& n : multi_objective_sampler_names()) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  return names;
+}
+
+// The sampler for the study's objectives: the study file's for one, a
+// multi-objective one for several.
+std::unique_ptr<Sampler> study_sampler(const StudyConfig& config, uint64_t seed,
+                                       const SamplerContext& context = {}) {
+  if (config.objectives.size() > 1) {
+    std::vector<Direction> directions;
+    for (const auto& o : config.objectives) directions.push_back(o.direction);
+    return make_multi_objective_sampler(config.sampler, seed, directions, config.path);
+  }
+  return make_sampler(config.sampler, seed, config.objective.direction, config.path, context);
+}
+
 int run(const RunFlags& flags) {
   // Every check first, before the database is touched.
   StudyConfig config = configure(flags);
   const TrainerProgram trainer = find_trainer(config);
   if (trainer.path.empty())
     throw ConfigError(config.path + ": trainer.command: " + trainer.problem);
-  make_sampler(config.sampler, 0, config.objective.direction, config.path);  // validates options
+  study_sampler(config, 0);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);
 
@@ -228,8 +255,7 @@ int run(const RunFlags& flags) {
   const StudyView before = load_study_view(*storage, config.name);
   const SamplerContext context{static_cast<int>(before.trials.size()) + config.n_trials,
                                placement.space.bounded()};
-  auto sampler =
-      make_sampler(config.sampler, prepared.seed, config.objective.direction, config.path, context);
+  auto sampler = study_sampler(config, prepared.seed, context);
   sampler->tell_prior(std::move(warm.prior));
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
   for (const auto& line : warm.notes) std::cout << line << "\n";
@@ -241,7 +267,13 @@ int run(const RunFlags& flags) {
   Progress progress(std::cout, ::isatty(STDOUT_FILENO) == 1, config.n_trials,
                     config.objective.metric, config.objective.direction);
   const auto best = best_trials(before, 1);  // points into `before`
-  if (!best.empty()) progress.seed_best(*best.front()->value, best.front()->number);
+  if (config.objectives.size() > 1) {
+    std::vector<std::string> metrics;
+    for (const auto& o : config.objectives) metrics.push_back(o.metric);
+    progress.several_objectives(metrics);
+  } else if (!best.empty()) {
+    progress.seed_best(*best.front()->value, best.front()->number);
+  }
   if (const auto note = startup_note(*sampler, before, config.n_trials))
     std::cout << "note: " << *note << "\n";
 
@@ -287,8 +319,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
                   "(the database must exist; default: $HPO_STORAGE, else the study file's)");
   cmd->add_option("--sampler", flags->sampler,
-                  "Sampler: random, tpe or gp (default: the study file's)")
-      ->check(CLI::IsMember(sampler_names()));
+                  "Sampler: random, tpe or gp; with several objectives auto, nsga2, random or tpe "
+                  "(default: the study file's)")
+      ->check(CLI::IsMember(all_sampler_names()));
   cmd->add_option("--seed", flags->seed,
                   "Sampler seed (default: the study file's, else the one stored with the study)");
   cmd->add_option("--timeout", flags->timeout,

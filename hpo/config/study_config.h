@@ -34,6 +34,22 @@ struct ObjectiveConfig {
   std::vector<std::string> record;  // further metrics shown in tables (e.g. val_sharpe)
 };
 
+// One objective of a study: the reported metric and its direction.
+struct ObjectiveSpec {
+  std::string metric;
+  Direction direction = Direction::kMaximize;
+};
+
+// constraints: [{metric: val_turnover, max: 0.4}]: a trial is feasible
+// when the metric is inside its bounds. Stored as Optuna's samplers read
+// constraints, one value per bound that is <= 0 when it holds (see
+// constraint_values in hpo/run/objectives.h).
+struct ConstraintConfig {
+  std::string metric;
+  std::optional<double> min;
+  std::optional<double> max;
+};
+
 struct SamplerConfig {
   std::string name = "auto";  // auto | random | tpe | gp (samplers/sampler.h)
   uint64_t seed = 0;
@@ -69,7 +85,11 @@ struct StudyConfig {
   std::string name;
   std::string description;
   SearchSpaceConfig space;  // fixed values of the study file already merged in
-  ObjectiveConfig objective;
+  ObjectiveConfig objective;  // objective 0 (the only one unless `objectives` has several)
+  // Every objective in study order: `objective` alone, or the study file's
+  // `objectives:` list (two or three).
+  std::vector<ObjectiveSpec> objectives;
+  std::vector<ConstraintConfig> constraints;
   SamplerConfig sampler;
   PrunerConfig pruner;
   // Earlier studies whose COMPLETE trials the sampler starts from, read

@@ -15,6 +15,7 @@
 #include "hpo/config/yaml_node.h"
 #include "hpo/storage/optuna_revision.h"  // its constants only: hpo_config links no storage
 #include "pruners/pruner.h"
+#include "samplers/mo_sampler_names.h"
 #include "samplers/sampler.h"
 
 namespace hpo {
@@ -23,25 +24,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kStudyKeys = {"name",
-                                             "description",
-                                             "search_space",
-                                             "objective",
-                                             "sampler",
-                                             "pruner",
-                                             "n_trials",
-                                             "n_jobs",
-                                             "trainer",
-                                             "env",
-                                             "fixed",
-                                             "storage",
-                                             "storage_revision",
-                                             "runs_dir",
-                                             "on_oom",
-                                             "heartbeat_interval",
-                                             "env_fixed",
-                                             "smoke",
-                                             "warm_start"};
+const std::vector<std::string> kStudyKeys = {
+    "name",      "description", "search_space",     "objective", "objectives", "constraints",
+    "sampler",   "pruner",      "n_trials",         "n_jobs",    "trainer",    "env",
+    "fixed",     "storage",     "storage_revision", "runs_dir",  "on_oom",     "heartbeat_interval",
+    "env_fixed", "smoke",       "warm_start"};
 
 // The env settings hpo fits to the cores, and so the ones env_fixed may pin.
 const std::vector<std::string> kFittedEnv = {"NUM_WORKERS", "OMP_NUM_THREADS"};
@@ -171,21 +158,88 @@ std::vector<WarmStartSource> parse_warm_start(const YamlNode& node, const std::s
   return sources;
 }
 
-ObjectiveConfig parse_objective(const YamlNode& node) {
-  const YamlMap map(node, {"metric", "direction", "record"});
-  ObjectiveConfig objective;
-  objective.metric = non_empty_string(map.require("metric"));
-  const YamlNode direction = map.require("direction");
+Direction parse_direction(const YamlNode& direction) {
   const std::string text = lowercase(direction.as_string());
   if (text != "maximize" && text != "minimize") {
     direction.fail("expected maximize or minimize, got " + direction.describe());
   }
-  objective.direction = text == "maximize" ? Direction::kMaximize : Direction::kMinimize;
+  return text == "maximize" ? Direction::kMaximize : Direction::kMinimize;
+}
+
+ObjectiveConfig parse_objective(const YamlNode& node) {
+  const YamlMap map(node, {"metric", "direction", "record"});
+  ObjectiveConfig objective;
+  objective.metric = non_empty_string(map.require("metric"));
+  objective.direction = parse_direction(map.require("direction"));
   if (auto record = map.find("record")) {
     for (const YamlNode& metric : record->as_list())
       objective.record.push_back(non_empty_string(metric));
   }
   return objective;
+}
+
+// objectives: [{metric: val_rank_ic, direction: maximize}, ...]: two or
+// three, each metric once.
+std::vector<ObjectiveSpec> parse_objectives(const YamlNode& node) {
+  const std::vector<YamlNode> items = node.as_list();
+  if (items.size() < 2 || items.size() > 3) {
+    node.fail("expected a list of two or three objectives ({metric: ..., direction: ...}), got " +
+              std::to_string(items.size()) + "; a single one goes under 'objective:'");
+  }
+  std::vector<ObjectiveSpec> objectives;
+  for (const YamlNode& item : items) {
+    const YamlMap map(item, {"metric", "direction"});
+    ObjectiveSpec spec{non_empty_string(map.require("metric")),
+                       parse_direction(map.require("direction"))};
+    for (const auto& other : objectives) {
+      if (other.metric == spec.metric) item.fail("'" + spec.metric + "' is an objective twice");
+    }
+    objectives.push_back(spec);
+  }
+  return objectives;
+}
+
+// constraints: [{metric: val_turnover, max: 0.4}, {metric: val_sharpe, min: 0}]
+std::vector<ConstraintConfig> parse_constraints(const YamlNode& node) {
+  std::vector<ConstraintConfig> constraints;
+  for (const YamlNode& item : node.as_list()) {
+    const YamlMap map(item, {"metric", "min", "max"});
+    ConstraintConfig c;
+    c.metric = non_empty_string(map.require("metric"));
+    for (auto [key, bound] : {std::pair{"min", &c.min}, std::pair{"max", &c.max}}) {
+      const auto value = map.find(key);
+      if (!value) continue;
+      const double v = value->as_double();
+      if (!std::isfinite(v)) value->fail("expected a finite number, got " + value->describe());
+      *bound = v;
+    }
+    if (!c.min && !c.max) item.fail("expected 'min:', 'max:' or both for '" + c.metric + "'");
+    if (c.min && c.max && *c.min > *c.max) {
+      item.fail("min " + map.require("min").as_string() + " is above max " +
+                map.require("max").as_string());
+    }
+    constraints.push_back(c);
+  }
+  return constraints;
+}
+
+// `objective:` or `objectives:`, exactly one of them.
+void parse_goals(const YamlMap& root, StudyConfig& study) {
+  const auto one = root.find("objective");
+  const auto several = root.find("objectives");
+  if (one && several) {
+    several->fail("give either 'objective:' (one) or 'objectives:' (two or three), not both");
+  }
+  if (several) {
+    study.objectives = parse_objectives(*several);
+    study.objective.metric = study.objectives.front().metric;
+    study.objective.direction = study.objectives.front().direction;
+  } else {
+    study.objective = parse_objective(root.require("objective"));
+    study.objectives = {{study.objective.metric, study.objective.direction}};
+  }
+  if (auto constraints = root.find("constraints"))
+    study.constraints = parse_constraints(*constraints);
 }
 
 // The shape samplers and pruners share: `name` is one of `names` (`what`
@@ -209,7 +263,9 @@ std::string parse_named(const YamlNode& node, const char* what,
   return name;
 }
 
-SamplerConfig parse_sampler(const YamlNode& node) {
+// `names`: sampler_names(), or multi_objective_sampler_names() for a study
+// with several objectives.
+SamplerConfig parse_sampler(const YamlNode& node, const std::vector<std::string>& names) {
   SamplerConfig sampler;
   const auto seed = [&](const std::string& key, const YamlNode& value) {
     if (key != "seed") return false;
@@ -219,7 +275,7 @@ SamplerConfig parse_sampler(const YamlNode& node) {
     sampler.seeded = true;
     return true;
   };
-  const std::string name = parse_named(node, "sampler", sampler_names(), sampler.options, seed);
+  const std::string name = parse_named(node, "sampler", names, sampler.options, seed);
   if (!name.empty()) sampler.name = name;
   return sampler;
 }
@@ -384,9 +440,18 @@ StudyConfig load_study_file(const std::string& path) {
   study.path = path;
   study.name = study_name(root, path);
   if (auto description = root.find("description")) study.description = description->as_string();
-  study.objective = parse_objective(root.require("objective"));
-  if (auto sampler = root.find("sampler")) study.sampler = parse_sampler(*sampler);
-  if (auto pruner = root.find("pruner")) study.pruner = parse_pruner(*pruner);
+  parse_goals(root, study);
+  if (auto sampler = root.find("sampler")) {
+    study.sampler = parse_sampler(
+        *sampler, study.objectives.size() > 1 ? multi_objective_sampler_names() : sampler_names());
+  }
+  if (auto pruner = root.find("pruner")) {
+    study.pruner = parse_pruner(*pruner);
+    if (study.objectives.size() > 1 && study.pruner.name != "none") {
+      pruner->fail("pruning needs a single objective; this study has " +
+                   std::to_string(study.objectives.size()) + " (drop 'pruner:' or set it to none)");
+    }
+  }
   if (auto warm = root.find("warm_start"))
     study.warm_start = parse_warm_start(*warm, study.name, path);
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);

@@ -141,7 +141,8 @@ void fill_carry_over(const StudyView& view, Selection& s) {
 Selection compute_selection(const StudyView& view, const SelectionOptions& options) {
   Selection s;
   s.rule = options.rule;
-  s.selected = select_trial(view, options.rule);
+  s.selected = options.chosen ? options.chosen : select_trial(view, options.rule);
+  if (options.chosen) s.chosen_by = options.chosen_by;
   s.robust_without_folds = options.rule == SelectRule::kRobust && !any_fold_metrics(view);
   const AlignedSeries a = align_series(view, "valid");
   s.series_trials = static_cast<int>(a.trials.size());

@@ -23,10 +23,16 @@ constexpr double kDaysPerYear = 252;
 struct SelectionOptions {
   SelectRule rule = SelectRule::kBestValue;
   int cscv_blocks = 16;  // S, even
+  // The trial to judge instead of the rule's (`hpo export` picked it from a
+  // Pareto front, or by --trial); null: the rule picks.
+  const TrialRecord* chosen = nullptr;
+  std::string chosen_by;  // how: "knee", "weights", "trial"
 };
 
 struct Selection {
   SelectRule rule = SelectRule::kBestValue;
+  std::string chosen_by;  // SelectionOptions::chosen_by when the trial was given
+
   const TrialRecord* selected = nullptr;
   int series_trials = 0;  // trials with a validation series; 0: nothing below is known
   int common_dates = 0;

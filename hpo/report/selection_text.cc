@@ -30,7 +30,8 @@ nlohmann::ordered_json json_number(const std::optional<double>& v) {
 }
 
 std::string scope_line(const Selection& s) {
-  std::string text = "selection (" + to_string(s.rule) + "): trial " +
+  const std::string rule = s.chosen_by.empty() ? to_string(s.rule) : s.chosen_by;
+  std::string text = "selection (" + rule + "): trial " +
                      (s.selected ? std::to_string(s.selected->number) : std::string("none")) +
                      "; " + std::to_string(s.series_trials) + " trial(s) with daily series on " +
                      std::to_string(s.common_dates) + " common date(s)";
@@ -113,7 +114,9 @@ std::string selection_text(const StudyView& view, const Selection& s) {
 nlohmann::ordered_json selection_json(const StudyView& view, const Selection& s) {
   nlohmann::ordered_json j;
   j["available"] = s.series_trials > 0;
-  j["rule"] = s.rule == SelectRule::kRobust ? "robust" : "best";
+  j["rule"] = !s.chosen_by.empty()            ? s.chosen_by
+              : s.rule == SelectRule::kRobust ? "robust"
+                                              : "best";
   j["trial"] =
       s.selected ? nlohmann::ordered_json(s.selected->number) : nlohmann::ordered_json(nullptr);
   if (s.series_trials == 0) {

@@ -7,9 +7,11 @@
 #include <sstream>
 
 #include "hpo/report/host_summary.h"
+#include "hpo/report/pareto_view.h"
 #include "hpo/report/stderr_summary.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/trial_config.h"
+#include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
 
@@ -83,7 +85,10 @@ std::string status_table(const StudyView& view) {
   }
   Row header = {"#", "state", "host", "slot"};
   header.insert(header.end(), params.begin(), params.end());
-  header.push_back(view.metric);
+  const bool multi = is_multi_objective(view.study);
+  const auto front = pareto_numbers(view);
+  header.insert(header.end(), view.metrics.begin(), view.metrics.end());
+  if (multi) header.push_back("pareto");
   header.insert(header.end(), view.record.begin(), view.record.end());
   // GPU use, when any trial ran on a GPU (stored by the run as "hpo:gpu").
   const bool gpu_column =
@@ -107,7 +112,11 @@ std::string status_table(const StudyView& view) {
           std::find_if(ran.begin(), ran.end(), [&](const auto& p) { return p.first == name; });
       row.push_back(it == ran.end() ? "" : to_short_string(it->second));
     }
-    row.push_back(t.value ? short_number(*t.value) : "-");
+    for (size_t k = 0; k < view.metrics.size(); ++k) {
+      const bool known = multi ? k < t.values.size() : t.value.has_value();
+      row.push_back(known ? short_number(multi ? t.values[k] : *t.value) : "-");
+    }
+    if (multi) row.push_back(front.count(t.number) ? "*" : "");
     for (const auto& m : view.record) {
       const auto it = t.user_attrs.find(m);
       row.push_back(it == t.user_attrs.end() ? "-" : cell_of(it->second));
@@ -141,6 +150,8 @@ std::string status_table(const StudyView& view) {
       note += (note.empty() ? "" : "; ") +
               std::string("the sampled point ran out of memory; ran outside the space");
     }
+    if (t.state == TrialState::kComplete && !trial_feasible(t))
+      note += (note.empty() ? "" : "; ") + std::string("infeasible (violates its constraints)");
     if (t.state == TrialState::kRunning && !t.intermediate.empty()) {
       note = "epoch " + std::to_string(t.intermediate.rbegin()->first) + ": " +
              short_number(t.intermediate.rbegin()->second);
@@ -148,17 +159,34 @@ std::string status_table(const StudyView& view) {
     row.push_back(note);
     rows.push_back(std::move(row));
   }
-  std::string text = "study " + view.study.name + " (" +
-                     (view.study.direction == Direction::kMaximize ? "maximize " : "minimize ") +
-                     view.metric + "), " + std::to_string(view.trials.size()) + " trial(s)\n\n" +
-                     render(rows);
+  std::string text = "study " + view.study.name + " (" + goals_text(view) + "), " +
+                     std::to_string(view.trials.size()) + " trial(s)\n\n" + render(rows);
   return text + "\n" + hosts_text(view) + best_summary(view);
 }
 
 std::string best_summary(const StudyView& view) {
+  if (is_multi_objective(view.study)) return front_summary(view);
   const auto best = best_trials(view, 1);
   if (best.empty()) return "no COMPLETE trial yet\n";
   return trial_summary(view, *best.front(), "best");
+}
+
+std::string front_summary(const StudyView& view) {
+  const auto front = pareto_trials(view);
+  if (front.empty()) {
+    return has_constraints(view.trials) ? "no feasible COMPLETE trial yet\n"
+                                        : "no COMPLETE trial yet\n";
+  }
+  std::string text = "Pareto front" +
+                     std::string(has_constraints(view.trials) ? " (feasible trials)" : "") + ": " +
+                     std::to_string(front.size()) + " trial(s)\n";
+  for (const TrialRecord* t : front) {
+    text += "  trial " + std::to_string(t->number) + ": " + objectives_text(view, *t) + "\n";
+    text += "    params:";
+    for (const auto& [name, value] : params_as_run(*t)) text += " " + name + "=" + to_string(value);
+    text += "\n";
+  }
+  return text;
 }
 
 std::string trial_summary(const StudyView& view, const TrialRecord& t, const std::string& label) {

@@ -14,6 +14,10 @@ std::string status_table(const StudyView& view);
 // The best trial in a few lines: number, objective, metrics, params.
 std::string best_summary(const StudyView& view);
 
+// A multi-objective study's Pareto front (the feasible one when it has
+// constraints): each trial's objectives and params.
+std::string front_summary(const StudyView& view);
+
 // The same for a trial picked otherwise (hpo best --select robust), as
 // "<label>: trial N, ...".
 std::string trial_summary(const StudyView& view, const TrialRecord& trial,

@@ -71,6 +71,18 @@ StudyView load_study_view(Storage& storage, const std::string& name) {
       }
     }
   }
+  const size_t n = objective_directions(view.study).size();
+  if (objective != attrs.end() && objective->second.is_object()) {
+    for (const auto& m : objective->second.value("metrics", nlohmann::json::array())) {
+      if (m.is_string()) view.metrics.push_back(m.get<std::string>());
+    }
+  }
+  if (view.metrics.size() != n) {
+    view.metrics.clear();
+    for (size_t k = 0; k < n; ++k)
+      view.metrics.push_back(n == 1 ? view.metric : "values_" + std::to_string(k));
+  }
+  view.metric = view.metrics.front();
   const auto warm = attrs.find("hpo:warm_start");
   if (warm != attrs.end()) view.warm_start = warm->second;
   const auto sampler = attrs.find(kSamplerAttr);

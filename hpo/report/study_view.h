@@ -15,6 +15,9 @@ namespace hpo {
 struct StudyView {
   StudyRecord study;
   std::string metric = "value";  // the objective's name
+  // Every objective's name, in study order (metric is metrics[0]): those
+  // hpo's study file gave, else values_0, values_1, ... as Optuna names them.
+  std::vector<std::string> metrics;
   std::vector<std::string> record;  // further metrics to show
   std::vector<TrialRecord> trials;  // by number
   // The sampler the last run used and why (the study attribute hpo:sampler,

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "hpo/report/pareto_view.h"
 #include "hpo/report/trial_json.h"
 #include "samplers/param_value.h"
 
@@ -52,7 +53,13 @@ std::string trial_detail(const StudyView& view, const TrialRecord& t) {
   const nlohmann::ordered_json j = trial_detail_json(t);
   std::ostringstream out;
   out << "trial " << t.number << " of study " << view.study.name << ": " << state_text(view, t);
-  if (t.value) out << ", " << view.metric << " = " << short_number(*t.value);
+  if (is_multi_objective(view.study) && has_all_values(view, t)) {
+    out << ", " << objectives_text(view, t)
+        << (pareto_numbers(view).count(t.number) ? " (on the Pareto front)" : "")
+        << (trial_feasible(t) ? "" : " (infeasible: violates its constraints)");
+  } else if (t.value) {
+    out << ", " << view.metric << " = " << short_number(*t.value);
+  }
   out << "\n";
   out << "  host " << (j["host"].is_string() ? j["host"].get<std::string>() : "-") << ", slot "
       << (j["slot"].is_string() ? j["slot"].get<std::string>() : "-") << ", started "

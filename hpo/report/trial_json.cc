@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "hpo/report/host_summary.h"
+#include "hpo/report/pareto_view.h"
 #include "hpo/report/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
 
@@ -86,6 +88,15 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
     j["sampled_params"] = trial_config(t.params, {});
   }
   j["value"] = value_json(t.value);
+  if (t.values.size() > 1) {
+    j["values"] = nlohmann::ordered_json::array();
+    for (double v : t.values) j["values"].push_back(value_json(v));
+  }
+  const auto constraints = trial_constraints(t.system_attrs);
+  if (!constraints.empty()) {
+    j["constraints"] = constraints;
+    j["feasible"] = is_feasible(constraints);
+  }
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
   for (const auto& [k, v] : t.user_attrs) metrics[k] = v;
   j["metrics"] = metrics;
@@ -131,11 +142,24 @@ nlohmann::ordered_json study_json(const StudyView& view) {
   j["hosts"] = hosts_json(view);
   // Prior observations are not this study's trials: only their count shows.
   if (!view.warm_start.is_null()) j["warm_start"] = view.warm_start;
-  const auto best = best_trials(view, 1);
-  j["best"] = best.empty() ? nlohmann::ordered_json(nullptr) : trial_json(*best.front());
+  const bool multi = is_multi_objective(view.study);
+  std::set<int> front;
+  if (multi) {
+    j["directions"] = nlohmann::ordered_json::array();
+    for (Direction d : view.study.directions)
+      j["directions"].push_back(d == Direction::kMaximize ? "maximize" : "minimize");
+    j["metrics"] = view.metrics;
+    front = pareto_numbers(view);
+    j["pareto_front"] = front;  // trial numbers: Optuna's best_trials
+    j["best"] = nullptr;  // no single best: see pareto_front
+  } else {
+    const auto best = best_trials(view, 1);
+    j["best"] = best.empty() ? nlohmann::ordered_json(nullptr) : trial_json(*best.front());
+  }
   j["trials"] = nlohmann::ordered_json::array();
   for (const auto& t : view.trials) {
     auto trial = trial_json(t);
+    if (multi) trial["pareto"] = front.count(t.number) > 0;
     // State stays Optuna's word; scripts test this flag for a trial nothing runs.
     if (view.orphaned.count(t.id) > 0) trial["orphaned"] = true;
     j["trials"].push_back(std::move(trial));

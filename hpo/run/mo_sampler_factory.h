@@ -5,6 +5,7 @@
 #define HPO_RUN_MO_SAMPLER_FACTORY_H_
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ namespace hpo {
 std::unique_ptr<Sampler> make_multi_objective_sampler(const SamplerConfig& config, uint64_t seed,
                                                       const std::vector<Direction>& directions,
                                                       const std::string& study_file);
+
+// The sampler a run with several objectives uses and why, as
+// sampler_choice() says it for one objective: {"name", "uses", "why"}.
+nlohmann::json multi_objective_sampler_choice(const SamplerConfig& config);
 
 }  // namespace hpo
 

@@ -44,8 +44,14 @@ void Progress::trial_started(int number, const std::string& params) {
   print_line("trial " + std::to_string(number) + " started: " + params);
 }
 
+void Progress::several_objectives(std::vector<std::string> metrics) {
+  std::lock_guard<std::mutex> lock(mu_);
+  metrics_ = std::move(metrics);
+}
+
 void Progress::trial_finished(int number, TrialState state, std::optional<double> value,
-                              const std::string& reason, double seconds) {
+                              const std::string& reason, double seconds,
+                              const std::vector<double>& values) {
   std::lock_guard<std::mutex> lock(mu_);
   --running_;
   if (state == TrialState::kRunning) {  // stopped by the user: neither done nor failed
@@ -55,7 +61,11 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
   }
   ++done_;
   std::string line = "trial " + std::to_string(number) + " " + to_string(state);
-  if (state == TrialState::kComplete && value) {
+  if (state == TrialState::kComplete && !metrics_.empty()) {
+    for (size_t k = 0; k < metrics_.size() && k < values.size(); ++k)
+      line += " " + metrics_[k] + "=" + short_number(values[k]);
+    if (!reason.empty()) line += " (" + reason + ")";
+  } else if (state == TrialState::kComplete && value) {
     line += " " + metric_ + "=" + short_number(*value);
     const bool better =
         !best_ || (direction_ == Direction::kMaximize ? *value > *best_ : *value < *best_);
@@ -105,8 +115,10 @@ std::string Progress::status_line() const {
                   std::to_string(running_) + " running, " +
                   (pruned_ ? std::to_string(pruned_) + " pruned, " : "") + std::to_string(failed_) +
                   " failed";
-  s += " | best " + metric_ + " ";
-  s += best_ ? short_number(*best_) + " (trial " + std::to_string(best_number_) + ")" : "-";
+  if (metrics_.empty()) {
+    s += " | best " + metric_ + " ";
+    s += best_ ? short_number(*best_) + " (trial " + std::to_string(best_number_) + ")" : "-";
+  }
   s += " | " + format_duration(elapsed) + " elapsed";
   if (done_ > 0 && done_ < total_) {
     // Elapsed time already reflects the parallelism, so scale it directly.

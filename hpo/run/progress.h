@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "samplers/trial_view.h"
 
@@ -25,9 +26,14 @@ class Progress {
   // The best COMPLETE value of earlier runs of the study, if any.
   void seed_best(double value, int number);
 
+  // A study with several objectives: a finished trial shows each of
+  // `metrics` (`values`, in that order) and no "best", there being none.
+  void several_objectives(std::vector<std::string> metrics);
+
   void trial_started(int number, const std::string& params);
   void trial_finished(int number, TrialState state, std::optional<double> value,
-                      const std::string& reason, double seconds);
+                      const std::string& reason, double seconds,
+                      const std::vector<double>& values = {});
   // A trial no longer this run's to end (another worker took it over, or
   // another client ended it): not running here, and neither done nor
   // failed by this run. Prints `text`.
@@ -54,6 +60,7 @@ class Progress {
   const std::chrono::steady_clock::time_point start_;
   mutable std::mutex mu_;
   int done_ = 0, running_ = 0, pruned_ = 0, failed_ = 0;
+  std::vector<std::string> metrics_;  // several objectives' names; empty for one
   std::optional<double> best_;
   int best_number_ = -1;
   bool status_shown_ = false;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "hpo/run/trial_config.h"
+#include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
 
@@ -38,6 +39,8 @@ TrialView SamplingSpace::view(const TrialRecord& trial) const {
     if (const auto internal = to_sampler(p)) v.params[p.name] = *internal;
   }
   v.value = trial.value;
+  if (trial.values.size() > 1) v.values = trial.values;
+  v.constraints = trial_constraints(trial.system_attrs);
   v.intermediate = trial.intermediate;
   const auto kind = trial.system_attrs.find("hpo:fail_kind");
   v.infeasible =
@@ -47,6 +50,7 @@ TrialView SamplingSpace::view(const TrialRecord& trial) const {
     // space: for the sampler, the point failed for lack of memory.
     v.state = TrialState::kFail;
     v.value.reset();
+    v.values.clear();
     v.infeasible = true;
   }
   return v;

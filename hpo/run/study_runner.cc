@@ -476,7 +476,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       count_result(result, resumed, summary);
     }
     progress_.trial_finished(plan->number, result.state, result.value, result.reason,
-                             result.seconds);
+                             result.seconds, result.values);
     if (result.report_burst_at_exit > 0 && !warned_report_burst_.exchange(true)) {
       progress_.note("trial " + std::to_string(plan->number) + ": its " +
                      std::to_string(result.report_burst_at_exit) +
@@ -501,7 +501,7 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
 
   RunSummary summary;
   TrialRunner runner(
-      storage_, config_.trainer, config_.objective.metric, stop_,
+      storage_, config_.trainer, study_goals(config_), stop_,
       [this](const TrialPlan& plan) { return should_prune(plan); }, &lost_, &watch_);
   // Workers mostly wait on trainers, so there may be more of them than
   // cores: raise TBB's limit to one thread per job plus this one.

@@ -5,19 +5,53 @@
 
 namespace hpo {
 
+namespace {
+
+// "maximize", or "maximize, minimize" for several objectives.
+std::string directions_words(const std::vector<Direction>& directions) {
+  std::string words;
+  for (Direction d : directions)
+    words += (words.empty() ? "" : ", ") +
+             std::string(d == Direction::kMaximize ? "maximize" : "minimize");
+  return words;
+}
+
+// What the study records of its goals, for status and the report: the
+// objective metrics in order, and the constraints as the study file gave them.
+nlohmann::json objective_attr(const StudyConfig& config) {
+  nlohmann::json attr = {{"metric", config.objective.metric}, {"record", config.objective.record}};
+  if (config.objectives.size() > 1) {
+    attr["metrics"] = nlohmann::json::array();
+    for (const auto& o : config.objectives) attr["metrics"].push_back(o.metric);
+  }
+  if (!config.constraints.empty()) {
+    attr["constraints"] = nlohmann::json::array();
+    for (const auto& c : config.constraints) {
+      nlohmann::json item = {{"metric", c.metric}};
+      if (c.min) item["min"] = *c.min;
+      if (c.max) item["max"] = *c.max;
+      attr["constraints"].push_back(item);
+    }
+  }
+  return attr;
+}
+
+}  // namespace
+
 PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
                             std::optional<uint64_t> seed_flag) {
   PreparedStudy prepared;
   const auto existing = storage.find_study(config.name);
   prepared.created = !existing;
-  prepared.record =
-      existing ? *existing : storage.get_or_create_study(config.name, config.objective.direction);
-  if (prepared.record.direction != config.objective.direction) {
-    throw StorageError(
-        storage.url() + ": study '" + config.name + "' was created to " +
-        (prepared.record.direction == Direction::kMaximize ? "maximize" : "minimize") + ", but " +
-        config.path + " says to " +
-        (config.objective.direction == Direction::kMaximize ? "maximize" : "minimize"));
+  std::vector<Direction> directions;
+  for (const auto& o : config.objectives) directions.push_back(o.direction);
+  if (directions.empty()) directions = {config.objective.direction};
+  prepared.record = existing ? *existing : storage.get_or_create_study(config.name, directions);
+  const auto stored = objective_directions(prepared.record);
+  if (stored != directions) {
+    throw StorageError(storage.url() + ": study '" + config.name + "' was created to " +
+                       directions_words(stored) + ", but " + config.path + " says to " +
+                       directions_words(directions));
   }
   const Attrs attrs = storage.study_user_attrs(prepared.record.id);
   const auto stored_seed = attrs.find(kSeedAttr);
@@ -33,9 +67,7 @@ PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
   if (stored_seed == attrs.end())
     storage.set_study_user_attr(prepared.record.id, kSeedAttr, prepared.seed);
   if (!attrs.count(kObjectiveAttr)) {
-    storage.set_study_user_attr(
-        prepared.record.id, kObjectiveAttr,
-        {{"metric", config.objective.metric}, {"record", config.objective.record}});
+    storage.set_study_user_attr(prepared.record.id, kObjectiveAttr, objective_attr(config));
   }
   if (!attrs.count(kStudyFileAttr) && !config.path.empty()) {
     storage.set_study_user_attr(prepared.record.id, kStudyFileAttr,

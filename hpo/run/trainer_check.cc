@@ -14,6 +14,7 @@
 #include "hpo/launch/report_reader.h"
 #include "hpo/launch/trainer_text.h"
 #include "hpo/run/atomic_file.h"
+#include "hpo/run/objectives.h"
 #include "hpo/run/sampling_space.h"
 #include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trial_config.h"
@@ -132,6 +133,10 @@ void judge_report(const StudyConfig& study, const std::string& path, SmokeResult
     } else {
       r.final_value = std::to_string(it->second);
     }
+    // The other objectives and the constraints' metrics: a trial fails without them.
+    const GoalValues goals = goal_values(study_goals(study), e.metrics);
+    if (it != e.metrics.end() && !goals.problem.empty())
+      r.problems.push_back("the final line: " + goals.problem);
   }
   if (!final_seen)
     r.problems.push_back("no final line in " + std::string(kReportFile) +

@@ -280,6 +280,12 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
     verdict = Verdict{TrialState::kFail, std::nullopt, "bad report: " + a.bad_series};
   }
 
+  GoalValues goals;
+  if (verdict.state == TrialState::kComplete) {
+    goals = goal_values(goals_, *run.final_metrics);
+    if (!goals.problem.empty()) verdict = Verdict{TrialState::kFail, std::nullopt, goals.problem};
+  }
+
   TrialResult result;
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   result.report_burst_at_exit = a.burst_at_exit;
@@ -306,6 +312,10 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   outcome.guard = plan.guard;
   outcome.state = verdict.state;
   outcome.value = verdict.value;
+  if (verdict.state == TrialState::kComplete) {
+    outcome.values = goals.values;
+    if (!goals_.constraints.empty()) outcome.system_attrs[kConstraintsAttr] = goals.constraints;
+  }
   if (run.final_metrics) {
     for (const auto& [name, value] : *run.final_metrics)
       outcome.user_attrs[name] = metric_json(value);
@@ -343,6 +353,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   }
   result.state = verdict.state;
   result.value = verdict.value;
+  if (result.state == TrialState::kComplete) result.values = outcome.values;
   result.reason = verdict.reason;
   if (!oom_retries.empty()) {
     result.reason += (result.reason.empty() ? "" : "; ") + std::to_string(oom_retries.size()) +

@@ -16,6 +16,7 @@
 #include "hpo/config/study_config.h"
 #include "hpo/run/beat_watch.h"
 #include "hpo/run/lost_trials.h"
+#include "hpo/run/objectives.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trainer_record.h"
 #include "hpo/storage/storage.h"
@@ -44,6 +45,7 @@ struct TrialPlan {
 struct TrialResult {
   TrialState state = TrialState::kFail;
   std::optional<double> value;
+  std::vector<double> values;  // every objective's, in a study with several
   std::string reason;
   double seconds = 0;
   // Stopped by a Ctrl-C before it ended: left RUNNING, for the next run.
@@ -82,12 +84,15 @@ class TrialRunner {
   // `lost`, when given, is watched while a trainer runs: a trial found
   // there is stopped at once.
   // `watch`, when given, may stop a trainer whose heartbeats failed.
-  TrialRunner(Storage& storage, TrainerConfig trainer, std::string objective_metric,
-              const StopFlag& stop, PruneCheck should_prune = {}, const LostTrials* lost = nullptr,
+  // `goals` are the study's objectives (the first is the one pruning and
+  // one-objective studies use) and constraints.
+  TrialRunner(Storage& storage, TrainerConfig trainer, Goals goals, const StopFlag& stop,
+              PruneCheck should_prune = {}, const LostTrials* lost = nullptr,
               BeatWatch* watch = nullptr)
       : storage_(storage),
         trainer_(std::move(trainer)),
-        metric_(std::move(objective_metric)),
+        goals_(std::move(goals)),
+        metric_(goals_.objectives.at(0).metric),
         stop_(stop),
         should_prune_(std::move(should_prune)),
         lost_(lost),
@@ -112,6 +117,7 @@ class TrialRunner {
 
   Storage& storage_;
   const TrainerConfig trainer_;
+  const Goals goals_;
   const std::string metric_;
   const StopFlag& stop_;
   const PruneCheck should_prune_;

@@ -91,9 +91,9 @@ std::optional<StudyRecord> select_study(pqxx::work& tx, const std::string& name)
       "ON d.study_id = s.study_id WHERE s.study_name = $1 ORDER BY d.objective",
       name);
   if (r.empty()) return std::nullopt;
-  if (r.size() > 1)
-    throw StorageError("study '" + name + "' has several objectives; hpo handles one");
-  return StudyRecord{r[0][0].as<int64_t>(), name, direction_from_string(r[0][1].c_str())};
+  StudyRecord study{r[0][0].as<int64_t>(), name, direction_from_string(r[0][1].c_str())};
+  for (const auto& row : r) study.directions.push_back(direction_from_string(row[1].c_str()));
+  return study;
 }
 
 void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
@@ -164,9 +164,10 @@ void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
 // statement, one round trip (data-modifying CTEs on distinct tables).
 void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
   json value = json::array();
-  if (outcome.value) {
-    const EncodedValue v = encode_value(*outcome.value);
-    value.push_back({v.value ? json(real(*v.value)) : json(nullptr), v.type});
+  const auto values = outcome_values(outcome);
+  for (size_t k = 0; k < values.size(); ++k) {
+    const EncodedValue v = encode_value(values[k]);
+    value.push_back({v.value ? json(real(*v.value)) : json(nullptr), v.type, k});
   }
   json params = json::array();
   for (const auto& p : outcome.params) {
@@ -176,7 +177,7 @@ void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
   const auto r = tx.exec_params1(
       "WITH done AS (UPDATE trials SET state = $2, datetime_complete = $3 WHERE trial_id = $1), "
       "value AS (INSERT INTO trial_values (trial_id, objective, value, value_type) "
-      "SELECT $1, 0, (v->>0)::double precision, (v->>1)::trialvaluetype FROM "
+      "SELECT $1, (v->>2)::integer, (v->>0)::double precision, (v->>1)::trialvaluetype FROM "
       "json_array_elements($4::json) v "
       "ON CONFLICT (trial_id, objective) DO UPDATE SET value = excluded.value, value_type = "
       "excluded.value_type), "
@@ -277,9 +278,10 @@ bool finished_as(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) 
       "ON v.trial_id = t.trial_id AND v.objective = 0 WHERE t.trial_id = $1",
       trial_id);
   if (r.empty() || trial_state_from_string(r[0][0].c_str()) != outcome.state) return false;
-  if (!outcome.value) return true;
+  const auto values = outcome_values(outcome);
+  if (values.empty()) return true;
   if (r[0][2].is_null()) return false;
-  const EncodedValue want = encode_value(*outcome.value);
+  const EncodedValue want = encode_value(values.front());
   return want.type == r[0][2].c_str() && (!want.value || r[0][1].as<double>() == *want.value);
 }
 
@@ -317,7 +319,9 @@ std::optional<StudyRecord> PgStorage::find_study(const std::string& name) {
                   [&](pqxx::work& tx, const PgAttempt&) { return select_study(tx, name); });
 }
 
-StudyRecord PgStorage::get_or_create_study(const std::string& name, Direction direction) {
+StudyRecord PgStorage::get_or_create_study(const std::string& name,
+                                           const std::vector<Direction>& directions) {
+  if (directions.empty()) throw StorageError("study '" + name + "' needs a direction");
   return transact("get_or_create_study", [&](pqxx::work& tx, const PgAttempt&) {
     // Another host creating the same study at once: ON CONFLICT waits for
     // its commit, and the second SELECT (a new snapshot) then sees it.
@@ -332,16 +336,15 @@ StudyRecord PgStorage::get_or_create_study(const std::string& name, Direction di
         if (!study) throw StorageError("study '" + name + "' has no direction");
       } else {
         const int64_t id = r[0][0].as<int64_t>();
-        tx.exec_params0(
-            "INSERT INTO study_directions (direction, study_id, objective) VALUES ($1, $2, 0)",
-            to_string(direction), id);
-        return StudyRecord{id, name, direction};
+        for (size_t k = 0; k < directions.size(); ++k) {
+          tx.exec_params0(
+              "INSERT INTO study_directions (direction, study_id, objective) VALUES ($1, $2, $3)",
+              to_string(directions[k]), id, static_cast<int>(k));
+        }
+        return StudyRecord{id, name, directions.front(), directions};
       }
     }
-    if (study->direction != direction) {
-      throw StorageError("study '" + name + "' exists with direction " +
-                         to_string(study->direction) + ", not " + to_string(direction));
-    }
+    require_directions(*study, directions);
     return *study;
   });
 }

@@ -74,9 +74,9 @@ std::vector<TrialRecord> read_pg_trials(pqxx::work& tx, const pqxx::result& rows
                  });
   for_each_child(tx,
                  "SELECT trial_id, value, value_type FROM trial_values "
-                 "WHERE objective = 0 AND trial_id = ANY($1::int[])",
+                 "WHERE trial_id = ANY($1::int[]) ORDER BY trial_id, objective",
                  ids, index, [](TrialRecord& t, const pqxx::row& r) {
-                   t.value = decode_value(optional_real(r[1]), r[2].c_str());
+                   add_value(t, decode_value(optional_real(r[1]), r[2].c_str()));
                  });
   for_each_child(tx,
                  "SELECT trial_id, step, intermediate_value, intermediate_value_type "

@@ -53,7 +53,9 @@ std::optional<StudyRecord> select_study(SqliteDb& db, const std::string& name) {
   st.bind(1, name);
   if (!st.step()) return std::nullopt;
   StudyRecord study{st.int64(0), name, direction_from_string(st.text(1))};
-  if (st.step()) throw StorageError("study '" + name + "' has several objectives; hpo handles one");
+  do {
+    study.directions.push_back(direction_from_string(st.text(1)));
+  } while (st.step());
   return study;
 }
 
@@ -119,13 +121,13 @@ void update_param(SqliteDb& db, int64_t trial_id, const StoredParam& p) {
   }
 }
 
-void put_trial_value(SqliteDb& db, int64_t trial_id, double value) {
+void put_trial_value(SqliteDb& db, int64_t trial_id, int objective, double value) {
   const EncodedValue v = encode_value(value);
   Statement st(db,
                "INSERT INTO trial_values (trial_id, objective, value, value_type) "
-               "VALUES (?1, 0, ?2, ?3) ON CONFLICT (trial_id, objective) "
+               "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (trial_id, objective) "
                "DO UPDATE SET value = excluded.value, value_type = excluded.value_type");
-  st.bind(1, trial_id).bind(2, v.value).bind(3, v.type).run();
+  st.bind(1, trial_id).bind(2, objective).bind(3, v.value).bind(4, v.type).run();
 }
 
 void put_heartbeat(SqliteDb& db, int64_t trial_id) {
@@ -225,23 +227,25 @@ std::optional<StudyRecord> SqliteStorage::find_study(const std::string& name) {
   return read("find_study", [&] { return select_study(*db_, name); });
 }
 
-StudyRecord SqliteStorage::get_or_create_study(const std::string& name, Direction direction) {
+StudyRecord SqliteStorage::get_or_create_study(const std::string& name,
+                                               const std::vector<Direction>& directions) {
+  if (directions.empty()) throw StorageError("study '" + name + "' needs a direction");
   return write("get_or_create_study", [&] {
     if (auto study = select_study(*db_, name)) {
-      if (study->direction != direction) {
-        throw StorageError("study '" + name + "' exists with direction " +
-                           to_string(study->direction) + ", not " + to_string(direction));
-      }
+      require_directions(*study, directions);
       return *study;
     }
     Statement(*db_, "INSERT INTO studies (study_name) VALUES (?1)").bind(1, name).run();
     const int64_t id = db_->last_insert_rowid();
-    Statement(*db_,
-              "INSERT INTO study_directions (direction, study_id, objective) VALUES (?1, ?2, 0)")
-        .bind(1, to_string(direction))
-        .bind(2, id)
-        .run();
-    return StudyRecord{id, name, direction};
+    for (size_t k = 0; k < directions.size(); ++k) {
+      Statement(*db_,
+                "INSERT INTO study_directions (direction, study_id, objective) VALUES (?1, ?2, ?3)")
+          .bind(1, to_string(directions[k]))
+          .bind(2, id)
+          .bind(3, static_cast<int64_t>(k))
+          .run();
+    }
+    return StudyRecord{id, name, directions.front(), directions};
   });
 }
 
@@ -423,7 +427,9 @@ bool SqliteStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) 
         .bind(2, now())
         .bind(3, trial_id)
         .run();
-    if (outcome.value) put_trial_value(*db_, trial_id, *outcome.value);
+    const auto values = outcome_values(outcome);
+    for (size_t k = 0; k < values.size(); ++k)
+      put_trial_value(*db_, trial_id, static_cast<int>(k), values[k]);
     for (const auto& p : outcome.params) update_param(*db_, trial_id, p);
     put_attrs(*db_, kTrialUserAttrs, trial_id, outcome.user_attrs);
     put_attrs(*db_, kTrialSystemAttrs, trial_id, outcome.system_attrs);

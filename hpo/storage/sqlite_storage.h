@@ -40,7 +40,9 @@ class SqliteStorage : public Storage {
   bool upgrade_schema() override;
 
   std::optional<StudyRecord> find_study(const std::string& name) override;
-  StudyRecord get_or_create_study(const std::string& name, Direction direction) override;
+  using Storage::get_or_create_study;
+  StudyRecord get_or_create_study(const std::string& name,
+                                  const std::vector<Direction>& directions) override;
   std::vector<StudySummary> list_studies() override;
 
   void set_study_user_attr(int64_t study_id, const std::string& key,

@@ -107,14 +107,12 @@ void read_params(SqliteDb& db, const TrialScope& scope, const TrialIndex& index)
 }
 
 void read_values(SqliteDb& db, const TrialScope& scope, const TrialIndex& index) {
-  Statement st(db,
-               "SELECT trial_id, value, value_type FROM trial_values "
-               "WHERE objective = 0 AND " +
-                   children_where(scope));
+  Statement st(db, "SELECT trial_id, value, value_type FROM trial_values WHERE " +
+                       children_where(scope) + " ORDER BY trial_id, objective");
   bind_scope(st, scope);
   while (st.step()) {
     const auto it = index.find(st.int64(0));
-    if (it != index.end()) it->second->value = decode_value(st.optional_real(1), st.text(2));
+    if (it != index.end()) add_value(*it->second, decode_value(st.optional_real(1), st.text(2)));
   }
 }
 

@@ -54,8 +54,18 @@ class OwnershipLost : public StorageError {
 struct StudyRecord {
   int64_t id = 0;
   std::string name;
-  Direction direction = Direction::kMaximize;
+  Direction direction = Direction::kMaximize;  // objective 0's
+  // Every objective's direction, in objective order (study_directions, one
+  // row each, as Optuna stores them); `direction` is directions[0]. Empty in
+  // a record made by hand: read it through objective_directions().
+  std::vector<Direction> directions = {};
 };
+
+// The study's directions, one for a record that names only `direction`.
+inline std::vector<Direction> objective_directions(const StudyRecord& s) {
+  return s.directions.empty() ? std::vector<Direction>{s.direction} : s.directions;
+}
+inline bool is_multi_objective(const StudyRecord& s) { return s.directions.size() > 1; }
 
 struct StudySummary {
   StudyRecord study;
@@ -75,12 +85,21 @@ struct TrialRecord {
   TrialState state = TrialState::kRunning;
   std::vector<StoredParam> params;  // in the order they were stored
   std::optional<double> value;  // objective 0; +-inf allowed, never NaN
+  // Every objective's value, in objective order (trial_values, one row
+  // each); values[0] is `value`. Empty while the trial has none.
+  std::vector<double> values;
   std::map<int, double> intermediate;
   Attrs user_attrs;
   Attrs system_attrs;
   std::string datetime_start;  // "YYYY-MM-DD HH:MM:SS.ffffff", local time, as Optuna
   std::string datetime_complete;  // empty while RUNNING
 };
+
+// Appends the next objective's value read from trial_values.
+inline void add_value(TrialRecord& t, double v) {
+  if (t.values.empty()) t.value = v;
+  t.values.push_back(v);
+}
 
 struct NewTrial {
   std::vector<StoredParam> params;
@@ -111,7 +130,18 @@ struct TrialOutcome {
   // ones (an out-of-memory retry at a smaller batch).
   std::vector<StoredParam> params = {};
   OwnerGuard guard = {};  // see OwnerGuard: finish_trial throws OwnershipLost when it fails
+  // Last, so that older aggregate initializers keep their meaning.
+  // A multi-objective study's values, one per objective, in objective order:
+  // when set, `value` must be values[0].
+  std::vector<double> values = {};
 };
+
+// The values a finished trial stores: `values`, or `value` alone.
+inline std::vector<double> outcome_values(const TrialOutcome& o) {
+  if (!o.values.empty()) return o.values;
+  if (o.value) return {*o.value};
+  return {};
+}
 
 class Storage {
  public:
@@ -128,9 +158,13 @@ class Storage {
                                       // transaction; false if it was already current
 
   virtual std::optional<StudyRecord> find_study(const std::string& name) = 0;
-  // Returns the study, creating it if absent. Throws StorageError if it exists
-  // with another direction.
-  virtual StudyRecord get_or_create_study(const std::string& name, Direction direction) = 0;
+  // Returns the study, creating it if absent with one study_directions row
+  // per objective. Throws StorageError if it exists with other directions.
+  virtual StudyRecord get_or_create_study(const std::string& name,
+                                          const std::vector<Direction>& directions) = 0;
+  StudyRecord get_or_create_study(const std::string& name, Direction direction) {
+    return get_or_create_study(name, std::vector<Direction>{direction});
+  }
   virtual std::vector<StudySummary> list_studies() = 0;
 
   virtual void set_study_user_attr(int64_t study_id, const std::string& key,

@@ -10,12 +10,30 @@ void check_outcome(const TrialOutcome& outcome) {
   if (!is_finished(outcome.state)) {
     throw StorageError(std::string("cannot finish a trial as ") + to_string(outcome.state));
   }
-  if (outcome.state == TrialState::kComplete && !outcome.value) {
+  if (outcome.state == TrialState::kComplete && !outcome.value && outcome.values.empty()) {
     throw StorageError("a COMPLETE trial needs a value");
   }
-  if (outcome.value && std::isnan(*outcome.value)) {
-    throw StorageError("a trial value cannot be NaN");
+  for (double v : outcome_values(outcome)) {
+    if (std::isnan(v)) throw StorageError("a trial value cannot be NaN");
   }
+  if (!outcome.values.empty() && outcome.value && *outcome.value != outcome.values.front()) {
+    throw StorageError("a trial's value must be its first objective's");
+  }
+}
+
+std::string directions_text(const std::vector<Direction>& directions) {
+  if (directions.size() == 1) return to_string(directions.front());
+  std::string text = "[";
+  for (size_t i = 0; i < directions.size(); ++i)
+    text += std::string(i ? ", " : "") + to_string(directions[i]);
+  return text + "]";
+}
+
+void require_directions(const StudyRecord& stored, const std::vector<Direction>& wanted) {
+  const auto have = objective_directions(stored);
+  if (have == wanted) return;
+  throw StorageError("study '" + stored.name + "' exists with direction " + directions_text(have) +
+                     ", not " + directions_text(wanted));
 }
 
 void require_inside(const StoredParam& p) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hpo/storage/storage.h"
 
@@ -14,6 +15,13 @@ namespace hpo {
 // Throws StorageError unless `outcome` can end a trial: a finished state,
 // a value for COMPLETE, never NaN.
 void check_outcome(const TrialOutcome& outcome);
+
+// Throws StorageError unless a stored study's directions are `wanted`: the
+// message names both.
+void require_directions(const StudyRecord& stored, const std::vector<Direction>& wanted);
+
+// "MAXIMIZE" or "[MAXIMIZE, MINIMIZE]".
+std::string directions_text(const std::vector<Direction>& directions);
 
 // Throws StorageError if the param's value is outside its distribution.
 void require_inside(const StoredParam& p);

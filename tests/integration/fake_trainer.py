@@ -87,6 +87,10 @@ if mode == "nan":
 final = {"score": score, "sharpe": 10 * score, "end": time.time()}
 # `extra_metrics: "a,b"` reports more final metrics, named as a test needs.
 final.update({name: 1.0 for name in str(config.get("extra_metrics", "")).split(",") if name})
+# `with_cost`: a second objective at odds with `score` below x = 0.3 (a
+# multi-objective study's trade-off): cost grows with x.
+if config.get("with_cost"):
+    final["cost"] = x
 send({"type": "final", "metrics": final})
 # `runs_log: PATH`: one line per run that got to its end, "NUMBER HOST PID",
 # appended whole: a test counts how often each trial really ran.

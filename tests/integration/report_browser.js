@@ -3,10 +3,11 @@
 // from tools/report/node_modules) and prints what a test needs to judge it,
 // as JSON: JavaScript errors, network requests, each section's charts and
 // their sizes, and the text of untrusted fields. Saves a screenshot.
-// Usage: report_browser.js REPORT.html SCREENSHOT.png [--no-webgl] [--pick PARAM]
+// Usage: report_browser.js REPORT.html SCREENSHOT.png [--no-webgl] [--pick PARAM] [--section ID]
 //   --no-webgl: a browser without WebGL (as with a GPU blocklist or a
 //               remote desktop); --pick PARAM: tick PARAM in the page's
-//               parameter picker and report the redrawn page.
+//               parameter picker and report the redrawn page; --section
+//               ID: the screenshot shows section ID alone.
 'use strict';
 const path = require('path');
 const puppeteer = require(path.join(__dirname, '..', '..', 'tools', 'report', 'node_modules', 'puppeteer-core'));
@@ -15,6 +16,7 @@ async function main() {
   const [file, screenshot, ...options] = process.argv.slice(2);
   const noWebgl = options.includes('--no-webgl');
   const pick = options.includes('--pick') ? options[options.indexOf('--pick') + 1] : null;
+  const section = options.includes('--section') ? options[options.indexOf('--section') + 1] : null;
   const url = 'file://' + path.resolve(file);
   const browser = await puppeteer.launch({
     executablePath: process.env.HPO_CHROMIUM || '/usr/bin/chromium',
@@ -117,7 +119,10 @@ async function main() {
         sections: sections,
       };
     });
-    await page.screenshot({path: screenshot, fullPage: true});
+    // --section ID: the picture of that section alone (docs' screenshots).
+    const shown = section !== null ? await page.$('#' + section) : null;
+    if (section !== null && !shown) throw new Error('no section ' + section);
+    await (shown || page).screenshot(shown ? {path: screenshot} : {path: screenshot, fullPage: true});
     result.errors = errors;
     result.requests = requests;
     process.stdout.write(JSON.stringify(result) + '\n');

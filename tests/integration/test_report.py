@@ -115,6 +115,7 @@ def test_finished(p):
     finished_study(p)
     st = p.status()
     seen = open_report(p, "s", "finished")
+    expect("pareto" not in seen["sections"], "one objective: no Pareto section")
     for section in ["history", "curves", "parallel", "importance", "metrics", "timeline"]:
         drawn(seen, section)
     drawn(seen, "slice", charts=5)  # one per parameter
@@ -666,6 +667,46 @@ def test_no_webgl(p):
     seen = open_report(p, "big", "with_webgl", storage=storage)
     expect("scattergl" in {t["type"] for t in seen["sections"]["history"]["charts"][0]["traces"]}, "no scattergl")
     expect(seen["sections"]["parallel"]["charts"][0]["traces"][0]["type"] == "parcoords", "no parcoords")
+
+
+# Issue #22: a two-objective study with a constraint (hpo's) and a
+# three-objective one (Optuna's): the front, infeasible trials apart, the
+# hypervolume history; a one-objective report has no such section.
+def test_pareto(p):
+    p.study(fixed="with_cost: true, epochs: 1")
+    path = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(path).read()
+    with open(path, "w") as f:
+        f.write(re.sub(r"^objective: .*$", textwrap.dedent("""\
+            objectives:
+              - {metric: score, direction: maximize}
+              - {metric: cost, direction: minimize}
+            constraints: [{metric: cost, max: 0.6}]"""), text, flags=re.M))
+    p.run("run", "--study", "s", "-n", "12")
+    st = p.status()
+    seen = open_report(p, "s", "pareto_two")
+    drawn(seen, "pareto", charts=2)  # the front, the hypervolume
+    front = seen["sections"]["pareto"]["charts"][0]
+    names = {t["name"] for t in front["traces"]}
+    expect({"Pareto front", "infeasible"} <= names, names)
+    marked = next(t for t in front["traces"] if t["name"] == "Pareto front")
+    expect(sorted(int(x.split()[1].split("<br>")[0]) for x in marked["text"]) == st["pareto_front"],
+           (marked["text"], st["pareto_front"]))
+    expect(any("constraints" in n for n in seen["sections"]["pareto"]["notes"]), seen["sections"]["pareto"])
+    expect("trial" in seen["sections"]["best"]["pre"][0], seen["sections"]["best"])
+    three = "sqlite:///" + os.path.join(p.dir, "three.db")
+    optuna(f"""
+        import optuna
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        s = optuna.create_study(study_name="three", storage="{three}",
+                                directions=["maximize", "minimize", "minimize"],
+                                sampler=optuna.samplers.NSGAIISampler(seed=1))
+        s.optimize(lambda t: (t.suggest_float("a", 0, 1), t.suggest_float("b", 0, 1),
+                              1 - t.suggest_float("c", 0, 1)), n_trials=30)
+        """)
+    seen = open_report(p, "three", "pareto_three", storage=three)
+    drawn(seen, "pareto", charts=4)  # three pairs and the hypervolume
+    rows_full(seen, "pareto")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,18 @@ TEST_CASE("an interrupted trial is neither done nor failed") {
                        "0/2 done, 0 running, 0 failed") != std::string::npos);
 }
 
+TEST_CASE("with several objectives a trial shows each and no trial is called the best") {
+  std::ostringstream out;
+  Progress p(out, false, 2, "val_rank_ic", Direction::kMaximize);
+  p.several_objectives({"val_rank_ic", "val_turnover"});
+  p.trial_started(0, "");
+  p.trial_finished(0, TrialState::kComplete, 0.05, "", 1, {0.05, 0.3});
+  const std::string s = out.str();
+  CHECK(s.find("trial 0 COMPLETE val_rank_ic=0.05 val_turnover=0.3 in 1s | 1/2 done") !=
+        std::string::npos);
+  CHECK(s.find("best") == std::string::npos);
+}
+
 TEST_CASE("minimizing studies keep the smallest value") {
   std::ostringstream out;
   Progress p(out, false, 2, "loss", Direction::kMinimize);

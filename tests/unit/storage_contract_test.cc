@@ -543,5 +543,42 @@ STORAGE_CONTRACT(attr_text,
   CHECK(storage->trial(made.id)->user_attrs.at("z") == nullptr);
 }
 
+STORAGE_CONTRACT(multi_objective, "several objectives: one direction and one value row each") {
+  Backend db;
+  auto owned = db.open();
+  Storage& storage = *owned;
+  const std::vector<Direction> two = {Direction::kMaximize, Direction::kMinimize};
+  const auto study = storage.get_or_create_study("pareto", two);
+  CHECK(study.directions == two);
+  CHECK(study.direction == Direction::kMaximize);
+  CHECK(storage.get_or_create_study("pareto", two).id == study.id);
+  CHECK(storage.find_study("pareto")->directions == two);
+  // Another objective list is another study's: refused, naming both.
+  CHECK_THROWS_WITH_AS(storage.get_or_create_study("pareto", Direction::kMaximize),
+                       doctest::Contains("[MAXIMIZE, MINIMIZE], not MAXIMIZE"), StorageError);
+  CHECK_THROWS_WITH_AS(
+      storage.get_or_create_study("pareto", {Direction::kMinimize, Direction::kMinimize}),
+      doctest::Contains("[MAXIMIZE, MINIMIZE]"), StorageError);
+
+  const auto t = storage.create_trial(study.id, {});
+  TrialOutcome outcome{TrialState::kComplete, 0.04, {}, {{"constraints", json{-0.1, 0.2}}}};
+  outcome.values = {0.04, -kInf};
+  REQUIRE(storage.finish_trial(t.id, outcome));
+  const auto back = storage.trial(t.id);
+  CHECK(back->values == std::vector<double>{0.04, -kInf});
+  CHECK(*back->value == 0.04);
+  CHECK(back->system_attrs.at("constraints") == json{-0.1, 0.2});
+  CHECK(storage.trials(study.id).front().values == back->values);
+
+  // A value that is not the first objective's, or a NaN one, stores nothing.
+  const auto u = storage.create_trial(study.id, {});
+  TrialOutcome bad{TrialState::kComplete, 1.0, {}, {}};
+  bad.values = {2.0, 3.0};
+  CHECK_THROWS_AS(storage.finish_trial(u.id, bad), StorageError);
+  bad.values = {1.0, std::nan("")};
+  CHECK_THROWS_AS(storage.finish_trial(u.id, bad), StorageError);
+  CHECK(storage.trial(u.id)->state == TrialState::kRunning);
+}
+
 }  // namespace
 }  // namespace hpo

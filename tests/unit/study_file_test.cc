@@ -483,6 +483,74 @@ TEST_CASE("the shipped sweeps: quick 5x5, medium 10x10, full 20x20") {
   CHECK(names == std::vector<std::string>{"batch_size", "hidden_size", "grad_accum", "lr"});
 }
 
+// The keys of a multi-objective study; tests append the rest.
+const char kTwoGoals[] = R"(search_space: space.yaml
+trainer: {command: [train, "{config}"]}
+objectives:
+  - {metric: val_rank_ic, direction: maximize}
+  - {metric: val_turnover, direction: minimize}
+)";
+
+TEST_CASE("objectives: lists two or three, in order, with constraints") {
+  const Layout layout(std::string(kTwoGoals) +
+                      "constraints:\n  - {metric: val_turnover, max: 0.4}\n"
+                      "  - {metric: val_sharpe, min: 0, max: 3}\n");
+  const StudyConfig study = load_study_file(layout.study);
+  REQUIRE(study.objectives.size() == 2);
+  CHECK(study.objectives[0].metric == "val_rank_ic");
+  CHECK(study.objectives[0].direction == Direction::kMaximize);
+  CHECK(study.objectives[1].metric == "val_turnover");
+  CHECK(study.objectives[1].direction == Direction::kMinimize);
+  CHECK(study.objective.metric == "val_rank_ic");  // objective 0, for pruning and messages
+  REQUIRE(study.constraints.size() == 2);
+  CHECK(study.constraints[0].metric == "val_turnover");
+  CHECK(!study.constraints[0].min);
+  CHECK(*study.constraints[0].max == 0.4);
+  CHECK(*study.constraints[1].min == 0);
+  CHECK(*study.constraints[1].max == 3);
+}
+
+TEST_CASE("a single objective: is one objective of the list") {
+  const Layout layout(kRequired);
+  const StudyConfig study = load_study_file(layout.study);
+  REQUIRE(study.objectives.size() == 1);
+  CHECK(study.objectives[0].metric == "val_loss");
+  CHECK(study.constraints.empty());
+}
+
+TEST_CASE("bad objectives and constraints name the file, the key and what was expected") {
+  check_error(std::string(kTwoGoals) + "objective: {metric: x, direction: maximize}\n",
+              "studies/s.yaml:", "objectives: give either 'objective:' (one) or 'objectives:'");
+  check_error(R"(search_space: space.yaml
+trainer: {command: [train]}
+objectives: [{metric: a, direction: maximize}]
+)",
+              "studies/s.yaml:", "objectives: expected a list of two or three objectives");
+  check_error(R"(search_space: space.yaml
+trainer: {command: [train]}
+objectives: [{metric: a, direction: maximize}, {metric: b}]
+)",
+              "studies/s.yaml:", "objectives[1]: missing required key 'direction'");
+  check_error(R"(search_space: space.yaml
+trainer: {command: [train]}
+objectives: [{metric: a, direction: maximize}, {metric: a, direction: minimize}]
+)",
+              "studies/s.yaml:", "objectives[1]: 'a' is an objective twice");
+  check_error(std::string(kTwoGoals) + "constraints: [{metric: val_turnover}]\n",
+              "studies/s.yaml:", "constraints[0]: expected 'min:', 'max:' or both");
+  check_error(std::string(kTwoGoals) + "constraints: [{metric: t, min: 2, max: 1}]\n",
+              "studies/s.yaml:", "constraints[0]: min 2 is above max 1");
+  check_error(std::string(kTwoGoals) + "constraints: [{metric: t, max: .nan}]\n",
+              "studies/s.yaml:", "constraints[0].max: expected a finite number");
+}
+
+TEST_CASE("pruning with several objectives is refused, as Optuna refuses it") {
+  check_error(std::string(kTwoGoals) + "pruner: {name: median}\n",
+              "studies/s.yaml:", "pruner: pruning needs a single objective; this study has 2");
+  const Layout layout(std::string(kTwoGoals) + "pruner: {name: none}\n");
+  CHECK(load_study_file(layout.study).pruner.name == "none");
+}
+
 TEST_CASE("warm_start: study names, NAME@URL beside the study file, and errors") {
   const Layout layout(std::string(kRequired) +
                       "name: m\nwarm_start: {studies: [q, old@sqlite:///../a.db, "

@@ -19,6 +19,7 @@ constexpr const char* kSections[][2] = {
     {"failures", "8. Failures"},
     {"best", "9. Best trial's config"},
     {"overfitting", "10. Overfitting: Deflated Sharpe Ratio and PBO"},
+    {"pareto", "11. Pareto front and hypervolume"},  // removed by report.js for one objective
 };
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include "hpo/report/html/downsample.h"
 #include "hpo/report/html/importance_data.h"
 #include "hpo/report/html/param_choice.h"
+#include "hpo/report/html/pareto_data.h"
+#include "hpo/report/pareto_view.h"
 #include "hpo/report/selection.h"
 #include "hpo/run/orphans.h"
 #include "hpo/storage/optuna_codec.h"
@@ -193,10 +195,18 @@ json failures_json(const StudyView& view, size_t limit) {
 
 // The config as `hpo export` writes it, the selection's statistics in its
 // header.
-json best_json(const StudyView& view, const std::string& notes, const StudyConfig* study) {
+// The best trial; with several objectives, the knee of the Pareto front
+// (what hpo export writes by default).
+const TrialRecord* shown_best(const StudyView& view) {
+  if (is_multi_objective(view.study)) return pick_knee(view, pareto_trials(view)).trial;
   const auto best = best_trials(view, 1);
-  if (best.empty()) return nullptr;
-  const TrialRecord& t = *best.front();
+  return best.empty() ? nullptr : best.front();
+}
+
+json best_json(const StudyView& view, const std::string& notes, const StudyConfig* study) {
+  const TrialRecord* shown = shown_best(view);
+  if (!shown) return nullptr;
+  const TrialRecord& t = *shown;
   json b = {{"n", t.number}};
   put_value(b, t.value);
   try {
@@ -246,13 +256,20 @@ json report_data(const StudyView& view, double now_s, const ReportLimits& limits
   d["curves"] = curves_json(view, limits.curves);
   d["parallel"] = parallel_json(view, limits.parallel);
   d["failures"] = failures_json(view, limits.failures);
-  const Selection selection = compute_selection(view, {});
+  SelectionOptions options;
+  if (is_multi_objective(view.study)) {
+    options.chosen = shown_best(view);
+    options.chosen_by = "knee";
+  }
+  const Selection selection = compute_selection(view, options);
   const std::string selection_lines = selection_text(view, selection);
   d["best"] = best_json(view, selection_lines, study);
   // Section 10: the selection's statistics and the PBO logits' histogram.
   d["selection"] = selection_json(view, selection);
   d["selection"]["text"] = selection_lines;
   d["importance"] = importance_json(view, limits.importance_trials);
+  // Section 11: the Pareto front and its hypervolume; null for one objective.
+  d["pareto"] = pareto_json(view, limits.hypervolume_steps);
   std::vector<std::string> names;
   for (const auto& [name, dist] : params) names.push_back(name);
   d["shown_params"] = choose_params(names, d["importance"], requested_params, limits.shown_params);

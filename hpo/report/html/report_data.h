@@ -22,6 +22,7 @@ struct ReportLimits {
   size_t failures = 200;  // rows in the failures table
   size_t importance_trials = 1000;  // trials the importance forest is fitted to
   size_t shown_params = 10;  // parameters drawn when the user names none
+  size_t hypervolume_steps = 200;  // points of the hypervolume history
 };
 
 // {"study", "direction", "metric", "counts", "params": [{"name", "type",
@@ -32,7 +33,7 @@ struct ReportLimits {
 //  trainer reported its time split: [["load", s], ["data", s], ...]), "orphan" (only on a RUNNING
 //  trial whose hpo process is known dead)}], "curves", "parallel",
 //  "failures", "best", "importance", "shown_params" (param_choice.h),
-//  "metric_pairs", "selection" (as
+//  "metric_pairs", "pareto" (pareto_data.h; null for one objective), "selection" (as
 //  `hpo status --json`'s, plus "text" as `hpo best` prints it), "generated_at",
 //  "utc_offset_s"}. Times are seconds since the epoch; `now_s` is when the
 //  snapshot was read (running trials' bars end there).

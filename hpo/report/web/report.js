@@ -104,9 +104,13 @@
     const counts = {};
     trials.forEach(t => { counts[t.state] = (counts[t.state] || 0) + 1; });
     const parts = STATES.filter(s => counts[s]).map(s => counts[s] + ' ' + s);
-    let text = trials.length + ' trial(s)' + (parts.length ? ': ' + parts.join(', ') : '') +
-        '. Objective: ' + data.metric + ', ' + data.direction + '.';
-    if (data.best) {
+    const goals = data.pareto ? 'Objectives: ' + data.pareto.metrics.map((m, i) => m + ', ' + data.pareto.directions[i]).join('; ') +
+        ' (the charts above show the first; section 11 all of them)'
+      : 'Objective: ' + data.metric + ', ' + data.direction;
+    let text = trials.length + ' trial(s)' + (parts.length ? ': ' + parts.join(', ') : '') + '. ' + goals + '.';
+    if (data.best && data.pareto) {
+      text += ' Pareto front: ' + data.pareto.points.filter(q => q.front).length + ' trial(s); section 9 shows its knee, trial ' + data.best.n + '.';
+    } else if (data.best) {
       text += ' Best: trial ' + data.best.n + ', ' + data.metric + ' = ' + valueText(data.best) + '.';
       if (data.best.value === null) text += ' An infinite value has no place on a value axis: the charts show it in the history\'s "no value" row.';
     }
@@ -572,7 +576,8 @@
     const b = data.best;
     if (!b) return empty('best', 'No COMPLETE trial yet.');
     if (b.config !== null) {
-      note('best', 'Trial ' + b.n + ', as hpo export -o best.yaml writes it' +
+      note('best', 'Trial ' + b.n + (data.pareto ? ', the knee of the Pareto front, as hpo export --knee -o best.yaml writes it'
+                                                  : ', as hpo export -o best.yaml writes it') +
            (b.run ? ': run it with ' + b.run : '') + '.');
       element(body('best'), 'pre', 'config', b.config);
     } else {
@@ -602,7 +607,47 @@
     element(body('overfitting'), 'pre', 'selection', sel.text);
   }
 
-  [summary, history, curves, picker, parallel, slices, importance, metrics, timeline, failures, best, overfitting].forEach(draw => {
+  // Section 11, for several objectives (pareto_data.h): the trials on the
+  // objectives' axes, the front marked and infeasible trials apart, and
+  // the front's hypervolume as trials were added. One objective: no section.
+  function pareto() {
+    const p = data.pareto;
+    if (!p) return document.getElementById('pareto').remove();
+    if (!p.points.length) return empty('pareto', 'No COMPLETE trial with every objective yet.');
+    const axis = i => ({title: {text: esc(p.metrics[i]) + ' (' + p.directions[i] + ')'}});
+    const groups = [
+      {name: 'Pareto front', pts: p.points.filter(q => q.front), marker: {color: '#d62728', size: 9}},
+      {name: p.constrained ? 'feasible, dominated' : 'dominated', pts: p.points.filter(q => !q.front && q.feasible),
+       marker: {color: COLORS.COMPLETE, size: 7}},
+      {name: 'infeasible', pts: p.points.filter(q => !q.feasible),
+       marker: {color: '#7f7f7f', size: 7, symbol: 'x'}},
+    ].filter(g => g.pts.length);
+    const text = q => 'trial ' + q.n + '<br>' + p.metrics.map((m, i) => esc(m) + ' = ' + q.values[i]).join('<br>');
+    const pairs = p.metrics.length === 2 ? [[0, 1]] : [[0, 1], [0, 2], [1, 2]];
+    pairs.forEach(([i, j]) => {
+      const traces = groups.map(g => ({type: scatterType(g.pts.length), mode: 'markers', name: g.name,
+                                       legendgroup: g.name, showlegend: i === 0 && j === 1,
+                                       x: g.pts.map(q => q.values[i]), y: g.pts.map(q => q.values[j]),
+                                       text: g.pts.map(text), hoverinfo: 'text', marker: g.marker}));
+      chart('pareto', traces, {xaxis: axis(i), yaxis: axis(j)}, '', pairs.length > 1 ? cell('pareto') : undefined);
+    });
+    const hv = p.hypervolume;
+    if (hv.n.length) {
+      chart('pareto', [{type: 'scatter', mode: 'lines+markers', name: 'hypervolume', x: hv.n, y: hv.hv,
+                        line: {color: '#111', shape: 'hv'}, marker: {size: 4}}],
+            {xaxis: {title: {text: 'trial'}}, yaxis: {title: {text: 'hypervolume of the front'}}});
+    }
+    const infeasible = p.points.filter(q => !q.feasible).length;
+    note('pareto', (pairs.length > 1 ? 'Each pair of the three objectives; the front is the three-objective one. ' : '') +
+         'A trial is on the Pareto front (red) when no other trial is at least as good on every objective and ' +
+         'better on one' + (p.constrained ? ', among the trials that meet the study\'s constraints; the ' + infeasible +
+         ' that break them are grey x marks, outside the front' : '') + '. The hypervolume is the region ' +
+         'the front dominates up to a reference point just beyond the worst ' + (p.constrained ? 'feasible ' : '') +
+         'value of each objective (' + (hv.reference || []).map(numberText).join(', ') +
+         '): it grows as the search finds better trade-offs. hpo export --knee or --weights picks one trial of the front.');
+  }
+
+  [summary, history, curves, picker, parallel, slices, importance, metrics, timeline, failures, best, overfitting, pareto].forEach(draw => {
     try {
       draw();
     } catch (e) {

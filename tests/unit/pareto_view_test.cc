@@ -1,0 +1,100 @@
+#include "hpo/report/pareto_view.h"
+
+#include <doctest/doctest.h>
+
+#include "hpo/run/objectives.h"
+
+namespace hpo {
+namespace {
+
+// A study maximizing `a` and minimizing `b`, with one COMPLETE trial per
+// point (numbered in order) and constraint values where given.
+StudyView two_objectives(const std::vector<std::pair<double, double>>& points,
+                         const std::vector<std::vector<double>>& constraints = {}) {
+  StudyView view;
+  view.study.directions = {Direction::kMaximize, Direction::kMinimize};
+  view.study.direction = Direction::kMaximize;
+  view.metrics = {"a", "b"};
+  for (size_t i = 0; i < points.size(); ++i) {
+    TrialRecord t;
+    t.number = static_cast<int>(i);
+    t.state = TrialState::kComplete;
+    t.values = {points[i].first, points[i].second};
+    t.value = points[i].first;
+    if (i < constraints.size()) t.system_attrs["constraints"] = constraints[i];
+    view.trials.push_back(t);
+  }
+  return view;
+}
+
+std::vector<int> numbers(const std::vector<const TrialRecord*>& trials) {
+  std::vector<int> out;
+  for (const auto* t : trials) out.push_back(t->number);
+  return out;
+}
+
+// Trials 0, 1, 2 are the front; 3 is dominated by 1. Scaled over the front
+// with 0 the best: 0 -> (0, 1), 1 -> (0.25, 0.3), 2 -> (1, 0).
+const std::vector<std::pair<double, double>> kKnown = {
+    {1.0, 1.0}, {0.8, 0.3}, {0.2, 0.0}, {0.5, 0.5}};
+
+TEST_CASE("the Pareto front of a known study, and its knee") {
+  const StudyView view = two_objectives(kKnown);
+  const auto front = pareto_trials(view);
+  CHECK(numbers(front) == std::vector<int>{0, 1, 2});
+  const auto scaled = normalized_losses(view, front);
+  CHECK(scaled[1][0] == doctest::Approx(0.25));
+  CHECK(scaled[1][1] == doctest::Approx(0.3));
+  CHECK(pick_knee(view, front).trial->number == 1);
+}
+
+TEST_CASE("weights pick the trial of the front with the smallest weighted scaled loss") {
+  const StudyView view = two_objectives(kKnown);
+  const auto front = pareto_trials(view);
+  CHECK(pick_weighted(view, front, {0.9, 0.1}).trial->number == 0);
+  CHECK(pick_weighted(view, front, {0.1, 0.9}).trial->number == 2);
+  CHECK(pick_weighted(view, front, {0.5, 0.5}).trial->number == 1);
+  CHECK(pick_weighted(view, front, {1, 0}).trial->number == 0);
+  CHECK(pick_weighted(view, front, {0.7, 0.3}).why.find("a 0.7, b 0.3") != std::string::npos);
+}
+
+TEST_CASE("with constraints, the front is the feasible trials' (none when none is)") {
+  // Trial 4 would dominate every other but violates its constraint.
+  auto points = kKnown;
+  points.push_back({1.2, 0.1});
+  const StudyView view = two_objectives(points, {{-1}, {0}, {-0.5}, {-1}, {0.1}});
+  CHECK(numbers(pareto_trials(view)) == std::vector<int>{0, 1, 2});
+  CHECK_FALSE(trial_feasible(view.trials[4]));
+  CHECK(trial_feasible(view.trials[1]));  // 0 holds, as Optuna's <= 0
+  const StudyView none = two_objectives({{1, 1}, {2, 2}}, {{1}, {2}});
+  CHECK(pareto_trials(none).empty());
+}
+
+TEST_CASE("constraint values: value - max and min - value, <= 0 when the bound holds") {
+  const std::vector<ConstraintConfig> constraints = {{"turnover", std::nullopt, 0.4},
+                                                     {"sharpe", 0.5, 2.0}};
+  const auto held = constraint_values(constraints, {{"turnover", 0.3}, {"sharpe", 1.0}});
+  REQUIRE(held);
+  CHECK((*held)[0] == doctest::Approx(-0.1));
+  CHECK((*held)[1] == doctest::Approx(-0.5));
+  CHECK((*held)[2] == doctest::Approx(-1.0));
+  const auto broken = constraint_values(constraints, {{"turnover", 0.5}, {"sharpe", 0.4}});
+  CHECK((*broken)[0] > 0);
+  CHECK((*broken)[1] > 0);
+  CHECK_FALSE(constraint_values(constraints, {{"turnover", 0.5}}));
+}
+
+TEST_CASE("goal values name a missing objective or constraint metric") {
+  const Goals goals{{{"ic", Direction::kMaximize}, {"turnover", Direction::kMinimize}},
+                    {{"turnover", std::nullopt, 0.4}}};
+  const auto ok = goal_values(goals, {{"ic", 0.05}, {"turnover", 0.2}});
+  CHECK(ok.problem.empty());
+  CHECK(ok.values == std::vector<double>{0.05, 0.2});
+  CHECK(ok.constraints.size() == 1);
+  CHECK(goal_values(goals, {{"ic", 0.05}}).problem.find("'turnover'") != std::string::npos);
+  const Goals one{{{"ic", Direction::kMaximize}}, {}};
+  CHECK(goal_values(one, {{"ic", 0.05}}).values.empty());  // value alone, as before
+}
+
+}  // namespace
+}  // namespace hpo
