@@ -182,18 +182,32 @@ std::string trials_csv(const StudyView& view) {
   }
   // The fixed columns keep their names; the objective's, the params' and
   // the metrics' give way, in that order, when a name is taken.
+  // A study with several objectives gets a column per objective, in study
+  // order (Optuna's values), and a pareto column: 1 on the front.
+  const bool multi = is_multi_objective(view.study);
   std::set<std::string> taken = {"number", "state", "duration_s", "fail_reason"};
-  std::vector<std::string> header = {"number", "state",
-                                     unique_column(view.metric, "objective_", taken)};
+  if (multi) taken.insert("pareto");
+  std::vector<std::string> header = {"number", "state"};
+  const std::vector<std::string> objectives = multi ? view.metrics : std::vector{view.metric};
+  for (const auto& name : objectives) header.push_back(unique_column(name, "objective_", taken));
+  if (multi) header.push_back("pareto");
   for (const auto& p : params) header.push_back(unique_column("param_" + p, "", taken));
   for (const auto& m : metrics) header.push_back(unique_column(m, "metric_", taken));
   header.insert(header.end(), {"duration_s", "fail_reason"});
+  const std::set<int> front = multi ? pareto_numbers(view) : std::set<int>{};
   std::ostringstream out;
   for (size_t i = 0; i < header.size(); ++i) out << (i > 0 ? "," : "") << csv_field(header[i]);
   out << "\n";
   for (const auto& t : view.trials) {
     const auto j = trial_json(t);
-    out << t.number << "," << to_string(t.state) << "," << (t.value ? json_text(j["value"]) : "");
+    out << t.number << "," << to_string(t.state);
+    if (multi) {
+      for (size_t k = 0; k < objectives.size(); ++k)
+        out << "," << (k < t.values.size() ? json_text(value_json(t.values[k])) : "");
+      out << "," << front.count(t.number);
+    } else {
+      out << "," << (t.value ? json_text(j["value"]) : "");
+    }
     for (const auto& p : params)
       out << "," << (j["params"].contains(p) ? csv_field(json_text(j["params"][p])) : "");
     for (const auto& m : metrics)

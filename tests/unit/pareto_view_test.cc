@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
+#include <sstream>
+
+#include "hpo/report/trial_json.h"
 #include "hpo/run/objectives.h"
 
 namespace hpo {
@@ -94,6 +98,42 @@ TEST_CASE("goal values name a missing objective or constraint metric") {
   CHECK(goal_values(goals, {{"ic", 0.05}}).problem.find("'turnover'") != std::string::npos);
   const Goals one{{{"ic", Direction::kMaximize}}, {}};
   CHECK(goal_values(one, {{"ic", 0.05}}).values.empty());  // value alone, as before
+}
+
+// One CSV row's cells (the rows here hold no quoted fields).
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
+  return out;
+}
+
+TEST_CASE("the CSV of a study with several objectives: a column per objective and the front") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<std::pair<double, double>> points;
+  for (int i = 0; i < 40; ++i) points.push_back({u(rng), u(rng)});
+  const StudyView view = two_objectives(points);
+  std::stringstream csv(trials_csv(view));
+  std::string line;
+  std::getline(csv, line);
+  const auto header = cells(line);
+  REQUIRE(header.size() >= 5);
+  CHECK(header[2] == "a");
+  CHECK(header[3] == "b");
+  CHECK(header[4] == "pareto");
+  for (const auto& [a, b] : points) {
+    REQUIRE(std::getline(csv, line));
+    const auto row = cells(line);
+    CHECK(std::stod(row[2]) == doctest::Approx(a));
+    CHECK(std::stod(row[3]) == doctest::Approx(b));
+    // On the front when no other point is as good in both (a maximized, b
+    // minimized) and better in one: brute force, not the library's sort.
+    bool dominated = false;
+    for (const auto& [a2, b2] : points)
+      dominated = dominated || (a2 >= a && b2 <= b && (a2 > a || b2 < b));
+    CHECK(row[4] == (dominated ? "0" : "1"));
+  }
 }
 
 }  // namespace
