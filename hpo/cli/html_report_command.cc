@@ -58,7 +58,11 @@ void check_output_path(const std::string& output) {
 int write_report(const ReportFlags& flags) {
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
-  const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
+  StudyView view = load_study_view(*storage, config ? config->name : flags.study);
+  // The rule hpo status uses, heartbeats included: a RUNNING trial whose
+  // owner died here, or whose owner elsewhere stopped beating, is no run.
+  mark_orphans(*storage, view,
+               config ? config->heartbeat_interval_s : StudyConfig{}.heartbeat_interval_s);
   const double now = now_seconds();
   const std::string page =
       report_page(report_data(view, now, {}, flags.params, config ? &*config : nullptr),

@@ -13,6 +13,7 @@ import time
 
 from harness import expect, run_named_test
 from test_cli import Project, alive
+from test_report import report_json
 
 HEARTBEAT = 0.5  # seconds; a trial is stale after 4 of them
 
@@ -112,6 +113,38 @@ def test_dead_host_trial_taken_over_after_grace(p):
     expect(sorted(t["number"] for t in st["trials"]) == [0, 1, 2, 3, 4], st["trials"])
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st["trials"])
     expect([t["host"] for t in st["trials"]] == ["host-a"] + ["host-b"] * 4, st["trials"])
+
+
+def test_report_calls_a_silent_host_trial_orphaned(p):
+    # A worker on host-a dies (kill -9) with trial 0 RUNNING. Its pid means
+    # nothing here, so only its heartbeat, stale after the grace, says the
+    # run is gone: hpo status and the report page must both say so.
+    p.study(fixed="sleep: 3", extra=f"heartbeat_interval: {HEARTBEAT}\n")
+    a = on_host(p, "host-a", "run", "--study", "s", "-n", "1")
+    con = sqlite3.connect(p.db(), timeout=30)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            rows = con.execute("select t.number from trials t join trial_system_attributes a "
+                               "on a.trial_id = t.trial_id where a.key = 'hpo:trainer'").fetchall()
+        except sqlite3.OperationalError:
+            rows = []
+        if rows:
+            break
+        time.sleep(0.05)
+    con.close()
+    a.send_signal(signal.SIGKILL)
+    a.communicate()
+    storage = "sqlite:///" + p.db()
+    fresh = report_json(p, "s", storage)
+    expect(not any(t.get("orphan") for t in fresh["trials"]),
+           f"a trial beaten within the grace shown as orphaned: {fresh['trials']}")
+    time.sleep(4 * HEARTBEAT + 1.5)  # past the grace (beats are stored in whole seconds)
+    st = p.status()
+    expect(st["orphaned"] == 1 and st["trials"][0].get("orphaned") is True, st["trials"])
+    page = report_json(p, "s", storage)
+    expect([t.get("orphan") for t in page["trials"]] == [True],
+           f"the report calls a trial running that hpo status calls orphaned: {page['trials']}")
 
 
 if __name__ == "__main__":

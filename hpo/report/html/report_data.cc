@@ -85,7 +85,7 @@ json gpu_util(const TrialRecord& t) {
 
 json trial_row(const TrialRecord& t,
                const std::vector<std::pair<std::string, Distribution>>& params,
-               const std::set<std::string>& metrics) {
+               const std::set<std::string>& metrics, bool orphaned) {
   json values = json::array();
   for (const auto& [name, dist] : params) {
     json v = nullptr;
@@ -119,9 +119,9 @@ json trial_row(const TrialRecord& t,
   }
   // A RUNNING trial whose hpo process is gone is left from a run that died,
   // not work in progress: the page must not call the study running. The
-  // rule hpo run and hpo status use, with no heartbeat judged stale (the
-  // page reads no heartbeats): only an owner known dead on this host.
-  if (orphanhood(t, {}) == Orphanhood::kOwnerDead) row["orphan"] = true;
+  // caller marks them (mark_orphans: hpo status's rule, heartbeats
+  // included); an owner known dead on this host counts even unmarked.
+  if (orphaned || orphanhood(t, {}) == Orphanhood::kOwnerDead) row["orphan"] = true;
   return row;
 }
 
@@ -251,7 +251,8 @@ json report_data(const StudyView& view, double now_s, const ReportLimits& limits
   d["params"] = json::array();
   for (const auto& [name, dist] : params) d["params"].push_back(param_json(name, dist));
   d["trials"] = json::array();
-  for (const auto& t : view.trials) d["trials"].push_back(trial_row(t, params, metrics));
+  for (const auto& t : view.trials)
+    d["trials"].push_back(trial_row(t, params, metrics, view.orphaned.count(t.id) > 0));
   d["metric_pairs"] = pairs_json;
   d["curves"] = curves_json(view, limits.curves);
   d["parallel"] = parallel_json(view, limits.parallel);
