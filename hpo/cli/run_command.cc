@@ -319,8 +319,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
                   "(the database must exist; default: $HPO_STORAGE, else the study file's)");
   cmd->add_option("--sampler", flags->sampler,
-                  "Sampler: random, tpe or gp; with several objectives auto, nsga2, random or tpe "
-                  "(default: the study file's)")
+                  "Sampler: auto (GP, then TPE), tpe, gp or random; with several objectives "
+                  "auto, nsga2, tpe or random (default: the study file's, else auto)")
       ->check(CLI::IsMember(all_sampler_names()));
   cmd->add_option("--seed", flags->seed,
                   "Sampler seed (default: the study file's, else the one stored with the study)");
