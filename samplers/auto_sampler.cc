@@ -53,4 +53,10 @@ void AutoSampler::tell(const TrialView& trial) {
   gp_.tell(trial);
 }
 
+void AutoSampler::tell_prior(std::vector<TrialView> trials) {
+  tpe_.tell_prior(trials);
+  gp_.tell_prior(trials);
+  Sampler::tell_prior(std::move(trials));
+}
+
 }  // namespace hpo

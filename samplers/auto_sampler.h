@@ -54,6 +54,8 @@ class AutoSampler : public Sampler {
   int startup_trials() const override { return gp_.startup_trials(); }
   ParamValues ask(const SearchSpace& space, int number) override;
   void tell(const TrialView& trial) override;
+  // Both delegates hear the earlier studies' trials, as they hear this one's.
+  void tell_prior(std::vector<TrialView> trials) override;
 
  private:
   TpeSampler tpe_;

@@ -48,7 +48,8 @@ class Sampler {
   // the same space, each with its `source` >= 1. Models read them through
   // with_prior() (prior_observations.h); they never enter history(), so
   // they are not this study's trials. Replaces what was told before.
-  void tell_prior(std::vector<TrialView> trials) { prior_ = std::move(trials); }
+  // Virtual so that a sampler that delegates (auto) hands them on.
+  virtual void tell_prior(std::vector<TrialView> trials) { prior_ = std::move(trials); }
   const std::vector<TrialView>& prior() const { return prior_; }
 
  protected:

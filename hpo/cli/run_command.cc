@@ -112,11 +112,13 @@ void record_sampler_choice(Storage& storage, const PreparedStudy& prepared,
   nlohmann::json choice = config.objectives.size() > 1
                               ? multi_objective_sampler_choice(config.sampler)
                               : sampler_choice(config.sampler, context.space);
-  choice["startup_trials"] = sampler.startup_trials();
+  // A warm-started study has no startup of its own (prior_observations.h).
+  const int startup = sampler.prior().empty() ? sampler.startup_trials() : 0;
+  choice["startup_trials"] = startup;
   std::cout << "sampler " << choice["name"].get<std::string>() << ": "
             << choice["why"].get<std::string>();
-  if (sampler.startup_trials() > 0)
-    std::cout << "; the first " << sampler.startup_trials() << " trial(s) are startup points";
+  if (startup > 0) std::cout << "; the first " << startup << " trial(s) are startup points";
+  if (!sampler.prior().empty()) std::cout << "; no startup points (warm-started)";
   std::cout << "\n";
   storage.set_study_user_attr(prepared.record.id, kSamplerAttr, choice);
 }

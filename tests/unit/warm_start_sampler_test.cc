@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "samplers/auto_sampler.h"
 #include "samplers/gp_sampler.h"
 #include "samplers/prior_observations.h"
 #include "samplers/random_sampler.h"
@@ -41,7 +42,7 @@ std::vector<TrialView> prior_trials(int n, uint64_t seed, double scale, double o
   return out;
 }
 
-enum class Kind { kTpe, kGp };
+enum class Kind { kTpe, kGp, kAuto };
 
 std::unique_ptr<Sampler> make(Kind kind, uint64_t seed) {
   if (kind == Kind::kTpe) {
@@ -51,6 +52,11 @@ std::unique_ptr<Sampler> make(Kind kind, uint64_t seed) {
   }
   GpOptions o;
   o.n_startup_trials = 5;
+  if (kind == Kind::kAuto) {
+    TpeOptions t;
+    t.n_startup_trials = 5;
+    return std::make_unique<AutoSampler>(seed, Direction::kMinimize, t, o);
+  }
   return std::make_unique<GpSampler>(seed, Direction::kMinimize, o);
 }
 
@@ -104,9 +110,10 @@ TEST_CASE("warm start: prior observations are not the study's trials") {
   }
 }
 
-TEST_CASE("warm start: TPE and the GP start near the prior's optimum") {
-  for (Kind kind : {Kind::kTpe, Kind::kGp}) {
-    CAPTURE(kind == Kind::kTpe ? "tpe" : "gp");
+TEST_CASE("warm start: TPE, the GP and auto start near the prior's optimum") {
+  // auto, the shipped default, must hand the prior on to the sampler it asks.
+  for (Kind kind : {Kind::kTpe, Kind::kGp, Kind::kAuto}) {
+    CAPTURE(kind == Kind::kTpe ? "tpe" : kind == Kind::kGp ? "gp" : "auto");
     const double cold = mean_first_distance(kind, 0, 1, 0);
     const double warm = mean_first_distance(kind, 12, 1, 0);
     CAPTURE(cold);
