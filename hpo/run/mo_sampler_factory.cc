@@ -1,6 +1,7 @@
 #include "hpo/run/mo_sampler_factory.h"
 
 #include "hpo/config/did_you_mean.h"
+#include "hpo/run/sampler_factory.h"
 #include "hpo/run/sampler_option_reader.h"
 #include "samplers/mo_sampler_names.h"
 #include "samplers/motpe_sampler.h"
@@ -56,10 +57,7 @@ std::unique_ptr<Sampler> make_multi_objective_sampler(const SamplerConfig& confi
 }
 
 nlohmann::json multi_objective_sampler_choice(const SamplerConfig& config) {
-  if (config.name != "auto")
-    return {{"name", config.name},
-            {"uses", config.name},
-            {"why", "named by the study file or --sampler"}};
+  if (config.name != "auto") return sampler_choice(config, {});  // named: no plan to tell
   return {{"name", "auto"},
           {"uses", "tpe"},
           {"why",

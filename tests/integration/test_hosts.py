@@ -30,6 +30,22 @@ def finish(proc, what):
     return out
 
 
+def wait_for_launch(con, number):
+    """Waits (up to 60 s) until trial `number` is RUNNING with its trainer
+    launched, its record written: the trial row comes first, its params and
+    trainer record after."""
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            rows = con.execute("select t.number, t.state from trials t join trial_system_attributes a "
+                               "on a.trial_id = t.trial_id where a.key = 'hpo:trainer'").fetchall()
+        except sqlite3.OperationalError:
+            rows = []
+        if (number, "RUNNING") in rows:
+            return
+        time.sleep(0.05)
+
+
 def start_ticks(pid):
     return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[19])
 
@@ -67,18 +83,7 @@ def test_dead_host_trial_taken_over_after_grace(p):
     p.study(fixed="sleep: 1.0", extra="heartbeat_interval: 1.0\n")
     a = on_host(p, "host-a", "run", "--study", "s", "-n", "3")
     con = sqlite3.connect(p.db(), timeout=30)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        # Trial 1 running with its trainer launched (its record written):
-        # the trial row comes first, its params and trainer record after.
-        try:
-            rows = con.execute("select t.number, t.state from trials t join trial_system_attributes a "
-                               "on a.trial_id = t.trial_id where a.key = 'hpo:trainer'").fetchall()
-        except sqlite3.OperationalError:
-            rows = []
-        if (1, "RUNNING") in rows:
-            break
-        time.sleep(0.05)
+    wait_for_launch(con, 1)
     a.send_signal(signal.SIGKILL)
     a.communicate()
     killed_at = time.time()
@@ -122,16 +127,7 @@ def test_report_calls_a_silent_host_trial_orphaned(p):
     p.study(fixed="sleep: 3", extra=f"heartbeat_interval: {HEARTBEAT}\n")
     a = on_host(p, "host-a", "run", "--study", "s", "-n", "1")
     con = sqlite3.connect(p.db(), timeout=30)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            rows = con.execute("select t.number from trials t join trial_system_attributes a "
-                               "on a.trial_id = t.trial_id where a.key = 'hpo:trainer'").fetchall()
-        except sqlite3.OperationalError:
-            rows = []
-        if rows:
-            break
-        time.sleep(0.05)
+    wait_for_launch(con, 0)
     con.close()
     a.send_signal(signal.SIGKILL)
     a.communicate()
