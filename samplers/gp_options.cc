@@ -1,6 +1,6 @@
 #include "samplers/gp_options.h"
 
-#include <algorithm>
+#include "samplers/option_rows.h"
 
 namespace hpo {
 
@@ -58,11 +58,7 @@ struct Text {
 
 const std::vector<GpOptionRow>& gp_option_table() { return kTable; }
 
-std::vector<std::string> gp_option_keys() {
-  std::vector<std::string> keys;
-  for (const auto& row : kTable) keys.push_back(row.key);
-  return keys;
-}
+std::vector<std::string> gp_option_keys() { return option_row_keys(kTable); }
 
 std::string gp_option_text(const GpOptionRow& row, const GpOptions& options) {
   return std::visit(Text{options}, row.member);
@@ -70,13 +66,7 @@ std::string gp_option_text(const GpOptionRow& row, const GpOptions& options) {
 
 std::optional<TpeOptionError> read_gp_options(const std::map<std::string, TpeOptionValue>& values,
                                               GpOptions& out) {
-  for (const auto& [key, value] : values) {
-    const auto row = std::find_if(kTable.begin(), kTable.end(),
-                                  [&key = key](const GpOptionRow& r) { return key == r.key; });
-    if (row == kTable.end()) return TpeOptionError{key, ""};
-    if (!std::visit(Setter{value, out}, row->member)) return TpeOptionError{key, row->expected};
-  }
-  return std::nullopt;
+  return read_independent_options<Setter>(kTable, values, out);
 }
 
 }  // namespace hpo

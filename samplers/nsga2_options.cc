@@ -1,7 +1,8 @@
 #include "samplers/nsga2_options.h"
 
-#include <algorithm>
 #include <cstdio>
+
+#include "samplers/option_rows.h"
 
 namespace hpo {
 
@@ -58,11 +59,7 @@ struct Text {
 
 const std::vector<Nsga2OptionRow>& nsga2_option_table() { return kTable; }
 
-std::vector<std::string> nsga2_option_keys() {
-  std::vector<std::string> keys;
-  for (const auto& row : kTable) keys.push_back(row.key);
-  return keys;
-}
+std::vector<std::string> nsga2_option_keys() { return option_row_keys(kTable); }
 
 std::string nsga2_option_text(const Nsga2OptionRow& row, const Nsga2Options& options) {
   return std::visit(Text{options}, row.member);
@@ -70,13 +67,7 @@ std::string nsga2_option_text(const Nsga2OptionRow& row, const Nsga2Options& opt
 
 std::optional<TpeOptionError> read_nsga2_options(
     const std::map<std::string, TpeOptionValue>& values, Nsga2Options& out) {
-  for (const auto& [key, value] : values) {
-    const auto row = std::find_if(kTable.begin(), kTable.end(),
-                                  [&key = key](const Nsga2OptionRow& r) { return key == r.key; });
-    if (row == kTable.end()) return TpeOptionError{key, ""};
-    if (!std::visit(Setter{value, out}, row->member)) return TpeOptionError{key, row->expected};
-  }
-  return std::nullopt;
+  return read_independent_options<Setter>(kTable, values, out);
 }
 
 }  // namespace hpo

@@ -1,8 +1,9 @@
 #include "samplers/tpe_option_table.h"
 
-#include <algorithm>
 #include <cmath>
 #include <sstream>
+
+#include "samplers/option_rows.h"
 
 namespace hpo {
 
@@ -197,21 +198,12 @@ struct ExpectedOf {
 
 const std::vector<TpeOptionRow>& tpe_option_table() { return kTable; }
 
-std::vector<std::string> tpe_option_keys() {
-  std::vector<std::string> keys;
-  for (const auto& row : kTable) keys.push_back(row.key);
-  return keys;
-}
+std::vector<std::string> tpe_option_keys() { return option_row_keys(kTable); }
 
 std::optional<TpeOptionError> read_tpe_options(const std::map<std::string, TpeOptionValue>& values,
                                                TpeOptions& out) {
-  for (const auto& entry : values) {
-    // A named variable, not a structured binding: C++17 lambdas cannot capture those (clang).
-    const std::string& key = entry.first;
-    const auto it = std::find_if(kTable.begin(), kTable.end(),
-                                 [&](const TpeOptionRow& r) { return key == r.key; });
-    if (it == kTable.end()) return TpeOptionError{key, ""};
-  }
+  for (const auto& entry : values)
+    if (!find_option_row(kTable, entry.first)) return TpeOptionError{entry.first, ""};
   std::string preset = "default";
   for (const auto& row : kTable) {
     const auto it = values.find(row.key);
