@@ -9,6 +9,7 @@
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
+#include "hpo/config/did_you_mean.h"
 #include "hpo/report/html/page.h"
 #include "hpo/report/html/report_data.h"
 #include "hpo/report/study_view.h"
@@ -24,7 +25,19 @@ struct ReportFlags {
   std::string storage;
   std::string output = "report.html";
   std::vector<std::string> params;  // --params: the parameters to draw
+  std::string objective;  // --objective: the one sections 1 to 8 show
 };
+
+// --objective NAME: the index of NAME among the study's objectives; the
+// first objective when none is named.
+size_t objective_index(const StudyView& view, const std::string& name) {
+  if (name.empty()) return 0;
+  for (size_t k = 0; k < view.metrics.size(); ++k)
+    if (view.metrics[k] == name) return k;
+  throw ConfigError("--objective: study '" + view.study.name + "' has no objective '" + name + "'" +
+                    did_you_mean(name, view.metrics) +
+                    "; its objectives: " + join_names(view.metrics));
+}
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -58,7 +71,9 @@ void check_output_path(const std::string& output) {
 int write_report(const ReportFlags& flags) {
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
-  StudyView view = load_study_view(*storage, config ? config->name : flags.study);
+  StudyView loaded = load_study_view(*storage, config ? config->name : flags.study);
+  const size_t objective = objective_index(loaded, flags.objective);
+  StudyView view = on_objective(std::move(loaded), objective);
   // The rule hpo status uses, heartbeats included: a RUNNING trial whose
   // owner died here, or whose owner elsewhere stopped beating, is no run.
   mark_orphans(*storage, view,
@@ -99,6 +114,9 @@ void add_html_report_command(CLI::App& app, int& exit_code) {
                   "Parameters the parallel coordinates and slice plots draw, comma-separated "
                   "(default: all, or the 10 most important when there are more)")
       ->delimiter(',');
+  cmd->add_option("--objective", flags->objective,
+                  "With several objectives, the one the history, curves, parallel coordinates, "
+                  "slices, importance and metrics sections show (default: the first)");
   cmd->footer(
       "The page holds everything it needs (Plotly.js is inlined): it opens offline, makes no\n"
       "network request, and can be mailed or attached as it is. Sections: optimization history,\n"
@@ -112,6 +130,7 @@ void add_html_report_command(CLI::App& app, int& exit_code) {
       "  hpo report --study quick_sweep\n"
       "  hpo report --study full_sweep -o full_sweep.html\n"
       "  hpo report --study full_sweep --params lr,dropout,hidden_size\n"
+      "  hpo report --study quick_pareto --objective val_turnover -o turnover.html\n"
       "  hpo report --study s --storage postgresql://hpo@db.example/hpo -o s.html");
   cmd->callback([flags, &exit_code] { exit_code = write_report(*flags); });
 }

@@ -91,6 +91,15 @@ StudyView load_study_view(Storage& storage, const std::string& name) {
   return view;
 }
 
+StudyView on_objective(StudyView view, size_t k) {
+  if (k == 0) return view;  // values[0] is already each trial's value
+  view.metric = view.metrics.at(k);
+  view.study.direction = objective_directions(view.study).at(k);
+  for (auto& t : view.trials)
+    t.value = k < t.values.size() ? std::optional<double>(t.values[k]) : std::nullopt;
+  return view;
+}
+
 std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k) {
   std::vector<const TrialRecord*> complete;
   for (const auto& t : view.trials) {

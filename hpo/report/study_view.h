@@ -34,6 +34,12 @@ struct StudyView {
 // Reads the study named `name`; throws StorageError if there is none.
 StudyView load_study_view(Storage& storage, const std::string& name);
 
+// The view with objective `k` (an index into view.metrics) as the one the
+// single-objective sections show: its name, its direction and each trial's
+// value are objective k's. The stored values and directions stay, so the
+// Pareto front and the knee are those of every objective.
+StudyView on_objective(StudyView view, size_t k);
+
 // Fills view.orphaned, judging heartbeats against `heartbeat_interval_s`
 // (the study file's, or the default when there is none).
 void mark_orphans(Storage& storage, StudyView& view, double heartbeat_interval_s);

@@ -14,6 +14,7 @@ import textwrap
 
 import test_cli
 from harness import AS_OPTUNA_32, expect, run_named_test
+from test_report import report_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -240,6 +241,31 @@ def test_bad_input(p):
     expect_bad(p, ["export", "--study", "s", "--trial", "99"], "--trial 99")
     expect_bad(p, ["export", "--study", "s", "--top", "2"], "--top")
     expect_bad(p, ["export", "--study", "one", "--knee"], "--knee", "one objective")
+
+
+# hpo report --objective: sections 1 to 8 show the objective named, each
+# trial's value being that objective's, while the Pareto section and the
+# knee stay those of both objectives.
+def test_report_objective(p):
+    p.pareto_study()
+    p.run("run", "--study", "s")
+    st = p.status()
+    storage = "sqlite:///studies.db"
+    pareto = []
+    for flags, k, metric, direction in (((), 0, "score", "maximize"),
+                                        (("--objective", "cost"), 1, "cost", "minimize")):
+        data = report_json(p, "s", storage, *flags)
+        expect(data["metric"] == metric and data["direction"] == direction, (flags, data["metric"]))
+        values = {t["number"]: t["values"][k] for t in st["trials"] if t["values"]}
+        shown = {t["n"]: t["value"] for t in data["trials"] if t["value"] is not None}
+        expect(shown == values, (flags, shown, values))
+        expect(data["best"]["n"] in st["pareto_front"], (flags, data["best"], st["pareto_front"]))
+        pareto.append(data["pareto"])
+    expect(pareto[0] == pareto[1] and pareto[0], "the Pareto section must not depend on --objective")
+    out = os.path.join(p.dir, "bad.html")
+    r = expect_bad(p, ["report", "--study", "s", "--objective", "cots", "-o", out],
+                   "--objective", "'cots'", "did you mean 'cost'", "score, cost")
+    expect(not os.path.exists(out), r.stderr)
 
 
 if __name__ == "__main__":

@@ -379,10 +379,10 @@ def test_edge_values(p):
     expect(timeline["size"][1] >= 50 * 18, f"timeline: {timeline['size']} px for 50 rows")
 
 
-def report_json(p, study, storage):
-    """The data a report page embeds (its #hpo-data element)."""
+def report_json(p, study, storage, *flags):
+    """The data a report page embeds (its #hpo-data element); `flags` go to hpo report."""
     html = os.path.join(p.dir, "data.html")
-    p.run("report", "--study", study, "--storage", storage, "-o", html)
+    p.run("report", "--study", study, "--storage", storage, "-o", html, *flags)
     text = open(html, encoding="utf-8").read()
     match = re.search(r'<script type="application/json" id="hpo-data">(.*?)</script>', text, re.S)
     return json.loads(match.group(1))
