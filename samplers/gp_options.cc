@@ -13,7 +13,7 @@ const std::vector<GpOptionRow> kTable = {
     {"n_startup_trials", &GpOptions::n_startup_trials, "an integer of at least 0",
      "Startup trials before the GP starts (at least one COMPLETE trial is needed too); unset: a "
      "quarter of the study's n_trials, between min(3, parameters) and 10 (10 when n_trials is "
-     "unknown)."},
+     "unknown or the space is mostly conditional)."},
     {"startup", &GpOptions::startup, "one of sobol, random",
      "How the startup trials are drawn: sobol (scrambled Sobol points, space-filling) or random "
      "(independent uniform draws)."},

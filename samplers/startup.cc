@@ -43,4 +43,11 @@ int auto_startup_trials(int planned_trials, int dimension) {
   return std::clamp(planned_trials / 4, std::max(floor, 1), 10);
 }
 
+int auto_startup_trials(int planned_trials, const SearchSpace& space) {
+  constexpr int kBranchStartup = 10;
+  const int budgeted = auto_startup_trials(planned_trials, static_cast<int>(space.size()));
+  if (!mostly_conditional(space) || planned_trials <= 0) return budgeted;
+  return std::max(budgeted, std::min(kBranchStartup, planned_trials));
+}
+
 }  // namespace hpo

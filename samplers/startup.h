@@ -37,6 +37,16 @@ ParamValues startup_values(StartupKind kind, const SearchSpace& space, uint64_t 
 // the budget allows them.
 int auto_startup_trials(int planned_trials, int dimension);
 
+// The startup count for `space`: auto_startup_trials of its size, except
+// that a space where at least half the parameters have a condition keeps
+// 10 (or the whole budget, when smaller). Each branch of such a space
+// needs trials of its own before a model can compare the branches; after
+// two or three startup trials TPE builds a branch's model from one point.
+// On the bench's conditional problem (three branches), TPE after 3 or 5
+// random startup trials was behind TPE after 10 at 10, 20 and 50 trials
+// (docs/benchmarks.md).
+int auto_startup_trials(int planned_trials, const SearchSpace& space);
+
 }  // namespace hpo
 
 #endif  // HPO_SAMPLERS_STARTUP_H_

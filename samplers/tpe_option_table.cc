@@ -28,7 +28,8 @@ const std::vector<TpeOptionRow> kTable = {
        return v >= 0 && v <= kMaxInteger ? nullptr : "an integer of at least 0";
      },
      "Startup trials before TPE starts; unset: a quarter of the study's n_trials, between "
-     "min(3, parameters) and 10 (10 when n_trials is unknown)."},
+     "min(3, parameters) and 10 (10 when n_trials is unknown or the space is mostly "
+     "conditional)."},
     {"startup", &TpeOptions::startup, nullptr,
      "How the startup trials are drawn: sobol (scrambled Sobol points, space-filling) or random "
      "(independent uniform draws)."},

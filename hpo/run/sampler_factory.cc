@@ -20,8 +20,7 @@ Options with_startup(Options options, const nlohmann::json& config_options,
   const auto preset = config_options.find("preset");
   const bool optuna = preset != config_options.end() && *preset == "optuna";
   if (!config_options.contains("n_startup_trials") && !optuna) {
-    options.n_startup_trials =
-        auto_startup_trials(context.planned_trials, static_cast<int>(context.space.size()));
+    options.n_startup_trials = auto_startup_trials(context.planned_trials, context.space);
   }
   return options;
 }

@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 
 #include "hpo/config/config_error.h"
+#include "samplers/conditions.h"
+#include "samplers/random_sampler.h"
 #include "samplers/startup.h"
+#include "tests/unit/tpe_test_space.h"
 
 namespace hpo {
 namespace {
@@ -95,6 +98,29 @@ TEST_CASE("the startup count follows the run's budget unless the study file sets
   optuna.name = "tpe";
   optuna.options = {{"preset", "optuna"}};
   CHECK(make_sampler(optuna, 1, Direction::kMinimize, "s.yaml", twenty)->startup_trials() == 10);
+}
+
+TEST_CASE("a small study of a mostly conditional space draws each branch at random first") {
+  // Three branches: after 2 or 3 startup trials TPE would model a branch
+  // from one point (startup.h); a 10-trial study is random search instead.
+  const Condition when_net{"model", {ParamValue{std::string("net")}}};
+  const Condition when_tree{"model", {ParamValue{std::string("tree")}}};
+  const SearchSpace space = {
+      {"model", choices({std::string("linear"), std::string("tree"), std::string("net")})},
+      {"width", IntDistribution{8, 512, true, 1}, when_net},
+      {"layers", IntDistribution{1, 6, false, 1}, when_net},
+      {"depth", IntDistribution{1, 16, false, 1}, when_tree}};
+  SamplerConfig config;
+  config.name = "auto";
+  auto sampler = make_sampler(config, 4, Direction::kMinimize, "s.yaml", SamplerContext{10, space});
+  RandomSampler random(4, Direction::kMinimize);
+  for (int n = 0; n < 10; ++n) {
+    const ParamValues v = sampler->ask(space, n);
+    CHECK(v == random.ask(space, n));
+    tell_complete(*sampler, n, v, v.at("model"));
+  }
+  CHECK(auto_startup_trials(5, space) == 5);  // never more than the budget
+  CHECK(auto_startup_trials(100, space) == 10);
 }
 
 TEST_CASE("auto takes only the startup keys and says what it uses") {

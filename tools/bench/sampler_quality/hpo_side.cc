@@ -107,8 +107,8 @@ double env_number(const char* variable, double fallback) {
 template <typename Options>
 Options budget_options(const SearchSpace& space, int n_trials) {
   Options o;
-  o.n_startup_trials = static_cast<int>(env_number(
-      "HPO_BENCH_STARTUP_TRIALS", auto_startup_trials(n_trials, static_cast<int>(space.size()))));
+  o.n_startup_trials = static_cast<int>(
+      env_number("HPO_BENCH_STARTUP_TRIALS", auto_startup_trials(n_trials, space)));
   return o;
 }
 
