@@ -68,10 +68,11 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
       prior().empty() ? std::map<int, TrialView>{} : with_prior(this->history(), prior());
   const GpHistory history =
       gp_history(prior().empty() ? this->history() : merged, gp_space, direction(), number);
-  // A warm-started study has no startup of its own: its prior
-  // observations did that job (prior_observations.h).
-  if (history.y.size() == 0 || (prior().empty() && history.y.size() < options_.n_startup_trials))
-    return startup();
+  // A warm-started study's startup is kWarmStartup trials
+  // (prior_observations.h).
+  const Eigen::Index startup_trials =
+      prior().empty() ? options_.n_startup_trials : history.n_prior + kWarmStartup;
+  if (history.y.size() == 0 || history.y.size() < startup_trials) return startup();
 
   // A warm-started GP models the source too (gp_sources.h).
   const bool warm = history.n_prior > 0;

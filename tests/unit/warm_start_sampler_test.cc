@@ -62,18 +62,21 @@ std::unique_ptr<Sampler> make(Kind kind, uint64_t seed) {
   return std::make_unique<GpSampler>(seed, Direction::kMinimize, o);
 }
 
-// The mean distance to the prior optimum of the first 3 suggestions, over
-// seeds, with priors valued scale * distance + offset (none when n_prior is 0).
+// The mean distance to the prior optimum of the first 3 suggestions after
+// a warm-started study's own startup (kWarmStartup), over seeds, with priors
+// valued scale * distance + offset (none when n_prior is 0).
 double mean_first_distance(Kind kind, int n_prior, double scale, double offset) {
   double sum = 0;
   int n = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     auto s = make(kind, seed);
     if (n_prior > 0) s->tell_prior(prior_trials(n_prior, seed, scale, offset));
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < kWarmStartup + 3; ++i) {
       const auto v = s->ask(square(), i);
-      sum += distance(v);
-      ++n;
+      if (i >= kWarmStartup) {
+        sum += distance(v);
+        ++n;
+      }
       tell_complete(*s, i, v, distance(v));
     }
   }
