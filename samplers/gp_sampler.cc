@@ -68,11 +68,12 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
       prior().empty() ? std::map<int, TrialView>{} : with_prior(this->history(), prior());
   const GpHistory history =
       gp_history(prior().empty() ? this->history() : merged, gp_space, direction(), number);
-  // A warm-started study's startup is kWarmStartup trials
-  // (prior_observations.h).
-  const Eigen::Index startup_trials =
-      prior().empty() ? options_.n_startup_trials : history.n_prior + kWarmStartup;
-  if (history.y.size() == 0 || history.y.size() < startup_trials) return startup();
+  // A warm-started study's startup is its first kWarmStartup trials
+  // (prior_observations.h), counted as asked rather than finished: parallel
+  // workers after the first have the prior to go by.
+  const bool startup_left =
+      prior().empty() ? history.y.size() < options_.n_startup_trials : number < kWarmStartup;
+  if (history.y.size() == 0 || startup_left) return startup();
 
   // A warm-started GP models the source too (gp_sources.h).
   const bool warm = history.n_prior > 0;

@@ -96,11 +96,11 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   }
   told_.clear();
   const Model model{rows_, split(), std::move(trusted.weights)};
-  // A warm-started study's startup is kWarmStartup trials
-  // (prior_observations.h).
-  if (prior().empty()
-          ? model.split.n_finished < options_.n_startup_trials
-          : static_cast<int>(history().size()) < kWarmStartup || model.split.n_finished == 0) {
+  // A warm-started study's startup is its first kWarmStartup trials
+  // (prior_observations.h), counted as asked rather than finished, as the
+  // GP's.
+  if (prior().empty() ? model.split.n_finished < options_.n_startup_trials
+                      : number < kWarmStartup || model.split.n_finished == 0) {
     // The GP's startup points too (startup.h), so that a study's first
     // trials do not depend on which of the two it uses.
     return drop_inactive(
