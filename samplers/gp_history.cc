@@ -34,7 +34,7 @@ GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& spac
     worst = std::min(worst.value_or(HUGE_VAL), sign * *t.value);
   }
   std::vector<Eigen::VectorXd> observed, pending;
-  std::vector<double> values;
+  std::vector<double> values, sources;
   Eigen::Index n_prior = 0;
   for (const auto& [number, t] : trials) {
     if (number == asking) continue;
@@ -51,12 +51,18 @@ GpHistory gp_history(const std::map<int, TrialView>& trials, const GpSpace& spac
     if (!value) continue;
     observed.push_back(*point);
     values.push_back(*value);
+    sources.push_back(number < 0 ? std::max(1, t.source) : 0);
     n_prior += number < 0;
   }
   const Eigen::VectorXd raw =
       Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
-  return {stack(observed, space.size()), gp_targets(raw), raw, stack(pending, space.size()),
-          n_prior};
+  return {
+      stack(observed, space.size()),
+      gp_targets(raw),
+      raw,
+      stack(pending, space.size()),
+      n_prior,
+      Eigen::Map<const Eigen::VectorXd>(sources.data(), static_cast<Eigen::Index>(sources.size()))};
 }
 
 }  // namespace hpo

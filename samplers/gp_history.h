@@ -31,6 +31,9 @@ struct GpHistory {
   // The first rows of x and y that are prior observations (warm start:
   // trials numbered below 0, see prior_observations.h).
   Eigen::Index n_prior = 0;
+  // Each row's source: 0 for this study's trials, the earlier study's
+  // TrialView::source for a prior observation.
+  Eigen::VectorXd source;
 };
 
 // The history without trial `asking` (the trial being suggested for).

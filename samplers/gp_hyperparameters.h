@@ -10,6 +10,10 @@
 //                 trainers are noisy; `deterministic` fixes it at 1e-6.
 // Bounds keep lengthscales in [0.01, 10], scale in [0.05, 20] and noise in
 // [1e-6, 1], where the Cholesky factor stays well conditioned.
+// With `source_dim`, the last dimension is the source indicator of a
+// warm-started study (gp_sources.h), and its lengthscale has a prior of
+// its own, Gamma(2, 0.5), that expects the stages to agree until the data
+// says otherwise.
 #ifndef HPO_SAMPLERS_GP_HYPERPARAMETERS_H_
 #define HPO_SAMPLERS_GP_HYPERPARAMETERS_H_
 
@@ -27,11 +31,12 @@ KernelParams kernel_params(const Eigen::VectorXd& theta);
 // -(log marginal likelihood + log prior) at theta; writes its gradient.
 double negative_log_posterior(const Eigen::VectorXd& theta, const Eigen::MatrixXd& x,
                               const Eigen::VectorXd& y, const std::vector<bool>& categorical,
-                              Eigen::VectorXd& gradient);
+                              Eigen::VectorXd& gradient, bool source_dim = false);
 
 // The MAP parameters for rows `x` with standardized values `y`.
 KernelParams fit_kernel(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                        const std::vector<bool>& categorical, bool deterministic);
+                        const std::vector<bool>& categorical, bool deterministic,
+                        bool source_dim = false);
 
 }  // namespace hpo
 

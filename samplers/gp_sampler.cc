@@ -9,6 +9,7 @@
 #include "samplers/gp_acquisition.h"
 #include "samplers/gp_history.h"
 #include "samplers/gp_posterior.h"
+#include "samplers/gp_sources.h"
 #include "samplers/prior_observations.h"
 #include "samplers/random_sampler.h"
 #include "samplers/startup.h"
@@ -67,24 +68,37 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
       prior().empty() ? std::map<int, TrialView>{} : with_prior(this->history(), prior());
   const GpHistory history =
       gp_history(prior().empty() ? this->history() : merged, gp_space, direction(), number);
-  // A warm-started study has no startup of its own: its prior
-  // observations did that job (prior_observations.h).
-  if (history.y.size() == 0 || (prior().empty() && history.y.size() < options_.n_startup_trials))
-    return startup();
+  // A warm-started study's startup is its first kWarmStartup trials
+  // (prior_observations.h), counted as asked rather than finished: parallel
+  // workers after the first have the prior to go by.
+  const bool startup_left =
+      prior().empty() ? history.y.size() < options_.n_startup_trials : number < kWarmStartup;
+  if (history.y.size() == 0 || startup_left) return startup();
 
-  const auto categorical = gp_space.categorical();
-  const KernelParams params = fit_memo_.fit(history, categorical, options_.deterministic);
-  const GpPosterior observed(MaternKernel(params, categorical), history.x, history.y);
+  // A warm-started GP models the source too (gp_sources.h).
+  const bool warm = history.n_prior > 0;
+  const GpHistory model = warm ? with_source_dimension(history) : history;
+  auto categorical = gp_space.categorical();
+  if (warm) categorical.push_back(true);
+  const KernelParams params = fit_memo_.fit(model, categorical, options_.deterministic, warm);
+  const GpPosterior observed(MaternKernel(params, categorical), model.x, model.y);
   // Improvement is over this study's best: a prior observation's value is
   // on its own stage's scale (prior_observations.h), so beating the best of
   // an earlier stage is no goal. With none of its own yet, the prior's best.
   const Eigen::Index own = history.y.size() - history.n_prior;
   double incumbent = own > 0 ? history.y.tail(own).maxCoeff() : history.y.maxCoeff();
-  const GpPosterior posterior = with_fantasies(observed, history.pending, incumbent);
+  const GpPosterior posterior = with_fantasies(observed, model.pending, incumbent);
   const LogEi log_ei(posterior, incumbent);
-  const Acquisition acquisition{
-      [&](const Eigen::VectorXd& x, Eigen::VectorXd* gradient) { return log_ei(x, gradient); },
-      [&](const Eigen::MatrixXd& points) { return log_ei(points); }};
+  const Eigen::Index dims = static_cast<Eigen::Index>(gp_space.size());
+  const Acquisition acquisition{[&](const Eigen::VectorXd& x, Eigen::VectorXd* gradient) {
+                                  if (!warm) return log_ei(x, gradient);
+                                  const double value = log_ei(at_target(x), gradient);
+                                  if (gradient) gradient->conservativeResize(dims);
+                                  return value;
+                                },
+                                [&](const Eigen::MatrixXd& points) {
+                                  return warm ? log_ei(columns_at_target(points)) : log_ei(points);
+                                }};
   const Eigen::VectorXd chosen = maximize_acquisition(
       acquisition, gp_space, incumbents(history), rng, acquisition_search(posterior.x().rows()));
   for (size_t d = 0; d < gp_space.size(); ++d)

@@ -14,18 +14,20 @@ Eigen::Index fitted_rows(Eigen::Index observed) {
 }
 
 KernelParams KernelFitMemo::fit(const GpHistory& history, const std::vector<bool>& categorical,
-                                bool deterministic) {
+                                bool deterministic, bool source_dim) {
   const Eigen::Index m = fitted_rows(history.x.rows());
   const auto x = history.x.topRows(m);
   const auto raw = history.raw.head(m);
   const bool same = params_ && x_.rows() == m && x_ == x && raw_ == raw &&
-                    categorical_ == categorical && deterministic_ == deterministic;
+                    categorical_ == categorical && deterministic_ == deterministic &&
+                    source_dim_ == source_dim;
   if (same) return *params_;
   x_ = x;
   raw_ = raw;
   categorical_ = categorical;
   deterministic_ = deterministic;
-  params_ = fit_kernel(x_, gp_targets(raw_), categorical, deterministic);
+  source_dim_ = source_dim;
+  params_ = fit_kernel(x_, gp_targets(raw_), categorical, deterministic, source_dim);
   return *params_;
 }
 

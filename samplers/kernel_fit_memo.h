@@ -34,14 +34,17 @@ Eigen::Index fitted_rows(Eigen::Index observed);
 class KernelFitMemo {
  public:
   // The MAP kernel parameters for the first fitted_rows() rows of `history`.
+  // `source_dim`: the last column of history.x is the source indicator
+  // (gp_sources.h).
   KernelParams fit(const GpHistory& history, const std::vector<bool>& categorical,
-                   bool deterministic);
+                   bool deterministic, bool source_dim = false);
 
  private:
   Eigen::MatrixXd x_;
   Eigen::VectorXd raw_;
   std::vector<bool> categorical_;
   bool deterministic_ = false;
+  bool source_dim_ = false;
   std::optional<KernelParams> params_;
 };
 

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <optional>
 #include <vector>
+
+#include "samplers/gp_space.h"
+#include "samplers/matern_kernel.h"
 
 namespace hpo {
 
@@ -31,7 +36,106 @@ void standardize(const std::vector<TrialView*>& trials) {
   }
 }
 
+// Ranks 0..n-1 of `v`, ties sharing their mean rank.
+std::vector<double> ranks(const std::vector<double>& v) {
+  std::vector<size_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+  std::vector<double> out(v.size());
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    for (size_t k = i; k <= j; ++k) out[order[k]] = 0.5 * static_cast<double>(i + j);
+    i = j + 1;
+  }
+  return out;
+}
+
+// Spearman's rank correlation; 0 when either side is constant.
+double rank_correlation(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::vector<double> ra = ranks(a), rb = ranks(b);
+  const double mean = 0.5 * static_cast<double>(a.size() - 1);
+  double ab = 0, aa = 0, bb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ab += (ra[i] - mean) * (rb[i] - mean);
+    aa += (ra[i] - mean) * (ra[i] - mean);
+    bb += (rb[i] - mean) * (rb[i] - mean);
+  }
+  return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
+}
+
+struct Encoded {
+  Eigen::VectorXd point;
+  double value;
+};
+
+std::vector<Encoded> encoded(const GpSpace& space, const std::vector<const TrialView*>& trials) {
+  std::vector<Encoded> out;
+  for (const TrialView* t : trials) {
+    if (!scored(*t)) continue;
+    if (auto point = space.encode(t->params)) out.push_back({*point, *t->value});
+  }
+  return out;
+}
+
+// The agreement of one source's observations with this study's, as
+// prior_tpe_weights says.
+double agreement(const GpSpace& space, const std::vector<Encoded>& own,
+                 const std::vector<Encoded>& source) {
+  if (own.size() < 3 || source.empty()) return 1.0;
+  const auto categorical = space.categorical();
+  std::vector<double> mine, theirs;
+  for (const Encoded& o : own) {
+    std::optional<double> best_distance;
+    double nearest = 0;
+    for (const Encoded& s : source) {
+      double d = 0;
+      for (Eigen::Index j = 0; j < o.point.size(); ++j)
+        d += dimension_difference(o.point[j], s.point[j], categorical[static_cast<size_t>(j)]);
+      if (!best_distance || d < *best_distance) {
+        best_distance = d;
+        nearest = s.value;
+      }
+    }
+    mine.push_back(o.value);
+    theirs.push_back(nearest);
+  }
+  const double n = static_cast<double>(mine.size());
+  const double rho =
+      (kAgreementPseudoCount + n * rank_correlation(mine, theirs)) / (kAgreementPseudoCount + n);
+  return rho > 0 ? rho * rho : 0.0;
+}
+
 }  // namespace
+
+std::vector<double> prior_tpe_weights(const std::map<int, TrialView>& history,
+                                      const std::vector<TrialView>& prior,
+                                      const SearchSpace& space) {
+  const GpSpace gp_space(space);
+  std::vector<const TrialView*> mine;
+  for (const auto& [number, t] : history) mine.push_back(&t);
+  const std::vector<Encoded> own = encoded(gp_space, mine);
+  std::map<int, std::vector<const TrialView*>> by_source;
+  for (const TrialView& p : prior) by_source[p.source].push_back(&p);
+  std::map<int, double> weight;
+  for (const auto& [source, trials] : by_source)
+    weight[source] = kPriorTpeWeight * agreement(gp_space, own, encoded(gp_space, trials));
+  std::vector<double> out;
+  for (const TrialView& p : prior) out.push_back(weight[p.source]);
+  return out;
+}
+
+WeightedPrior tpe_prior(const std::map<int, TrialView>& history,
+                        const std::vector<TrialView>& prior, const SearchSpace& space) {
+  const std::vector<double> weights = prior_tpe_weights(history, prior, space);
+  WeightedPrior out;
+  for (size_t i = 0; i < prior.size(); ++i) {
+    if (weights[i] <= 0) continue;
+    out.trials.push_back(prior[i]);
+    out.weights.push_back(weights[i]);
+  }
+  return out;
+}
 
 std::map<int, TrialView> with_prior(const std::map<int, TrialView>& history,
                                     const std::vector<TrialView>& prior) {

@@ -79,23 +79,28 @@ void TpeSampler::tell(const TrialView& trial) {
 }
 
 ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
+  WeightedPrior trusted;
   if (prior().empty()) {
     rows_.update(history(), std::move(told_), space);
   } else {
     // Prior observations (warm start), on the fidelity rule of
     // prior_observations.h: standardizing within each source moves every
-    // value as a trial arrives, so every row is read again.
-    const auto merged = with_prior(history(), prior());
+    // value as a trial arrives, and a source may drop out, so the rows are
+    // read again from scratch.
+    trusted = tpe_prior(history(), prior(), space);
+    rows_ = TpeHistory(direction(), options_.constant_liar, options_.ordered_choices);
+    const auto merged = with_prior(history(), trusted.trials);
     std::vector<int> all;
     for (const auto& entry : merged) all.push_back(entry.first);
     rows_.update(merged, std::move(all), space);
   }
   told_.clear();
-  const Model model{rows_, split()};
-  // A warm-started study has no startup of its own: its prior
-  // observations did that job (prior_observations.h).
+  const Model model{rows_, split(), std::move(trusted.weights)};
+  // A warm-started study's startup is its first kWarmStartup trials
+  // (prior_observations.h), counted as asked rather than finished, as the
+  // GP's.
   if (prior().empty() ? model.split.n_finished < options_.n_startup_trials
-                      : model.split.n_finished == 0) {
+                      : number < kWarmStartup || model.split.n_finished == 0) {
     // The GP's startup points too (startup.h), so that a study's first
     // trials do not depend on which of the two it uses.
     return drop_inactive(
@@ -166,9 +171,11 @@ std::vector<std::vector<int>> TpeSampler::groups(const Model& model, const std::
 Eigen::ArrayXd TpeSampler::weights(const Model& model, const std::vector<int>& rows,
                                    bool below) const {
   Eigen::ArrayXd w = own_weights(model, rows, below);
-  // Prior observations (numbered below 0) count for less than this study's.
+  // Prior observations (numbered below 0) count for less than this study's
+  // (prior_observations.h).
   for (Eigen::Index i = 0; i < w.size(); ++i) {
-    if (model.rows.number(rows[static_cast<size_t>(i)]) < 0) w(i) *= kPriorTpeWeight;
+    const int number = model.rows.number(rows[static_cast<size_t>(i)]);
+    if (number < 0) w(i) *= model.prior_weight[static_cast<size_t>(-1 - number)];
   }
   return w;
 }

@@ -54,6 +54,8 @@ class TpeSampler : public Sampler {
   struct Model {
     const TpeHistory& rows;
     TpeSplit split;
+    // The weight of prior observation k (numbered -1 - k), warm start only.
+    std::vector<double> prior_weight;
   };
 
   std::vector<std::vector<int>> groups(const Model& model, const std::vector<int>& free,

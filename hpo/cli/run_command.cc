@@ -33,6 +33,7 @@
 #include "hpo/run/warm_start.h"
 #include "hpo/storage/open_storage.h"
 #include "samplers/mo_sampler_names.h"
+#include "samplers/prior_observations.h"
 
 namespace hpo {
 
@@ -91,7 +92,7 @@ std::optional<std::string> startup_note(const Sampler& sampler, const StudyView&
   for (const auto& t : before.trials) {
     finished += t.state == TrialState::kComplete || t.state == TrialState::kPruned;
   }
-  // A warm-started study has no random startup (prior_observations.h).
+  // A warm-started study's startup is one trial (prior_observations.h).
   if (startup == 0 || !sampler.prior().empty() || finished + n_trials > startup)
     return std::nullopt;
   return sampler.name() + " draws its first " + std::to_string(startup) +
@@ -112,13 +113,14 @@ void record_sampler_choice(Storage& storage, const PreparedStudy& prepared,
   nlohmann::json choice = config.objectives.size() > 1
                               ? multi_objective_sampler_choice(config.sampler)
                               : sampler_choice(config.sampler, context.space);
-  // A warm-started study has no startup of its own (prior_observations.h).
-  const int startup = sampler.prior().empty() ? sampler.startup_trials() : 0;
+  // A warm-started study's startup is kWarmStartup (prior_observations.h).
+  const bool warm = !sampler.prior().empty() && sampler.startup_trials() > 0;
+  const int startup = warm ? kWarmStartup : sampler.startup_trials();
   choice["startup_trials"] = startup;
   std::cout << "sampler " << choice["name"].get<std::string>() << ": "
             << choice["why"].get<std::string>();
   if (startup > 0) std::cout << "; the first " << startup << " trial(s) are startup points";
-  if (!sampler.prior().empty()) std::cout << "; no startup points (warm-started)";
+  if (warm) std::cout << " (warm-started)";
   std::cout << "\n";
   storage.set_study_user_attr(prepared.record.id, kSamplerAttr, choice);
 }

@@ -9,6 +9,8 @@
 
 #include "samplers/auto_sampler.h"
 #include "samplers/gp_sampler.h"
+#include "samplers/gp_sources.h"
+#include "samplers/kernel_fit_memo.h"
 #include "samplers/prior_observations.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_sampler.h"
@@ -60,18 +62,21 @@ std::unique_ptr<Sampler> make(Kind kind, uint64_t seed) {
   return std::make_unique<GpSampler>(seed, Direction::kMinimize, o);
 }
 
-// The mean distance to the prior optimum of the first 3 suggestions, over
-// seeds, with priors valued scale * distance + offset (none when n_prior is 0).
+// The mean distance to the prior optimum of the first 3 suggestions after
+// a warm-started study's own startup (kWarmStartup), over seeds, with priors
+// valued scale * distance + offset (none when n_prior is 0).
 double mean_first_distance(Kind kind, int n_prior, double scale, double offset) {
   double sum = 0;
   int n = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     auto s = make(kind, seed);
     if (n_prior > 0) s->tell_prior(prior_trials(n_prior, seed, scale, offset));
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < kWarmStartup + 3; ++i) {
       const auto v = s->ask(square(), i);
-      sum += distance(v);
-      ++n;
+      if (i >= kWarmStartup) {
+        sum += distance(v);
+        ++n;
+      }
       tell_complete(*s, i, v, distance(v));
     }
   }
@@ -146,6 +151,104 @@ TEST_CASE("warm start: the same seed and prior give the same suggestions") {
       tell_complete(*b, i, vb, distance(vb));
     }
   }
+}
+
+// The mean distance to the optimum of suggestions 6..11 over seeds, each
+// study told 12 prior trials valued `sign` * distance (none when sign is 0).
+double mean_late_distance(Kind kind, double sign) {
+  double sum = 0;
+  int n = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    auto s = make(kind, seed);
+    if (sign != 0) s->tell_prior(prior_trials(12, seed, sign, 0));
+    for (int i = 0; i < 12; ++i) {
+      const auto v = s->ask(square(), i);
+      if (i >= 6) {
+        sum += distance(v);
+        ++n;
+      }
+      tell_complete(*s, i, v, distance(v));
+    }
+  }
+  return sum / n;
+}
+
+TEST_CASE("warm start: a parallel worker's first trial goes by the prior, not the startup") {
+  // Trial 0 (the startup point) still runs when trial 1 is asked for.
+  for (Kind kind : {Kind::kTpe, Kind::kGp}) {
+    CAPTURE(kind == Kind::kTpe ? "tpe" : "gp");
+    double sum = 0;
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+      auto s = make(kind, seed);
+      s->tell_prior(prior_trials(12, seed, 1, 0));
+      TrialView running;
+      running.number = 0;
+      running.state = TrialState::kRunning;
+      running.params = s->ask(square(), 0);
+      s->tell(running);
+      sum += distance(s->ask(square(), 1));
+    }
+    // Random points of the unit square average about 0.45 from the optimum.
+    CHECK(sum / 12 < 0.3);
+  }
+}
+
+TEST_CASE("warm start: an earlier stage that this study's trials contradict loses its pull") {
+  // The earlier stage ranks points backwards (its best is this study's
+  // worst). Trusted at a fixed weight it keeps drawing suggestions away;
+  // the fidelity rule must see the disagreement in a few trials and fall
+  // back to about what a cold study does.
+  for (Kind kind : {Kind::kTpe, Kind::kGp}) {
+    CAPTURE(kind == Kind::kTpe ? "tpe" : "gp");
+    const double cold = mean_late_distance(kind, 0);
+    const double misled = mean_late_distance(kind, -1);
+    CAPTURE(cold);
+    CAPTURE(misled);
+    CHECK(misled < 1.5 * cold);
+  }
+}
+
+TEST_CASE("prior_tpe_weights: full trust at first, less for a source that ranks backwards") {
+  std::map<int, TrialView> own;
+  const auto prior = prior_trials(12, 4, 1, 0);
+  std::vector<TrialView> backwards = prior;
+  for (auto& t : backwards) t.value = -*t.value;
+  const auto agreeing = [&] { return prior_tpe_weights(own, prior, square()).front(); };
+  const auto contradicting = [&] { return prior_tpe_weights(own, backwards, square()).front(); };
+  CHECK(agreeing() == kPriorTpeWeight);
+  CHECK(contradicting() == kPriorTpeWeight);
+  RandomSampler r(77, Direction::kMinimize);
+  for (int i = 0; i < 8; ++i) {
+    own[i].number = i;
+    own[i].state = TrialState::kComplete;
+    own[i].params = r.ask(square(), i);
+    own[i].value = distance(own[i].params);
+  }
+  CHECK(agreeing() > 0.8 * kPriorTpeWeight);
+  CHECK(contradicting() < 0.5 * kPriorTpeWeight);
+}
+
+TEST_CASE("warm start: the GP fits how well an earlier stage agrees with this study") {
+  // 10 points of this study and 10 of an earlier stage in 1-D, the earlier
+  // stage's values this study's (agrees) or their negation (contradicts);
+  // levels and scales are with_prior's to remove. The fitted correlation
+  // between the two sources (gp_sources.h) follows.
+  const auto fitted = [](double sign) {
+    Eigen::MatrixXd x(20, 2);
+    Eigen::VectorXd y(20);
+    for (int i = 0; i < 20; ++i) {
+      const double at = (i % 10) / 9.0 + (i < 10 ? 0.0 : 0.04);
+      x(i, 0) = at;
+      x(i, 1) = i < 10 ? 0 : 1;
+      const double f = std::sin(6 * at);
+      y[i] = i < 10 ? f : sign * f;
+    }
+    GpHistory history{x, Eigen::VectorXd(), y, Eigen::MatrixXd(0, 2), 10, x.col(1)};
+    KernelFitMemo memo;
+    return source_correlation(memo.fit(history, {false, true}, false, true));
+  };
+  CHECK(fitted(1.0) > 0.8);
+  CHECK(fitted(-1.0) < 0.3);
 }
 
 TEST_CASE("warm start: the random sampler ignores prior observations") {

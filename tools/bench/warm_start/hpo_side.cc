@@ -3,14 +3,15 @@
 //   warm: N_LOW trials on the problem's low-fidelity twin (low_fidelity.h),
 //         then N_WARM trials on the problem, told the first stage's
 //         trials as prior observations (Sampler::tell_prior);
-//   cold: N_LOW + N_WARM trials on the problem, from scratch.
+//   cold: N_LOW + N_WARM trials on the problem, from scratch (or --cold).
 // Prints lines: problem <TAB> sampler <TAB> seed <TAB> warm regret <TAB> cold regret,
 // a regret being the final incumbent's (judged by the problem's score).
 //
 // Usage: bench_warm_start TABULAR_DIR N_SEEDS [N_LOW N_WARM [FIRST_SEED]]
 // (defaults 5 and 10). HPO_BENCH_SAMPLERS="hpo_tpe,hpo_gp" and
 // HPO_BENCH_PROBLEMS="branin,mixed" select; HPO_BENCH_STARTUP=N sets both
-// samplers' n_startup_trials (default: each sampler's own default).
+// samplers' n_startup_trials (default: each sampler's own default);
+// HPO_BENCH_COLD=N runs the cold arm for N trials (default N_LOW + N_WARM).
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -87,8 +88,9 @@ Pair run(const BenchProblem& p, const BenchProblem& low, const std::string& samp
   auto warm = make(sampler, seed, p.direction);
   warm->tell_prior(prior);
   auto cold = make(sampler, seed, p.direction);
+  const char* n_cold = std::getenv("HPO_BENCH_COLD");
   return {regret(p, study(p, *warm, seed, n_warm, 0)),
-          regret(p, study(p, *cold, seed, n_low + n_warm, 0))};
+          regret(p, study(p, *cold, seed, n_cold ? std::atoi(n_cold) : n_low + n_warm, 0))};
 }
 
 }  // namespace
