@@ -18,16 +18,43 @@ namespace {
 
 constexpr double kMinSigma = 1e-12;  // the floor when the magic clip is off
 
+// sum(exp(max(terms - top, -80))), each exp in float, added in double in
+// order: exactly what Eigen's scalar reduction of that expression gives.
+// Most of g(x)'s thousands of kernels are far from any one candidate, and
+// a term below half of the running sum's last bit leaves the sum as it is:
+// such terms are neither computed nor added. The sum is at least the
+// largest term so far, exp(m), and its last bit at least 2^-52 of it, so a
+// term exp(v) with v < m - 37.5 (2^-54 with room for the float roundings)
+// is one of them. The terms to add are picked first, without branches:
+// which are far is as good as random from one kernel to the next.
+double sum_float_exps(const Eigen::ArrayXd& terms, double top) {
+  std::vector<Eigen::Index> kept(static_cast<size_t>(terms.size()));
+  size_t n_kept = 0;
+  double m = -80.0;
+  for (Eigen::Index k = 0; k < terms.size(); ++k) {
+    const double v = std::max(terms(k) - top, -80.0);
+    m = std::max(m, v);
+    kept[n_kept] = k;
+    n_kept += v >= m - 37.5 ? 1 : 0;
+  }
+  double sum = 0;
+  for (size_t i = 0; i < n_kept; ++i) {
+    const double v = std::max(terms(kept[i]) - top, -80.0);
+    sum += static_cast<double>(std::exp(static_cast<float>(v)));  // 0 + the first: the first
+  }
+  return sum;
+}
+
 // log(sum(exp(terms))). Terms far below the largest are raised first, to a
 // value negligible against the largest term's 1 but still a normal number:
-// exp is far slower when its results are subnormal. Long sums run in float,
-// twice as wide in SIMD; their 1e-7 relative error only perturbs the score
-// of each candidate by 1e-7, well below what separates candidates.
+// exp is far slower when its results are subnormal. Long sums take each
+// exp in float: their 1e-7 relative error only perturbs the score of each
+// candidate by 1e-7, well below what separates candidates.
 double log_sum_exp(const Eigen::ArrayXd& terms) {
   const double top = terms.maxCoeff();
   if (!std::isfinite(top)) return top;
   if (terms.size() < 256) return top + std::log((terms - top).max(-600.0).exp().sum());
-  return top + std::log((terms - top).max(-80.0).cast<float>().exp().cast<double>().sum());
+  return top + std::log(sum_float_exps(terms, top));
 }
 
 // The kernels sorted as sorted_by_value sorts them, from the observations'
