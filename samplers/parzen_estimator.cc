@@ -28,18 +28,18 @@ constexpr double kMinSigma = 1e-12;  // the floor when the magic clip is off
 // is one of them. The terms to add are picked first, without branches:
 // which are far is as good as random from one kernel to the next.
 double sum_float_exps(const Eigen::ArrayXd& terms, double top) {
-  std::vector<Eigen::Index> kept(static_cast<size_t>(terms.size()));
-  size_t n_kept = 0;
+  Eigen::ArrayXi kept(terms.size());  // not zeroed: as long as g(x), for every candidate
+  Eigen::Index n_kept = 0;
   double m = -80.0;
   for (Eigen::Index k = 0; k < terms.size(); ++k) {
     const double v = std::max(terms(k) - top, -80.0);
     m = std::max(m, v);
-    kept[n_kept] = k;
+    kept(n_kept) = static_cast<int>(k);
     n_kept += v >= m - 37.5 ? 1 : 0;
   }
   double sum = 0;
-  for (size_t i = 0; i < n_kept; ++i) {
-    const double v = std::max(terms(kept[i]) - top, -80.0);
+  for (Eigen::Index i = 0; i < n_kept; ++i) {
+    const double v = std::max(terms(kept(i)) - top, -80.0);
     sum += static_cast<double>(std::exp(static_cast<float>(v)));  // 0 + the first: the first
   }
   return sum;
