@@ -30,25 +30,6 @@ TpeRank counted(double step, double value, double loss, bool running = false) {
   return r;
 }
 
-// The `k` best counted rows, best first, the row breaking ties: one pass
-// that keeps the best so far in order (k is at most 26, the history
-// thousands long, and most rows lose to the k-th best at once).
-std::vector<int> best_ranked(const std::vector<TpeRank>& ranks, size_t k) {
-  std::vector<std::pair<Rank, int>> best;
-  best.reserve(k + 1);
-  for (size_t i = 0; i < ranks.size() && k > 0; ++i) {
-    const TpeRank& r = ranks[i];
-    if (!r.counts) continue;
-    const std::pair<Rank, int> entry{Rank{r.step, r.value}, static_cast<int>(i)};
-    if (best.size() == k && !(entry < best.back())) continue;
-    best.insert(std::upper_bound(best.begin(), best.end(), entry), entry);
-    if (best.size() > k) best.pop_back();
-  }
-  std::vector<int> rows;
-  for (const auto& entry : best) rows.push_back(entry.second);
-  return rows;
-}
-
 }  // namespace
 
 TpeRank tpe_rank(const TrialView& t, Direction direction, bool constant_liar) {
@@ -99,24 +80,28 @@ TpeSplit split_trials(const std::map<int, TrialView>& history, Direction directi
 
 TpeSplit split_ranked(const std::vector<TpeRank>& ranks, double gamma, TpeSplitRule rule) {
   TpeSplit split;
+  // Only the best few need ordering; the trial's position breaks ties.
+  std::vector<std::pair<Rank, int>> order;
+  order.reserve(ranks.size());
   split.loss.resize(ranks.size(), kNaN);
-  size_t n_counted = 0;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const TpeRank& r = ranks[i];
     if (!r.counts) continue;
-    ++n_counted;
+    order.push_back({Rank{r.step, r.value}, static_cast<int>(i)});
     split.loss[i] = r.loss;
     if (!r.running) ++split.n_finished;
   }
   const size_t cut =
-      std::min(n_counted, static_cast<size_t>(n_below(split.n_finished, gamma, rule)));
+      std::min(order.size(), static_cast<size_t>(n_below(split.n_finished, gamma, rule)));
   // One more than the cut: the best of "above" sets the threshold.
-  const auto order = best_ranked(ranks, std::min(n_counted, cut + 1));
-  split.threshold = order.size() > cut ? split.loss[static_cast<size_t>(order[cut])] : kNaN;
+  const size_t sorted = std::min(order.size(), cut + 1);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(sorted),
+                    order.end());
+  split.threshold = sorted > cut ? split.loss[static_cast<size_t>(order[cut].second)] : kNaN;
   std::vector<bool> is_below(ranks.size());
-  for (size_t i = 0; i < cut; ++i) is_below[static_cast<size_t>(order[i])] = true;
+  for (size_t i = 0; i < cut; ++i) is_below[static_cast<size_t>(order[i].second)] = true;
   split.below.reserve(cut);
-  split.above.reserve(n_counted - cut);
+  split.above.reserve(order.size() - cut);
   for (size_t i = 0; i < ranks.size(); ++i) {
     if (ranks[i].counts) (is_below[i] ? split.below : split.above).push_back(static_cast<int>(i));
   }
