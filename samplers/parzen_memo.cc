@@ -31,7 +31,8 @@ bool same_options(const ParzenOptions& a, const ParzenOptions& b) {
 template <typename Array>
 bool same_values(const Array& a, const Array& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0);
+         (a.size() == 0 ||
+          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0);
 }
 
 }  // namespace
@@ -39,8 +40,8 @@ bool same_values(const Array& a, const Array& b) {
 bool ParzenMemo::same_input(const std::vector<KernelDim>& dims, const Eigen::ArrayXXd& obs,
                             const Eigen::ArrayXd& weights, const ParzenOptions& options,
                             const std::vector<std::vector<int>>& order) const {
-  return fitted_ && same_dims(dims, dims_) && same_options(options, options_) &&
-         order == order_ && same_values(obs, obs_) && same_values(weights, weights_);
+  return fitted_ && same_dims(dims, dims_) && same_options(options, options_) && order == order_ &&
+         same_values(obs, obs_) && same_values(weights, weights_);
 }
 
 const ParzenEstimator& ParzenMemo::fit(const std::vector<KernelDim>& dims,

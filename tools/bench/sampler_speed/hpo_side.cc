@@ -70,11 +70,10 @@ std::unique_ptr<hpo::Sampler> sampler_from(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(
-        stderr,
-        "usage: %s N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered] [--gp] "
-        "[--complete]\n",
-        argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s N_TRIALS N_ASKS [--univariate] [--optuna-preset] [--unordered] [--gp] "
+                 "[--complete]\n",
+                 argv[0]);
     return 2;
   }
   hpo::keep_freed_heap();  // as hpo's main() does
