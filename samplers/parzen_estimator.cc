@@ -94,7 +94,8 @@ double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11)
 
 ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
                                  const Eigen::ArrayXd& weights, const ParzenOptions& options,
-                                 const std::vector<std::vector<int>>& order)
+                                 const std::vector<std::vector<int>>& order,
+                                 const ParzenEstimator* before)
     : options_(options), n_obs_(static_cast<int>(obs.rows())) {
   // With no observations the prior is all there is.
   has_prior_ = options.consider_prior || n_obs_ == 0;
@@ -120,7 +121,8 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
       dims_[j].categorical.fit(dims[j].n_choices, column, has_prior_, options.prior_weight,
                                options.categorical_prior_weight);
     } else {
-      fit_numeric(dims_[j], column, j < order.size() ? order[j] : std::vector<int>{});
+      fit_numeric(dims_[j], column, j < order.size() ? order[j] : std::vector<int>{},
+                  same_dim(before, j));
     }
   }
   find_classes();
@@ -214,8 +216,18 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   return sigma;
 }
 
+const ParzenEstimator::Dim* ParzenEstimator::same_dim(const ParzenEstimator* before,
+                                                      size_t j) const {
+  if (!before || j >= before->dims_.size() || before->options_.normalized != options_.normalized)
+    return nullptr;
+  const KernelDim &a = dims_[j].space, &b = before->dims_[j].space;
+  const bool same = !a.categorical && !b.categorical && a.q == 0 && b.q == 0 && a.low == b.low &&
+                    a.high == b.high;
+  return same ? &before->dims_[j] : nullptr;
+}
+
 void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
-                                  const std::vector<int>& order) const {
+                                  const std::vector<int>& order, const Dim* before) const {
   const double low = dim.space.low, high = dim.space.high, range = high - low;
   const Eigen::Index n = n_kernels();
   dim.mu.resize(n);
@@ -238,7 +250,11 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
   if (has_prior_) dim.sigma(n_obs_) = range;
 
   if (dim.space.q == 0) {
-    dim.continuous.fit(dim.mu, dim.sigma, low, high, options_.normalized);
+    const ContinuousKernels::Before reuse{before ? before->mu : dim.mu,
+                                          before ? before->sigma : dim.sigma,
+                                          before ? before->continuous : dim.continuous};
+    dim.continuous.fit(dim.mu, dim.sigma, low, high, options_.normalized,
+                       before ? &reuse : nullptr);
   } else {
     dim.grid.group_kernels(dim.mu, dim.sigma, dim.space);
   }

@@ -49,7 +49,8 @@ const ParzenEstimator& ParzenMemo::fit(const std::vector<KernelDim>& dims,
                                        const ParzenOptions& options,
                                        const std::vector<std::vector<int>>& order) {
   if (same_input(dims, obs, weights, options, order)) return *fitted_;
-  fitted_ = std::make_unique<ParzenEstimator>(dims, obs, weights, options, order);
+  // The estimator it replaces lends the kernels that did not move.
+  fitted_ = std::make_unique<ParzenEstimator>(dims, obs, weights, options, order, fitted_.get());
   dims_ = dims;
   obs_ = obs;
   weights_ = weights;
