@@ -18,16 +18,43 @@ namespace {
 
 constexpr double kMinSigma = 1e-12;  // the floor when the magic clip is off
 
+// sum(exp(max(terms - top, -80))), each exp in float, added in double in
+// order: exactly what Eigen's scalar reduction of that expression gives.
+// Most of g(x)'s thousands of kernels are far from any one candidate, and
+// a term below half of the running sum's last bit leaves the sum as it is:
+// such terms are neither computed nor added. The sum is at least the
+// largest term so far, exp(m), and its last bit at least 2^-52 of it, so a
+// term exp(v) with v < m - 37.5 (2^-54 with room for the float roundings)
+// is one of them. The terms to add are picked first, without branches:
+// which are far is as good as random from one kernel to the next.
+double sum_float_exps(const Eigen::ArrayXd& terms, double top) {
+  Eigen::ArrayXi kept(terms.size());  // not zeroed: as long as g(x), for every candidate
+  Eigen::Index n_kept = 0;
+  double m = -80.0;
+  for (Eigen::Index k = 0; k < terms.size(); ++k) {
+    const double v = std::max(terms(k) - top, -80.0);
+    m = std::max(m, v);
+    kept(n_kept) = static_cast<int>(k);
+    n_kept += v >= m - 37.5 ? 1 : 0;
+  }
+  double sum = 0;
+  for (Eigen::Index i = 0; i < n_kept; ++i) {
+    const double v = std::max(terms(kept(i)) - top, -80.0);
+    sum += static_cast<double>(std::exp(static_cast<float>(v)));  // 0 + the first: the first
+  }
+  return sum;
+}
+
 // log(sum(exp(terms))). Terms far below the largest are raised first, to a
 // value negligible against the largest term's 1 but still a normal number:
-// exp is far slower when its results are subnormal. Long sums run in float,
-// twice as wide in SIMD; their 1e-7 relative error only perturbs the score
-// of each candidate by 1e-7, well below what separates candidates.
+// exp is far slower when its results are subnormal. Long sums take each
+// exp in float: their 1e-7 relative error only perturbs the score of each
+// candidate by 1e-7, well below what separates candidates.
 double log_sum_exp(const Eigen::ArrayXd& terms) {
   const double top = terms.maxCoeff();
   if (!std::isfinite(top)) return top;
   if (terms.size() < 256) return top + std::log((terms - top).max(-600.0).exp().sum());
-  return top + std::log((terms - top).max(-80.0).cast<float>().exp().cast<double>().sum());
+  return top + std::log(sum_float_exps(terms, top));
 }
 
 // The kernels sorted as sorted_by_value sorts them, from the observations'
@@ -67,7 +94,8 @@ double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11)
 
 ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
                                  const Eigen::ArrayXd& weights, const ParzenOptions& options,
-                                 const std::vector<std::vector<int>>& order)
+                                 const std::vector<std::vector<int>>& order,
+                                 const ParzenEstimator* before)
     : options_(options), n_obs_(static_cast<int>(obs.rows())) {
   // With no observations the prior is all there is.
   has_prior_ = options.consider_prior || n_obs_ == 0;
@@ -93,7 +121,8 @@ ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::Array
       dims_[j].categorical.fit(dims[j].n_choices, column, has_prior_, options.prior_weight,
                                options.categorical_prior_weight);
     } else {
-      fit_numeric(dims_[j], column, j < order.size() ? order[j] : std::vector<int>{});
+      fit_numeric(dims_[j], column, j < order.size() ? order[j] : std::vector<int>{},
+                  same_dim(before, j));
     }
   }
   find_classes();
@@ -187,8 +216,18 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
   return sigma;
 }
 
+const ParzenEstimator::Dim* ParzenEstimator::same_dim(const ParzenEstimator* before,
+                                                      size_t j) const {
+  if (!before || j >= before->dims_.size() || before->options_.normalized != options_.normalized)
+    return nullptr;
+  const KernelDim &a = dims_[j].space, &b = before->dims_[j].space;
+  const bool same = !a.categorical && !b.categorical && a.q == 0 && b.q == 0 && a.low == b.low &&
+                    a.high == b.high;
+  return same ? &before->dims_[j] : nullptr;
+}
+
 void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
-                                  const std::vector<int>& order) const {
+                                  const std::vector<int>& order, const Dim* before) const {
   const double low = dim.space.low, high = dim.space.high, range = high - low;
   const Eigen::Index n = n_kernels();
   dim.mu.resize(n);
@@ -211,7 +250,11 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
   if (has_prior_) dim.sigma(n_obs_) = range;
 
   if (dim.space.q == 0) {
-    dim.continuous.fit(dim.mu, dim.sigma, low, high, options_.normalized);
+    const ContinuousKernels::Before reuse{before ? before->mu : dim.mu,
+                                          before ? before->sigma : dim.sigma,
+                                          before ? before->continuous : dim.continuous};
+    dim.continuous.fit(dim.mu, dim.sigma, low, high, options_.normalized,
+                       before ? &reuse : nullptr);
   } else {
     dim.grid.group_kernels(dim.mu, dim.sigma, dim.space);
   }

@@ -43,10 +43,13 @@ class ParzenEstimator {
   // `weights` one nonnegative weight per row. `order`, where given, holds
   // per dimension the rows sorted by value, ties by row (TpeHistory keeps
   // them so); an empty or missing entry: the estimator sorts that column
-  // itself, for its bandwidths.
+  // itself, for its bandwidths. `before`, when given, is an earlier
+  // estimator whose work may be reused where its kernels are the same ones
+  // (ParzenMemo passes the one it replaces); the result does not depend on it.
   ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
                   const Eigen::ArrayXd& weights, const ParzenOptions& options,
-                  const std::vector<std::vector<int>>& order = {});
+                  const std::vector<std::vector<int>>& order = {},
+                  const ParzenEstimator* before = nullptr);
   ~ParzenEstimator();
 
   // `n` draws, one per row. Grid values are not snapped to the grid.
@@ -71,7 +74,9 @@ class ParzenEstimator {
   struct Prepared;
 
   void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
-                   const std::vector<int>& order) const;
+                   const std::vector<int>& order, const Dim* before) const;
+  // The same dimension of `before`, when its continuous kernels can be reused.
+  const Dim* same_dim(const ParzenEstimator* before, size_t j) const;
   void find_classes();
   double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;
   Eigen::ArrayXd bandwidths(const Dim& dim, const Eigen::ArrayXd& mus,  // mus: dim.mu

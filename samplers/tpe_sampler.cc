@@ -119,10 +119,19 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
   // Groups are independent: each draws from its own stream, so they can be
   // fitted in parallel and still give the same suggestion.
   const auto todo = groups(model, free, is_conditional(space));
+  // Each group's memo is found here, before the groups run in parallel, and
+  // the memos of groups this ask does not have are dropped.
+  std::map<std::vector<int>, GroupMemo> memos;
+  for (const auto& group : todo) {
+    GroupMemo& memo = memos[group];
+    const auto it = memos_.find(group);
+    if (it != memos_.end()) memo = std::move(it->second);
+  }
+  memos_ = std::move(memos);
   std::vector<ParamValues> found(todo.size());
   tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
     std::mt19937_64 rng(trial_seed(number, 1 + static_cast<uint64_t>(todo[i].front())));
-    sample_group(todo[i], space, model, rng, found[i]);
+    sample_group(todo[i], space, model, memos_.at(todo[i]), rng, found[i]);
   });
   for (const auto& values : found) out.insert(values.begin(), values.end());
   // Every group is drawn, each from the trials that hold it (Optuna's
@@ -207,7 +216,8 @@ Eigen::ArrayXd TpeSampler::own_weights(const Model& model, const std::vector<int
 }
 
 void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& space,
-                              const Model& model, std::mt19937_64& rng, ParamValues& out) const {
+                              const Model& model, GroupMemo& memo, std::mt19937_64& rng,
+                              ParamValues& out) const {
   std::vector<KernelDim> dims;
   for (int p : group) dims.push_back(model.rows.params()[static_cast<size_t>(p)].kernel());
   ParzenOptions popts;
@@ -233,10 +243,10 @@ void TpeSampler::sample_group(const std::vector<int>& group, const SearchSpace& 
   if (reweighted && below_w.size() > 0) {
     below_opts.prior_kernel_weight = options_.prior_weight * below_w.mean();
   }
-  const ParzenEstimator l(dims, below, below_w, below_opts,
-                          sorted_columns(model.rows, below_rows, group));
-  const ParzenEstimator g(dims, above, weights(model, above_rows, false), popts,
-                          sorted_columns(model.rows, above_rows, group));
+  const ParzenEstimator& l = memo.below.fit(dims, below, below_w, below_opts,
+                                            sorted_columns(model.rows, below_rows, group));
+  const ParzenEstimator& g = memo.above.fit(dims, above, weights(model, above_rows, false), popts,
+                                            sorted_columns(model.rows, above_rows, group));
 
   // Draws from l(x), snapped into each distribution; scored on the snapped
   // points, which is what would be suggested.

@@ -17,10 +17,12 @@
 #ifndef HPO_SAMPLERS_TPE_SAMPLER_H_
 #define HPO_SAMPLERS_TPE_SAMPLER_H_
 
+#include <map>
 #include <random>
 #include <vector>
 
 #include "samplers/parzen_estimator.h"
+#include "samplers/parzen_memo.h"
 #include "samplers/sampler.h"
 #include "samplers/tpe_history.h"
 #include "samplers/tpe_options.h"
@@ -62,12 +64,18 @@ class TpeSampler : public Sampler {
                                        bool conditional) const;
   Eigen::ArrayXd weights(const Model& model, const std::vector<int>& rows, bool below) const;
   Eigen::ArrayXd own_weights(const Model& model, const std::vector<int>& rows, bool below) const;
+  // The last l(x) and g(x) of one group (parzen_memo.h).
+  struct GroupMemo {
+    ParzenMemo below, above;
+  };
+
   void sample_group(const std::vector<int>& group, const SearchSpace& space, const Model& model,
-                    std::mt19937_64& rng, ParamValues& out) const;
+                    GroupMemo& memo, std::mt19937_64& rng, ParamValues& out) const;
 
   TpeOptions options_;
   TpeHistory rows_;
   std::vector<int> told_;  // trial numbers told since the last ask
+  std::map<std::vector<int>, GroupMemo> memos_;  // the last ask's groups'
 };
 
 }  // namespace hpo

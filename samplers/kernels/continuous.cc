@@ -7,7 +7,7 @@
 namespace hpo {
 
 void ContinuousKernels::fit(const Eigen::ArrayXd& mus, const Eigen::ArrayXd& sigmas, double low,
-                            double high, bool normalized) {
+                            double high, bool normalized, const Before* before) {
   // As Optuna 3.1 evaluates them, continuous kernels leave out the 1/sigma
   // of a normal density: a kernel is as tall at its mean however narrow,
   // so each weighs in proportion to its width. Wide kernels (the prior,
@@ -22,8 +22,13 @@ void ContinuousKernels::fit(const Eigen::ArrayXd& mus, const Eigen::ArrayXd& sig
   log_norm.resize(n);
   // Most kernels share the bandwidth floor: one log for a run of them.
   double last_sigma = 1.0, log_sigma = 0.0;
+  const Eigen::Index n_before = before ? before->kernels.log_norm.size() : 0;
   for (Eigen::Index k = 0; k < n; ++k) {
     const double s = sigmas(k);
+    if (k < n_before && before->mus(k) == mus(k) && before->sigmas(k) == s) {
+      log_norm(k) = before->kernels.log_norm(k);  // the same inputs: the same value
+      continue;
+    }
     if (normalized && s != last_sigma) {
       last_sigma = s;
       log_sigma = std::log(s);

@@ -9,9 +9,21 @@
 namespace hpo {
 
 struct ContinuousKernels {
-  // For kernels with means `mus` and bandwidths `sigmas` on [low, high].
+  // The kernels an earlier fit of the same dimension had (the same low, high
+  // and normalization).
+  struct Before {
+    const Eigen::ArrayXd& mus;
+    const Eigen::ArrayXd& sigmas;
+    const ContinuousKernels& kernels;
+  };
+
+  // For kernels with means `mus` and bandwidths `sigmas` on [low, high]. A
+  // kernel whose index, mean and bandwidth `before` also has takes its
+  // normalizer from there: refitting g(x) after one more trial keeps most
+  // kernels where they were, and their normalizers (erfc near the domain's
+  // ends) were most of the refit's cost.
   void fit(const Eigen::ArrayXd& mus, const Eigen::ArrayXd& sigmas, double low, double high,
-           bool normalized);
+           bool normalized, const Before* before = nullptr);
 
   // Adds each kernel's log density at x to `acc`; `inv_sigma` holds the
   // bandwidths' inverses, computed once for many points.
