@@ -18,8 +18,7 @@ namespace hpo {
 std::string prepared_name(pqxx::transaction_base& tx, const std::string& sql);
 
 template <typename... Args>
-pqxx::result exec_prepared_sql(pqxx::transaction_base& tx, const std::string& sql,
-                               Args&&... args) {
+pqxx::result exec_prepared_sql(pqxx::transaction_base& tx, const std::string& sql, Args&&... args) {
   return tx.exec_prepared(prepared_name(tx, sql), std::forward<Args>(args)...);
 }
 
