@@ -7,6 +7,7 @@
 #include "hpo/storage/attr_tables.h"
 #include "hpo/storage/optuna_codec.h"
 #include "hpo/storage/pg_connection.h"
+#include "hpo/storage/pg_prepared.h"
 #include "hpo/storage/pg_schema.h"
 #include "hpo/storage/pg_trial_reader.h"
 #include "hpo/storage/pg_url.h"
@@ -49,10 +50,11 @@ std::string random_token() {
 
 void put_attr(pqxx::work& tx, AttrTable t, int64_t owner, const std::string& key,
               const json& value) {
-  tx.exec_params0(std::string("INSERT INTO ") + t.table + " (" + t.owner +
-                      ", key, value_json) VALUES ($1, $2, $3) ON CONFLICT (" + t.owner +
-                      ", key) DO UPDATE SET value_json = excluded.value_json",
-                  owner, key, to_python_json(value));
+  exec_prepared_sql0(tx,
+                     std::string("INSERT INTO ") + t.table + " (" + t.owner +
+                         ", key, value_json) VALUES ($1, $2, $3) ON CONFLICT (" + t.owner +
+                         ", key) DO UPDATE SET value_json = excluded.value_json",
+                     owner, key, to_python_json(value));
 }
 
 // JSON text for one statement's rows; PostgreSQL, too, takes only UTF-8.
@@ -82,14 +84,15 @@ std::string upsert_attrs(AttrTable t, const char* param) {
 // All of `attrs` in one statement, one round trip.
 void put_attrs(pqxx::work& tx, AttrTable t, int64_t owner, const Attrs& attrs) {
   if (attrs.empty()) return;
-  tx.exec_params0(upsert_attrs(t, "$2"), owner, attr_texts(attrs, t.table));
+  exec_prepared_sql0(tx, upsert_attrs(t, "$2"), owner, attr_texts(attrs, t.table));
 }
 
 std::optional<StudyRecord> select_study(pqxx::work& tx, const std::string& name) {
-  const auto r = tx.exec_params(
-      "SELECT s.study_id, d.direction FROM studies s JOIN study_directions d "
-      "ON d.study_id = s.study_id WHERE s.study_name = $1 ORDER BY d.objective",
-      name);
+  const auto r =
+      exec_prepared_sql(tx,
+                        "SELECT s.study_id, d.direction FROM studies s JOIN study_directions d "
+                        "ON d.study_id = s.study_id WHERE s.study_name = $1 ORDER BY d.objective",
+                        name);
   if (r.empty()) return std::nullopt;
   StudyRecord study{r[0][0].as<int64_t>(), name, direction_from_string(r[0][1].c_str())};
   for (const auto& row : r) study.directions.push_back(direction_from_string(row[1].c_str()));
@@ -97,7 +100,8 @@ std::optional<StudyRecord> select_study(pqxx::work& tx, const std::string& name)
 }
 
 void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
-  if (tx.exec_params(std::string("SELECT 1 FROM studies WHERE study_id = $1") + lock, study_id)
+  if (exec_prepared_sql(tx, std::string("SELECT 1 FROM studies WHERE study_id = $1") + lock,
+                        study_id)
           .empty()) {
     throw StorageError("no study with id " + std::to_string(study_id));
   }
@@ -112,13 +116,13 @@ void require_study(pqxx::work& tx, int64_t study_id, const char* lock = "") {
 // read the owner as it was before the wait.
 TrialState guarded_state(pqxx::work& tx, int64_t trial_id, const OwnerGuard& guard,
                          const char* lock) {
-  const auto r = tx.exec_params(
-      std::string("SELECT state FROM trials WHERE trial_id = $1 FOR ") + lock, trial_id);
+  const auto r = exec_prepared_sql(
+      tx, std::string("SELECT state FROM trials WHERE trial_id = $1 FOR ") + lock, trial_id);
   if (r.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
   if (!guard.key.empty()) {
-    const auto a = tx.exec_params(
-        "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id,
-        guard.key);
+    const auto a = exec_prepared_sql(
+        tx, "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2",
+        trial_id, guard.key);
     const json holder = a.empty() ? json(nullptr) : from_python_json(a[0][0].c_str());
     if (holder != guard.value) throw OwnershipLost(trial_id, holder);
   }
@@ -127,9 +131,10 @@ TrialState guarded_state(pqxx::work& tx, int64_t trial_id, const OwnerGuard& gua
 
 std::vector<TrialRecord> select_trials(pqxx::work& tx, const std::string& where, int64_t id) {
   return read_pg_trials(
-      tx, tx.exec_params(std::string("SELECT ") + kPgTrialColumns + " FROM trials WHERE " + where +
-                             " ORDER BY number, trial_id",
-                         id));
+      tx, exec_prepared_sql(tx,
+                            std::string("SELECT ") + kPgTrialColumns + " FROM trials WHERE " +
+                                where + " ORDER BY number, trial_id",
+                            id));
 }
 
 // All params in one statement, one round trip: a JSON array of
@@ -141,7 +146,8 @@ void insert_params(pqxx::work& tx, int64_t trial_id, const std::vector<StoredPar
     require_inside(p);
     rows.push_back({p.name, real(p.internal), encode_distribution(p.distribution)});
   }
-  tx.exec_params0(
+  exec_prepared_sql0(
+      tx,
       "INSERT INTO trial_params (trial_id, param_name, param_value, distribution_json) "
       "SELECT $1, p->>0, (p->>1)::double precision, p->>2 FROM json_array_elements($2::json) p",
       trial_id, utf8_dump(rows, "trial_params"));
@@ -150,10 +156,11 @@ void insert_params(pqxx::work& tx, int64_t trial_id, const std::vector<StoredPar
 // Changes a stored param's value; its distribution stays as stored.
 void update_param(pqxx::work& tx, int64_t trial_id, const StoredParam& p) {
   require_inside(p);
-  const auto r = tx.exec_params(
-      "UPDATE trial_params SET param_value = $1 "
-      "WHERE trial_id = $2 AND param_name = $3 AND distribution_json = $4",
-      real(p.internal), trial_id, p.name, encode_distribution(p.distribution));
+  const auto r =
+      exec_prepared_sql(tx,
+                        "UPDATE trial_params SET param_value = $1 "
+                        "WHERE trial_id = $2 AND param_name = $3 AND distribution_json = $4",
+                        real(p.internal), trial_id, p.name, encode_distribution(p.distribution));
   if (r.affected_rows() != 1) {
     throw StorageError("trial " + std::to_string(trial_id) + " has no param '" + p.name +
                        "' with distribution " + encode_distribution(p.distribution));
@@ -174,7 +181,8 @@ void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
     require_inside(p);
     params.push_back({p.name, real(p.internal), encode_distribution(p.distribution)});
   }
-  const auto r = tx.exec_params1(
+  const auto r = exec_prepared_sql1(
+      tx,
       "WITH done AS (UPDATE trials SET state = $2, datetime_complete = $3 WHERE trial_id = $1), "
       "value AS (INSERT INTO trial_values (trial_id, objective, value, value_type) "
       "SELECT $1, (v->>2)::integer, (v->>0)::double precision, (v->>1)::trialvaluetype FROM "
@@ -212,26 +220,29 @@ void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
 constexpr const char kServerNow[] = "CAST(clock_timestamp() AS TIMESTAMP)";
 
 void put_heartbeat(pqxx::work& tx, int64_t trial_id) {
-  tx.exec_params0(std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") +
-                      kServerNow +
-                      ") ON CONFLICT (trial_id) DO UPDATE SET heartbeat = excluded.heartbeat",
-                  trial_id);
+  exec_prepared_sql0(
+      tx,
+      std::string("INSERT INTO trial_heartbeats (trial_id, heartbeat) VALUES ($1, ") + kServerNow +
+          ") ON CONFLICT (trial_id) DO UPDATE SET heartbeat = excluded.heartbeat",
+      trial_id);
 }
 
 // Whether the trial's last heartbeat is older than `seconds`; a trial
 // without one is never stale (as stale_trials).
 bool beat_older_than(pqxx::work& tx, int64_t trial_id, double seconds) {
-  const auto r = tx.exec_params(std::string("SELECT EXTRACT(EPOCH FROM ") + kServerNow +
-                                    " - heartbeat) > $2 FROM trial_heartbeats WHERE trial_id = $1",
-                                trial_id, real(seconds));
+  const auto r =
+      exec_prepared_sql(tx,
+                        std::string("SELECT EXTRACT(EPOCH FROM ") + kServerNow +
+                            " - heartbeat) > $2 FROM trial_heartbeats WHERE trial_id = $1",
+                        trial_id, real(seconds));
   return !r.empty() && r[0][0].as<bool>();
 }
 
 // The owner attribute of a trial whose row this transaction locked.
 json owner_of(pqxx::work& tx, int64_t trial_id, const std::string& key) {
-  const auto r = tx.exec_params(
-      "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2", trial_id,
-      key);
+  const auto r = exec_prepared_sql(
+      tx, "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2",
+      trial_id, key);
   return r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
 }
 
@@ -244,7 +255,8 @@ void insert_numbered_trial(pqxx::work& tx, int64_t study_id, TrialRecord& t) {
   t.state = TrialState::kRunning;
   t.datetime_start = now();
   // The count and the insert in one statement: one round trip less under the lock.
-  const auto row = tx.exec_params1(
+  const auto row = exec_prepared_sql1(
+      tx,
       "INSERT INTO trials (number, study_id, state, datetime_start) "
       "SELECT COUNT(*), $1, 'RUNNING', $2 FROM trials WHERE study_id = $1 RETURNING trial_id, "
       "number",
@@ -262,8 +274,8 @@ bool has_derived(const NewTrial& trial) {
 
 // The trial an earlier try of this create_trial call committed, if any.
 std::optional<TrialRecord> created_by(pqxx::work& tx, const std::string& token) {
-  const auto r = tx.exec_params(
-      "SELECT trial_id FROM trial_system_attributes WHERE key = $1 AND value_json = $2",
+  const auto r = exec_prepared_sql(
+      tx, "SELECT trial_id FROM trial_system_attributes WHERE key = $1 AND value_json = $2",
       kCreateToken, to_python_json(json(token)));
   if (r.empty()) return std::nullopt;
   auto trials = select_trials(tx, "trial_id = $1", r[0][0].as<int64_t>());
@@ -273,7 +285,8 @@ std::optional<TrialRecord> created_by(pqxx::work& tx, const std::string& token) 
 // Whether the stored trial already ended as `outcome` asks: an earlier try
 // of this finish_trial call committed before its answer was lost.
 bool finished_as(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
-  const auto r = tx.exec_params(
+  const auto r = exec_prepared_sql(
+      tx,
       "SELECT t.state, v.value, v.value_type FROM trials t LEFT JOIN trial_values v "
       "ON v.trial_id = t.trial_id AND v.objective = 0 WHERE t.trial_id = $1",
       trial_id);
@@ -327,7 +340,8 @@ StudyRecord PgStorage::get_or_create_study(const std::string& name,
     // its commit, and the second SELECT (a new snapshot) then sees it.
     auto study = select_study(tx, name);
     if (!study) {
-      const auto r = tx.exec_params(
+      const auto r = exec_prepared_sql(
+          tx,
           "INSERT INTO studies (study_name) VALUES ($1) ON CONFLICT (study_name) DO NOTHING "
           "RETURNING study_id",
           name);
@@ -337,7 +351,8 @@ StudyRecord PgStorage::get_or_create_study(const std::string& name,
       } else {
         const int64_t id = r[0][0].as<int64_t>();
         for (size_t k = 0; k < directions.size(); ++k) {
-          tx.exec_params0(
+          exec_prepared_sql0(
+              tx,
               "INSERT INTO study_directions (direction, study_id, objective) VALUES ($1, $2, $3)",
               to_string(directions[k]), id, static_cast<int>(k));
         }
@@ -392,8 +407,9 @@ Attrs PgStorage::study_user_attrs(int64_t study_id) {
   return transact("study_user_attrs", [&](pqxx::work& tx, const PgAttempt&) {
     require_study(tx, study_id);
     Attrs attrs;
-    for (const auto& r : tx.exec_params(
-             "SELECT key, value_json FROM study_user_attributes WHERE study_id = $1", study_id)) {
+    for (const auto& r : exec_prepared_sql(
+             tx, "SELECT key, value_json FROM study_user_attributes WHERE study_id = $1",
+             study_id)) {
       attrs[r[0].c_str()] = from_python_json(r[1].c_str());
     }
     return attrs;
@@ -445,7 +461,7 @@ void PgStorage::complete_trial(TrialRecord& t, const NewTrial& trial) {
   transact("create_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
     const bool stored =
         attempt.maybe_committed &&
-        !tx.exec_params("SELECT 1 FROM trial_params WHERE trial_id = $1", t.id).empty();
+        !exec_prepared_sql(tx, "SELECT 1 FROM trial_params WHERE trial_id = $1", t.id).empty();
     if (trial.derived_params && !stored) insert_params(tx, t.id, t.params);
     put_attrs(tx, kTrialSystemAttrs, t.id, derived);
     // The first beat as the trial starts, after the sampler was asked.
@@ -456,7 +472,8 @@ void PgStorage::complete_trial(TrialRecord& t, const NewTrial& trial) {
 void PgStorage::fail_incomplete(int64_t trial_id, const std::string& why) {
   try {
     transact("create_trial", [&](pqxx::work& tx, const PgAttempt&) {
-      tx.exec_params0(
+      exec_prepared_sql0(
+          tx,
           "UPDATE trials SET state = 'FAIL', datetime_complete = $2 WHERE trial_id = $1 AND "
           "state = 'RUNNING'",
           trial_id, now());
@@ -476,7 +493,8 @@ void PgStorage::set_intermediate_value(int64_t trial_id, int step, double value,
     if (state != TrialState::kRunning) throw TrialNotRunning(trial_id, state);
     const EncodedValue v = encode_value(value);
     const OptionalReal number(v.value);
-    tx.exec_params0(
+    exec_prepared_sql0(
+        tx,
         "INSERT INTO trial_intermediate_values "
         "(trial_id, step, intermediate_value, intermediate_value_type) VALUES ($1, $2, $3, $4) "
         "ON CONFLICT (trial_id, step) DO UPDATE SET intermediate_value = "
@@ -499,12 +517,12 @@ bool PgStorage::compare_and_set_trial_system_attr(int64_t trial_id, const std::s
   return transact(
       "compare_and_set_trial_system_attr", [&](pqxx::work& tx, const PgAttempt& attempt) {
         // The trial's row lock makes the compare and the set one step.
-        const auto state =
-            tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
+        const auto state = exec_prepared_sql(
+            tx, "SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
         if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
         if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) return false;
-        const auto r = tx.exec_params(
-            "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2",
+        const auto r = exec_prepared_sql(
+            tx, "SELECT value_json FROM trial_system_attributes WHERE trial_id = $1 AND key = $2",
             trial_id, key);
         const json current = r.empty() ? json(nullptr) : from_python_json(r[0][0].c_str());
         // An earlier try that committed before its answer was lost set it.
@@ -520,7 +538,7 @@ bool PgStorage::take_over_trial(int64_t trial_id, const json& from, const OwnerG
   return transact("take_over_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
     // The trial's row lock makes the checks and the writes one step.
     const auto state =
-        tx.exec_params("SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
+        exec_prepared_sql(tx, "SELECT state FROM trials WHERE trial_id = $1 FOR UPDATE", trial_id);
     if (state.empty()) throw StorageError("no trial with id " + std::to_string(trial_id));
     if (trial_state_from_string(state[0][0].c_str()) != TrialState::kRunning) return false;
     const json current = owner_of(tx, trial_id, to.key);
@@ -548,7 +566,8 @@ void PgStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
 std::vector<int64_t> PgStorage::stale_trials(int64_t study_id, double grace_s) {
   return transact("stale_trials", [&](pqxx::work& tx, const PgAttempt&) {
     std::vector<int64_t> ids;
-    for (const auto& r : tx.exec_params(
+    for (const auto& r : exec_prepared_sql(
+             tx,
              std::string("SELECT t.trial_id FROM trials t JOIN trial_heartbeats h ON h.trial_id = "
                          "t.trial_id "
                          "WHERE t.study_id = $1 AND t.state = 'RUNNING' AND EXTRACT(EPOCH FROM ") +
@@ -595,7 +614,8 @@ std::vector<TrialRecord> PgStorage::trials_changed(int64_t study_id, int64_t aft
     require_study(tx, study_id);
     return read_pg_trials(
         tx,
-        tx.exec_params(
+        exec_prepared_sql(
+            tx,
             std::string("SELECT ") + kPgTrialColumns +
                 " FROM trials WHERE study_id = $1 AND (trial_id > $2 OR trial_id = ANY($3::int[])) "
                 "ORDER BY number, trial_id",

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/pg_prepared.h"
 
 namespace hpo {
 
@@ -31,7 +32,7 @@ std::optional<double> optional_real(const pqxx::field& f) {
 template <typename Add>
 void for_each_child(pqxx::work& tx, const std::string& sql, const std::string& ids,
                     const TrialIndex& index, Add&& add) {
-  for (const auto& row : tx.exec_params(sql, ids)) {
+  for (const auto& row : exec_prepared_sql(tx, sql, ids)) {
     const auto it = index.find(row[0].as<int64_t>());
     if (it != index.end()) add(*it->second, row);
   }

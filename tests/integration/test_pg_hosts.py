@@ -12,6 +12,7 @@ Usage: test_pg_hosts.py HPO_BINARY TEST_NAME
 """
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -362,15 +363,25 @@ class FreezeAfterInsert(Partition):
         super().__init__(p)
         self.left = nth
         self.cut_at = None
+        self.name = None  # the INSERT's prepared statement
         self.lock = threading.Lock()
 
     def _forwarded(self, data):
-        if b"INSERT INTO trials (number" in data:
-            with self.lock:
-                self.left -= 1
-                if self.left == 0:
-                    self.cut_at = time.time()
-                    self.cut()
+        # hpo prepares its statements: the INSERT's text crosses once, in
+        # the Parse message that names it; each run of it is a Bind message
+        # ('B', its length, the unnamed portal, then that name). A statement
+        # sent unprepared carries its text every time.
+        with self.lock:
+            parse = re.search(rb"(hpo_[0-9a-f]{16})\0INSERT INTO trials \(number", data)
+            if parse:
+                self.name = parse.group(1)
+            bind = self.name and re.search(rb"B[\s\S]{4}\0" + re.escape(self.name) + rb"\0", data)
+            if not bind and (parse or b"INSERT INTO trials (number" not in data):
+                return
+            self.left -= 1
+            if self.left == 0:
+                self.cut_at = time.time()
+                self.cut()
 
 
 def test_stalled_worker_does_not_stall_the_fleet(p):
