@@ -27,7 +27,8 @@ void check_against_scratch(size_t m, size_t depth, uint64_t seed) {
     std::vector<std::vector<int>> want;
     for (size_t i = 0; i < rank.size(); ++i) {
       if (rank[i] < 0 || static_cast<size_t>(rank[i]) >= depth) continue;
-      if (want.size() <= static_cast<size_t>(rank[i])) want.resize(static_cast<size_t>(rank[i]) + 1);
+      if (want.size() <= static_cast<size_t>(rank[i]))
+        want.resize(static_cast<size_t>(rank[i]) + 1);
       want[static_cast<size_t>(rank[i])].push_back(static_cast<int>(i));
     }
     std::vector<std::vector<int>> got;
