@@ -8,8 +8,8 @@
 // The split does not rank the study at each ask, as Optuna does: the best
 // fronts are kept as trials are told (ParetoLayers), and the good trials'
 // selection and weights are reused while the fronts that hold them stay
-// the same, so what several objectives add to an ask does not grow with
-// the study.
+// the same: no ask ranks the whole study. (The subset selection of the
+// last good front still grows with that front, large with 3 objectives.)
 #ifndef HPO_SAMPLERS_MOTPE_SAMPLER_H_
 #define HPO_SAMPLERS_MOTPE_SAMPLER_H_
 
