@@ -5,14 +5,19 @@
 // its share of their hypervolume. Everything else (the model, the
 // candidates, the constant liar, the options) is TpeSampler's.
 //
-// The split ranks only the fronts it needs (at most 25 trials make up
-// "below"), so an ask costs about what a one-objective ask does however
-// large the study; Optuna ranks every trial each time.
+// The split does not rank the study at each ask, as Optuna does: the best
+// fronts are kept as trials are told (ParetoLayers), and the good trials'
+// selection and weights are reused while the fronts that hold them stay
+// the same: no ask ranks the whole study. (The subset selection of the
+// last good front still grows with that front, large with 3 objectives.)
 #ifndef HPO_SAMPLERS_MOTPE_SAMPLER_H_
 #define HPO_SAMPLERS_MOTPE_SAMPLER_H_
 
+#include <set>
+#include <utility>
 #include <vector>
 
+#include "samplers/pareto_layers.h"
 #include "samplers/tpe_sampler.h"
 
 namespace hpo {
@@ -34,6 +39,23 @@ class MotpeSampler : public TpeSampler {
   std::vector<double> losses_;
   std::vector<char> complete_;
   std::vector<double> violation_;
+  // The COMPLETE trials' best fronts (feasible ones) and, apart, the
+  // infeasible ones by violation, then number: what the split picks from.
+  ParetoLayers feasible_;
+  std::set<std::pair<double, int>> infeasible_;
+  // The last split's candidates (the trials of the fronts it read, by
+  // number), and the good trials it chose from them with their weights.
+  struct Good {
+    std::vector<int> candidates;
+    size_t cut = 0;
+    std::vector<int> numbers;
+    std::vector<double> weights;
+  };
+  void add(size_t at);
+  void rebuild();
+  std::vector<double> point(int number) const;
+  const Good& good(size_t cut) const;
+  mutable Good good_;
 };
 
 }  // namespace hpo

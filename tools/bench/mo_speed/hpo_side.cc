@@ -5,8 +5,10 @@
 // SAMPLER: tpe (multi-objective TPE) or nsga2. The history: N trials with
 // random parameters (3 uniform, 1 log-uniform) and the values of ZDT1 (2
 // objectives) or DTLZ2 (3) at them. Then ASKS (default 20) suggestions,
-// each as hpo's run loop makes it: a tell of the previous suggestion (as
-// FAIL, so the history stays N) and the ask. Prints one line:
+// each as hpo's run loop makes it: a tell of the previous suggestion,
+// COMPLETE with the problem's values (so that each ask has a new finished
+// trial to take in, as in a study: the history grows from N to N + ASKS),
+// and the ask. Prints one line:
 //   sampler <TAB> objectives <TAB> trials <TAB> median ms <TAB> mean CPU ms
 #include <algorithm>
 #include <chrono>
@@ -87,7 +89,9 @@ int run(int argc, char** argv) {
     last = TrialView{};
     last.number = n + k;
     last.params = s->ask(space(), n + k);
-    last.state = TrialState::kFail;
+    last.values = values(last.params, objectives);
+    last.value = last.values.front();
+    last.state = TrialState::kComplete;
     const auto w1 = std::chrono::steady_clock::now();
     if (k == 0) continue;  // the first ask reads the whole history in
     wall.push_back(std::chrono::duration<double, std::milli>(w1 - w0).count());
