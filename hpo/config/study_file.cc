@@ -452,8 +452,15 @@ StudyConfig load_study_file(const std::string& path) {
                    std::to_string(study.objectives.size()) + " (drop 'pruner:' or set it to none)");
     }
   }
-  if (auto warm = root.find("warm_start"))
+  if (auto warm = root.find("warm_start")) {
+    // The samplers' prior observations carry one value each; a Pareto
+    // front's earlier stage would need one per objective.
+    if (study.objectives.size() > 1) {
+      warm->fail("warm start needs a single objective; this study has " +
+                 std::to_string(study.objectives.size()) + " (drop 'warm_start:')");
+    }
     study.warm_start = parse_warm_start(*warm, study.name, path);
+  }
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);
   if (auto n_jobs = root.find("n_jobs")) study.n_jobs = positive_int(*n_jobs);
   study.trainer = parse_trainer(root.require("trainer"));

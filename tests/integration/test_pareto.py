@@ -216,6 +216,8 @@ def test_bad_input(p):
     expect_bad(p, ["run", "--study", "s"], "s.yaml", "objectives", "two or three")
     p.pareto_study(extra="pruner: {name: median}\n")
     expect_bad(p, ["run", "--study", "s"], "s.yaml", "pruner", "single objective")
+    p.pareto_study(extra="warm_start: {studies: [other]}\n")
+    expect_bad(p, ["run", "--study", "s"], "s.yaml", "warm_start", "single objective")
     p.pareto_study(extra="constraints:\n  - {metric: cost}\n")
     expect_bad(p, ["run", "--study", "s"], "s.yaml", "constraints[0]", "max")
     expect(not os.path.exists(p.db()), "bad input must not create the database")

@@ -1,11 +1,12 @@
 // hpo's PostgreSQL statements run prepared: parsed once per session, run
 // again with new parameters, and prepared anew on a new connection.
+#include "hpo/storage/pg_prepared.h"
+
 #include <doctest/doctest.h>
 
 #include <pqxx/pqxx>
 #include <string>
 
-#include "hpo/storage/pg_prepared.h"
 #include "tests/unit/storage_contract.h"
 
 namespace hpo {
