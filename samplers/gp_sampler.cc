@@ -58,8 +58,9 @@ ParamValues GpSampler::ask(const SearchSpace& space, int number) {
 
   const GpSpace gp_space(space);
   const auto startup = [&] {
-    return drop_inactive(
-        space, startup_values(options_.startup, space, seed(), trial_seed(number), number));
+    const int point = prior().empty() ? number : warm_startup_point(number, prior().size());
+    return drop_inactive(space,
+                         startup_values(options_.startup, space, seed(), trial_seed(point), point));
   };
   if (gp_space.size() == 0) return startup();
   // Prior observations (warm start) join on the fidelity rule of

@@ -40,6 +40,16 @@ namespace hpo {
 // The startup trials of a warm-started study (rule 4 above).
 inline constexpr int kWarmStartup = 1;
 
+// The startup point (sobol_startup.h) of a warm-started study's trial
+// `number`: the sequence continued past as many points as the earlier
+// stages hold. A staged sweep's stages share a seed, so the earlier stage's
+// own startup drew points 0, 1, ...; the later stage drawing point 0 again
+// would measure a configuration it already knows (at lower fidelity)
+// instead of one it does not.
+inline int warm_startup_point(int number, size_t n_prior) {
+  return number + static_cast<int>(n_prior);
+}
+
 // The weight of a prior observation in TPE's Parzen estimators, against 1
 // for one of this study's trials, while the earlier stage is trusted.
 inline constexpr double kPriorTpeWeight = 0.5;

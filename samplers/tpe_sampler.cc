@@ -103,8 +103,9 @@ ParamValues TpeSampler::ask(const SearchSpace& space, int number) {
                       : number < kWarmStartup || model.split.n_finished == 0) {
     // The GP's startup points too (startup.h), so that a study's first
     // trials do not depend on which of the two it uses.
-    return drop_inactive(
-        space, startup_values(options_.startup, space, seed(), trial_seed(number), number));
+    const int point = prior().empty() ? number : warm_startup_point(number, prior().size());
+    return drop_inactive(space,
+                         startup_values(options_.startup, space, seed(), trial_seed(point), point));
   }
   ParamValues out;
   std::vector<int> free;

@@ -153,6 +153,35 @@ TEST_CASE("warm start: the same seed and prior give the same suggestions") {
   }
 }
 
+// A staged sweep's stages share the shipped studies' seed, so the earlier
+// stage's startup points are the same sequence the later one would draw:
+// the warm study's own startup must not measure one of them again.
+TEST_CASE("warm start: the own startup point is none of an earlier stage's with the same seed") {
+  for (Kind kind : {Kind::kTpe, Kind::kGp, Kind::kAuto}) {
+    for (uint64_t seed : {1, 42, 77}) {
+      auto earlier = make(kind, seed);
+      std::vector<TrialView> stage;
+      for (int i = 0; i < 5; ++i) {
+        TrialView t;
+        t.number = i;
+        t.state = TrialState::kComplete;
+        t.params = earlier->ask(square(), i);
+        t.value = distance(t.params);
+        t.source = 1;
+        tell_complete(*earlier, i, t.params, *t.value);
+        stage.push_back(t);
+      }
+      auto later = make(kind, seed);
+      later->tell_prior(stage);
+      for (int i = 0; i < kWarmStartup; ++i) {
+        const auto v = later->ask(square(), i);
+        for (const auto& t : stage) CHECK(v != t.params);
+        tell_complete(*later, i, v, distance(v));
+      }
+    }
+  }
+}
+
 // The mean distance to the optimum of suggestions 6..11 over seeds, each
 // study told 12 prior trials valued `sign` * distance (none when sign is 0).
 double mean_late_distance(Kind kind, double sign) {
