@@ -22,6 +22,15 @@ void fill_batch(const FeatureSet& fs, int lookback, const Sample* samples, size_
   }
 }
 
+void fill_indices(const FeatureSet& fs, int lookback, const Sample* samples, size_t count,
+                  int64_t* rows, int64_t* cells) {
+  for (size_t b = 0; b < count; ++b) {
+    const Sample& s = samples[b];
+    rows[b] = int64_t(fs.cell(s.ticker, s.day + 1 - size_t(lookback)));
+    cells[b] = int64_t(fs.cell(s.ticker, s.day));
+  }
+}
+
 Batcher::Batcher(const FeatureSet& fs, int lookback, const BatcherOptions& options)
     : fs_(fs),
       lookback_(lookback),
@@ -60,10 +69,19 @@ Batch Batcher::build(const Pass& pass, size_t k) const {
   auto options = torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(options_.pin_memory);
   Batch batch;
   batch.index = k;
+  batch.size = count;
+  const Sample* samples = pass.samples.data() + begin;
+  if (options_.indices) {
+    const auto int64 = options.dtype(torch::kInt64);
+    batch.rows = torch::empty({int64_t(count)}, int64);
+    batch.cells = torch::empty({int64_t(count)}, int64);
+    fill_indices(fs_, lookback_, samples, count, batch.rows.data_ptr<int64_t>(),
+                 batch.cells.data_ptr<int64_t>());
+    return batch;
+  }
   batch.x = torch::empty({int64_t(count), int64_t(fs_.num_features), int64_t(lookback_)}, options);
   batch.y = torch::empty({int64_t(count)}, options);
-  fill_batch(fs_, lookback_, pass.samples.data() + begin, count, batch.x.data_ptr<float>(),
-             batch.y.data_ptr<float>());
+  fill_batch(fs_, lookback_, samples, count, batch.x.data_ptr<float>(), batch.y.data_ptr<float>());
   return batch;
 }
 

@@ -26,10 +26,21 @@ namespace hpo::trainer {
 
 struct Batch {
   size_t index = 0;  // position in the pass
+  size_t size = 0;  // samples
   std::exception_ptr error;  // a worker's failure, rethrown by next()
   torch::Tensor x;  // [batch, features, lookback] float32
   torch::Tensor y;  // [batch] normalized target
+  // With BatcherOptions::indices, x and y stay empty and the batch holds
+  // where they are in the feature store instead, for the device to gather
+  // (device_features.h): each window's first row and each target's cell,
+  // int64 [batch].
+  torch::Tensor rows, cells;
 };
+
+// The store rows of `count` samples' windows (the first day's) and the cells
+// of their targets.
+void fill_indices(const FeatureSet& fs, int lookback, const Sample* samples, size_t count,
+                  int64_t* rows, int64_t* cells);
 
 // Copies the windows of `count` samples into x ([count, features, lookback],
 // transposed from the feature store's [lookback, features]) and their
@@ -42,6 +53,7 @@ struct BatcherOptions {
   int prefetch_factor = 2;  // batches in flight per worker
   bool pin_memory = false;  // page-locked batches for async host-to-device copies
   int threads = 0;  // at::set_num_threads in each worker; 0 = leave
+  bool indices = false;  // batches of store indices, not windows (see Batch)
 };
 
 class Batcher {

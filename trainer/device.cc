@@ -98,9 +98,15 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
               : " (PIN_MEMORY_DEVICE=" + s.pin_memory_device + " logged only)")
       << "\n";
 
-  at::globalContext().setBenchmarkCuDNN(s.cudnn_benchmark && setup.cuda);
-  log << "setting CUDNN_BENCHMARK=" << on_off(s.cudnn_benchmark) << " -> "
-      << (setup.cuda ? on_off(s.cudnn_benchmark) : "ignored on CPU") << "\n";
+  const bool benchmark = s.cudnn_benchmark == CudnnBenchmark::kOn;
+  setup.cudnn_benchmark_auto = setup.cuda && s.cudnn_benchmark == CudnnBenchmark::kAuto;
+  at::globalContext().setBenchmarkCuDNN(benchmark && setup.cuda);
+  log << "setting CUDNN_BENCHMARK="
+      << (s.cudnn_benchmark == CudnnBenchmark::kAuto ? "auto" : on_off(benchmark)) << " -> "
+      << (!setup.cuda                  ? "ignored on CPU"
+          : setup.cudnn_benchmark_auto ? "decided once the run's length is known"
+                                       : on_off(benchmark))
+      << "\n";
   at::globalContext().setAllowTF32CuBLAS(s.tf32 && setup.cuda);
   at::globalContext().setAllowTF32CuDNN(s.tf32 && setup.cuda);
   log << "setting TF32=" << on_off(s.tf32) << " -> "
@@ -142,6 +148,14 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
         << (setup.cuda ? "" : " (no effect on CPU)") << "\n";
   }
   return setup;
+}
+
+OneOffShape::OneOffShape(bool one_off) : restore_(one_off && at::globalContext().benchmarkCuDNN()) {
+  if (restore_) at::globalContext().setBenchmarkCuDNN(false);
+}
+
+OneOffShape::~OneOffShape() {
+  if (restore_) at::globalContext().setBenchmarkCuDNN(true);
 }
 
 AutocastScope::AutocastScope(bool enabled, torch::ScalarType dtype) : enabled_(enabled) {

@@ -25,7 +25,17 @@ struct DeviceSetup {
   bool pin_memory = false;
   bool fused_optimizer = false;  // fused AdamW and multi-tensor clipping
   bool cuda_graphs = false;  // training steps replayed as CUDA graphs (graph_step.h)
+  bool cudnn_benchmark_auto = false;  // the run decides, by cudnn_benchmark_pays()
 };
+
+// CUDNN_BENCHMARK=auto: whether timing cuDNN's algorithms pays over a run of
+// `batches` training batches. Measured on an H100 (the TCN at hidden 128,
+// batch 4096, bf16): the search cost 2.5 s in each process, the time of about
+// 1,100 steps, and made each later step 12% faster, so it pays from about
+// 9,000 batches. Both scale with the step's time, so the rule counts batches,
+// not seconds. The shipped sweeps train 500 to 2,000 batches a trial there.
+constexpr int64_t kCudnnBenchmarkPaysFrom = 9000;
+inline bool cudnn_benchmark_pays(int64_t batches) { return batches >= kCudnnBenchmarkPaysFrom; }
 
 // Picks the device ("auto" | "cpu" | "cuda"), applies threads, cuDNN, TF32 and
 // AMP settings, and logs each one as it was applied.
@@ -43,6 +53,21 @@ class AutocastScope {
  private:
   bool enabled_;
   bool was_enabled_ = false;
+};
+
+// cuDNN's benchmark off while alive, for a batch whose shape comes once per
+// pass (the last, partial batch of an epoch or of a scored window): timing
+// every algorithm for a shape used once costs more than the fastest one
+// saves, and each such shape paid it in every trial's first epoch.
+class OneOffShape {
+ public:
+  explicit OneOffShape(bool one_off);
+  ~OneOffShape();
+  OneOffShape(const OneOffShape&) = delete;
+  OneOffShape& operator=(const OneOffShape&) = delete;
+
+ private:
+  bool restore_ = false;
 };
 
 // Scales gradients so their global L2 norm is at most max_norm. Everything

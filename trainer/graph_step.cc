@@ -58,7 +58,7 @@ struct GraphStep::Impl {
 
   void train(const torch::Tensor& x, const torch::Tensor& y, bool step, double rate) {
     if (step) lr.fill_(rate);  // a kernel on the stream, not a sync
-    if (!failed && !full && eager_steps >= kWarmupSteps && x.sizes().equals(shape)) capture();
+    if (!failed && !full && eager_steps >= kWarmupSteps && x.sizes().equals(shape)) capture(x, y);
     if (full && x.sizes().equals(shape)) {
       static_x.copy_(x, /*non_blocking=*/true);
       static_y.copy_(y, /*non_blocking=*/true);
@@ -79,9 +79,10 @@ struct GraphStep::Impl {
   }
 
   // Records a whole step (micro-batch and update) on the static buffers.
-  void capture() {
-    static_x = torch::empty(shape, torch::TensorOptions().device(device));
-    static_y = torch::empty({shape[0]}, torch::TensorOptions().device(device));
+  void capture(const torch::Tensor& x, const torch::Tensor& y) {
+    // The inputs' own types: windows and targets, or their store indices.
+    static_x = torch::empty(shape, torch::TensorOptions().dtype(x.dtype()).device(device));
+    static_y = torch::empty(y.sizes(), torch::TensorOptions().dtype(y.dtype()).device(device));
     full = record(/*step=*/true, nullptr);
     if (full)
       log << "CUDA graphs: training step captured for batches of " << shape[0] << " after "

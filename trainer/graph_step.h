@@ -29,7 +29,8 @@ namespace hpo::trainer {
 // current CUDA stream and must neither allocate persistent state nor wait for
 // the device.
 struct StepBody {
-  // Forward and backward of one micro-batch (x, y on the device); gradients
+  // Forward and backward of one micro-batch (x, y on the device: the
+  // windows and targets, or where the body finds them); gradients
   // accumulate into the parameters' existing .grad. Returns the batch's
   // loss, a device scalar.
   std::function<torch::Tensor(const torch::Tensor& x, const torch::Tensor& y)> micro;

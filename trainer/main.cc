@@ -62,11 +62,14 @@ Trainer protocol (how hpo runs this program):
 
 Environment (the study's env settings): NUM_WORKERS (batch-builder threads,
 default 1), PREFETCH_FACTOR (2), PIN_MEMORY (1), PIN_MEMORY_DEVICE,
-PERSISTENT_WORKERS (1), CUDNN_BENCHMARK (1), TF32 (1), AMP_DTYPE (bf16|fp16|off,
+PERSISTENT_WORKERS (1), CUDNN_BENCHMARK (auto: on when the run trains at
+least 9,000 batches, which pays for cuDNN's algorithm search; 1 or 0), TF32 (1), AMP_DTYPE (bf16|fp16|off,
 CUDA only; default bf16), FUSED_OPTIMIZER (1: on CUDA with torch >= 2.1, one
 fused AdamW kernel and multi-tensor gradient clipping), CUDA_GRAPHS (1: on
 CUDA with torch >= 2.4, each full training step is replayed as one CUDA
-graph), OMP_NUM_THREADS (intra-op threads). Each is logged at start-up as
+graph), DEVICE_FEATURES (1: on CUDA, the features are copied to the GPU once
+where they take at most a quarter of its free memory, and each batch is
+gathered there from its indices), OMP_NUM_THREADS (intra-op threads). Each is logged at start-up as
 applied. HPO_DEVICE (auto|cpu|cuda; hpo sets it per slot) decides where the
 config's device auto trains; a GPU slot this build cannot use fails with a
 line holding "no_cuda:" (exit 2). HPO_CACHE_DIR (hpo sets it to the runs

@@ -50,7 +50,13 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
   read_bool(getenv, "PIN_MEMORY", &s.pin_memory);
   if (const char* v = getenv("PIN_MEMORY_DEVICE")) s.pin_memory_device = v;
   read_bool(getenv, "PERSISTENT_WORKERS", &s.persistent_workers);
-  read_bool(getenv, "CUDNN_BENCHMARK", &s.cudnn_benchmark);
+  if (const char* v = getenv("CUDNN_BENCHMARK"); v && *v && lower(v) == "auto") {
+    s.cudnn_benchmark = CudnnBenchmark::kAuto;
+  } else {
+    bool on = s.cudnn_benchmark != CudnnBenchmark::kOff;
+    read_bool(getenv, "CUDNN_BENCHMARK", &on);
+    if (v && *v) s.cudnn_benchmark = on ? CudnnBenchmark::kOn : CudnnBenchmark::kOff;
+  }
   read_bool(getenv, "TF32", &s.tf32);
   if (const char* v = getenv("AMP_DTYPE"); v && *v) {
     s.amp_dtype = lower(v);
@@ -62,6 +68,7 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
   }
   read_bool(getenv, "FUSED_OPTIMIZER", &s.fused_optimizer);
   read_bool(getenv, "CUDA_GRAPHS", &s.cuda_graphs);
+  read_bool(getenv, "DEVICE_FEATURES", &s.device_features);
   if (const char* v = getenv("HPO_DEVICE"); v && *v) {
     s.device = lower(v);
     if (s.device != "auto" && s.device != "cpu" && s.device != "cuda")

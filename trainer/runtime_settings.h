@@ -8,18 +8,24 @@
 
 namespace hpo::trainer {
 
+// CUDNN_BENCHMARK: 0, 1, or auto (on where the run is long enough to pay for
+// the search; device.h).
+enum class CudnnBenchmark { kOff, kOn, kAuto };
+
 struct RuntimeSettings {
   int num_workers = 1;  // NUM_WORKERS: batch-building threads (0 = build on the training thread)
   int prefetch_factor = 2;  // PREFETCH_FACTOR: batches in flight per worker
   bool pin_memory = true;  // PIN_MEMORY: page-locked host batches (CUDA only)
   std::string pin_memory_device;  // PIN_MEMORY_DEVICE: logged only
   bool persistent_workers = true;  // PERSISTENT_WORKERS: keep workers between passes
-  bool cudnn_benchmark = true;  // CUDNN_BENCHMARK
+  CudnnBenchmark cudnn_benchmark = CudnnBenchmark::kAuto;  // CUDNN_BENCHMARK
   bool tf32 = true;  // TF32: TF32 matmuls and convolutions (CUDA only)
   std::string amp_dtype = "bf16";  // AMP_DTYPE: bf16 | fp16 | off (CUDA only)
   bool fused_optimizer =
       true;  // FUSED_OPTIMIZER: fused AdamW, multi-tensor clipping (CUDA, torch >= 2.1)
   bool cuda_graphs = true;  // CUDA_GRAPHS: replay each training step as one CUDA graph (CUDA only)
+  bool device_features =
+      true;  // DEVICE_FEATURES: features kept on the CUDA device, batches gathered there
   std::string device;  // HPO_DEVICE: auto | cpu | cuda, the slot's; replaces the config's auto
   int omp_threads = 0;  // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
 };

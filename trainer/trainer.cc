@@ -13,6 +13,7 @@
 #include "trainer/batcher.h"
 #include "trainer/checkpoint.h"
 #include "trainer/device.h"
+#include "trainer/device_features.h"
 #include "trainer/error.h"
 #include "trainer/graph_step.h"
 #include "trainer/models.h"
@@ -101,6 +102,7 @@ class Loop {
     std::vector<float> pred;
     pred.reserve(samples.size());
     while (std::optional<Batch> batch = b.next()) {
+      const OneOffShape tail(batch->size != size_t(config_.eval_batch_size));
       auto [x, y] = to_device(*batch);
       torch::Tensor out;
       {
@@ -155,6 +157,7 @@ class Loop {
     optimizer_ = std::make_unique<torch::optim::AdamW>(
         params_, torch::optim::AdamWOptions(config_.lr).weight_decay(config_.weight_decay));
     if (resuming) load_optimizer(path, *optimizer_, device_.device);
+    place_features();
     if (device_.cuda_graphs) make_graph();
 
     BatcherOptions bo;
@@ -162,6 +165,7 @@ class Loop {
     bo.prefetch_factor = settings_.prefetch_factor;
     bo.pin_memory = device_.pin_memory;
     bo.threads = settings_.omp_threads;
+    bo.indices = store_ != nullptr;
     batcher_options_ = bo;
     batcher_ = std::make_unique<Batcher>(data_.features, config_.lookback, bo);
 
@@ -172,6 +176,14 @@ class Loop {
     steps_per_epoch_ = (batches_per_epoch_ + config_.grad_accum - 1) / config_.grad_accum;
     total_steps_ = steps_per_epoch_ * config_.epochs;
     warmup_steps_ = int64_t(std::llround(config_.warmup_epochs * double(steps_per_epoch_)));
+    if (device_.cudnn_benchmark_auto) {
+      const int64_t planned = batches_per_epoch_ * config_.epochs;
+      const bool pays = cudnn_benchmark_pays(planned);
+      at::globalContext().setBenchmarkCuDNN(pays);
+      log_ << fmt::format(
+          "CUDNN_BENCHMARK=auto -> {}: {} training batches planned, it pays from {}\n",
+          pays ? "on" : "off", planned, kCudnnBenchmarkPaysFrom);
+    }
     if (what_.name.empty())
       log_ << fmt::format(
           "data: {}; {} features; train {} samples (days {}..{}), valid {} ({}..{}), test {} "
@@ -220,6 +232,24 @@ class Loop {
     return *batcher_;
   }
 
+  // On CUDA, a copy of the features on the device where it fits, so that
+  // batches are gathered there (device_features.h).
+  void place_features() {
+    if (!device_.cuda) return;  // the host's batch builders are as fast there
+    const double mib = double(DeviceFeatures::bytes(data_.features)) / (1 << 20);
+    std::string how;
+    if (!settings_.device_features) {
+      how = "off (windows built on host threads and copied)";
+    } else if (!device_features_fit(data_.features, device_.device)) {
+      how = fmt::format("off: {:.0f} MiB is more than a quarter of the free device memory", mib);
+    } else {
+      store_ = std::make_unique<DeviceFeatures>(data_.features, config_.lookback, device_.device);
+      how = fmt::format("features on the device ({:.0f} MiB), each batch gathered there", mib);
+    }
+    log_ << "setting DEVICE_FEATURES=" << (settings_.device_features ? "1" : "0") << " -> " << how
+         << "\n";
+  }
+
   // The step as graph_step.h runs it: gradients accumulate in place, and the
   // update reads its learning rate and step count from the device.
   void make_graph() {
@@ -229,7 +259,9 @@ class Loop {
                     torch::TensorOptions().dtype(torch::kFloat32).device(device_.device));
     StepBody body;
     body.micro = [this](const torch::Tensor& x, const torch::Tensor& y) {
-      return train_batch(x, y);
+      if (!store_) return train_batch(x, y);
+      const DeviceBatch b = gathered(x, y);  // inside the graph: x, y are store indices
+      return train_batch(b.first, b.second);
     };
     body.update = [this](const torch::Tensor& lr) {
       if (config_.grad_clip > 0) clip_grad_norm(params_, config_.grad_clip, /*multi_tensor=*/true);
@@ -250,7 +282,21 @@ class Loop {
 
   using DeviceBatch = std::pair<torch::Tensor, torch::Tensor>;  // x, y on the training device
 
+  // A batch's windows and targets from their store indices (on the device).
+  DeviceBatch gathered(const torch::Tensor& rows, const torch::Tensor& cells) const {
+    return {store_->windows(rows), store_->targets(cells)};
+  }
+
+  // What a batch sends to the device: its windows and targets, or with the
+  // features there, their indices.
+  static DeviceBatch host_part(const Batch& b, bool indices) {
+    return indices ? DeviceBatch{b.rows, b.cells} : DeviceBatch{b.x, b.y};
+  }
+
   DeviceBatch to_device(const Batch& b) const {
+    if (store_)
+      return gathered(b.rows.to(device_.device, /*non_blocking=*/true),
+                      b.cells.to(device_.device, /*non_blocking=*/true));
     if (!device_.cuda) return {b.x, b.y};
     // From pinned memory these copies are asynchronous.
     return {b.x.to(device_.device, /*non_blocking=*/true),
@@ -312,12 +358,14 @@ class Loop {
 
       const int64_t done = int64_t(current->index) + 1;
       const bool step_now = done % config_.grad_accum == 0 || done == batches_per_epoch_;
+      const OneOffShape tail(current->size != size_t(config_.batch_size));
       if (graph_) {
-        graph_->train(current->x, current->y, step_now, step_now ? set_lr() : 0.0);
+        const DeviceBatch in = host_part(*current, store_ != nullptr);
+        graph_->train(in.first, in.second, step_now, step_now ? set_lr() : 0.0);
       } else {
         loss_sum += train_batch(on_device->first, on_device->second);
       }
-      stats->trained += current->x.size(0);
+      stats->trained += int64_t(current->size);
       ++batches;
       if (step_now) {
         if (graph_) {
@@ -456,6 +504,7 @@ class Loop {
   std::shared_ptr<ReturnModel> model_;
   std::vector<torch::Tensor> params_;
   std::unique_ptr<torch::optim::AdamW> optimizer_;
+  std::unique_ptr<DeviceFeatures> store_;  // features on the CUDA device: null where not
   std::unique_ptr<GraphStep> graph_;  // CUDA graphs: null where off or unavailable
   torch::Tensor device_step_;  // AdamW's step count on the device, for graph_
   BatcherOptions batcher_options_;

@@ -1,6 +1,7 @@
 #include "trainer/batcher.h"
 
 #include "trainer/dataset.h"
+#include "trainer/device_features.h"
 #include "trainer/synthetic.h"
 
 // After the torch headers: glog (pulled in by LibTorch) defines its own CHECK.
@@ -47,6 +48,33 @@ TEST_CASE("batcher: windows are [features, lookback], in pass order, for any wor
     batcher.start(d.valid, 1000);
     CHECK(batcher.next()->index == 0);
   }
+}
+
+TEST_CASE("batcher: index batches gathered by the device store are the host-built windows") {
+  const Dataset d = tiny_dataset();
+  const int lookback = 4;
+  BatcherOptions host_options, index_options;
+  index_options.indices = true;
+  Batcher host(d.features, lookback, host_options), indices(d.features, lookback, index_options);
+  // On the CPU here; on CUDA the same gather runs where the model does.
+  const DeviceFeatures store(d.features, lookback, torch::kCPU);
+  host.start(d.train, 48);
+  indices.start(d.train, 48);
+  size_t batches = 0;
+  while (std::optional<Batch> h = host.next()) {
+    std::optional<Batch> i = indices.next();
+    REQUIRE(i);
+    CHECK(i->size == h->size);
+    CHECK_FALSE(i->x.defined());
+    CHECK(store.windows(i->rows).equal(h->x));
+    CHECK(store.targets(i->cells).equal(h->y));
+    ++batches;
+  }
+  CHECK_FALSE(indices.next());
+  CHECK(batches == (d.train.size() + 47) / 48);
+  CHECK(DeviceFeatures::bytes(d.features) ==
+        (d.features.values.size() + d.features.target.size()) * sizeof(float));
+  CHECK_FALSE(device_features_fit(d.features, torch::kCPU));  // the host gathers there
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "tests/trainer/test_util.h"
+#include "trainer/device.h"
 #include "trainer/error.h"
 #include "trainer/runtime_settings.h"
 
@@ -89,6 +90,24 @@ TEST_CASE("runtime settings from the environment") {
   CHECK_FALSE(read_runtime_settings(lookup).fused_optimizer);
   env["CUDA_GRAPHS"] = "off";
   CHECK_FALSE(read_runtime_settings(lookup).cuda_graphs);
+  CHECK(s.device_features);  // default
+  CHECK(s.cudnn_benchmark == CudnnBenchmark::kAuto);  // default
+  env["CUDNN_BENCHMARK"] = "1";
+  CHECK(read_runtime_settings(lookup).cudnn_benchmark == CudnnBenchmark::kOn);
+  env["CUDNN_BENCHMARK"] = "off";
+  CHECK(read_runtime_settings(lookup).cudnn_benchmark == CudnnBenchmark::kOff);
+  env["CUDNN_BENCHMARK"] = "Auto";
+  CHECK(read_runtime_settings(lookup).cudnn_benchmark == CudnnBenchmark::kAuto);
+  env["CUDNN_BENCHMARK"] = "sometimes";
+  CHECK_THROWS_AS(read_runtime_settings(lookup), UsageError);
+  env.erase("CUDNN_BENCHMARK");
+  CHECK_FALSE(cudnn_benchmark_pays(5 * 103));  // quick_sweep on an H100: 5 epochs at batch 4096
+  CHECK(cudnn_benchmark_pays(100 * 1000));
+  env["DEVICE_FEATURES"] = "0";
+  CHECK_FALSE(read_runtime_settings(lookup).device_features);
+  env["DEVICE_FEATURES"] = "gpu";
+  CHECK_THROWS_AS(read_runtime_settings(lookup), UsageError);
+  env.erase("DEVICE_FEATURES");
   CHECK(read_runtime_settings(lookup).device.empty());  // no slot: the config decides
   env["HPO_DEVICE"] = "CUDA";
   CHECK(read_runtime_settings(lookup).device == "cuda");

@@ -1,6 +1,10 @@
+#include <torch/torch.h>
+
 #include <csignal>
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/trainer/test_util.h"
 #include "tests/trainer/tiny_config.h"
@@ -167,6 +171,43 @@ TEST_CASE("train: warm-up then cosine decay") {
   CHECK(learning_rate(1.0, 54, 4, 104) == doctest::Approx(0.5));
   CHECK(learning_rate(1.0, 104, 4, 104) == doctest::Approx(0.0));
   CHECK(learning_rate(2.0, 0, 0, 10) == doctest::Approx(2.0));
+}
+
+TEST_CASE("train: on CUDA, batches gathered on the device train as host-built ones") {
+  if (!torch::cuda::is_available()) return;  // a CPU machine has no device store to compare
+  TrainerConfig config = tiny_config();
+  config.device = "cuda";
+  const Dataset data = load_dataset(config);
+  // Deterministic kernels in fp32, step by step, so that only where the
+  // windows were built differs between the two runs.
+  at::globalContext().setDeterministicCuDNN(true);
+  std::vector<Metrics> finals;
+  std::vector<std::string> logs;
+  for (bool on_device : {false, true}) {
+    TempDir out, scratch;
+    std::ostringstream log;
+    TrainOptions options;
+    options.out_dir = out.path();
+    options.report_path = scratch.file("report.jsonl");
+    options.log = &log;
+    RuntimeSettings s = settings();
+    s.cudnn_benchmark = CudnnBenchmark::kOff;
+    s.tf32 = false;
+    s.amp_dtype = "off";
+    s.cuda_graphs = false;
+    s.device_features = on_device;
+    const TrainResult result = train(config, s, data, options);
+    REQUIRE(result.exit_code == kExitOk);
+    finals.push_back(result.final_metrics);
+    logs.push_back(log.str());
+  }
+  at::globalContext().setDeterministicCuDNN(false);
+  CHECK(logs[1].find("DEVICE_FEATURES=1 -> features on the device") != std::string::npos);
+  CHECK(logs[0].find("DEVICE_FEATURES=0 -> off") != std::string::npos);
+  for (const char* key : {"val_loss", "val_rank_ic", "test_loss", "test_rank_ic"}) {
+    CAPTURE(key);
+    CHECK(finals[1].at(key) == doctest::Approx(finals[0].at(key)).epsilon(1e-5));
+  }
 }
 
 }  // namespace
