@@ -21,8 +21,8 @@ DeviceFeatures::DeviceFeatures(const FeatureSet& fs, int lookback, torch::Device
   const int64_t cells = int64_t(fs.num_tickers * fs.num_days);
   values_ = to_device(fs.values, {cells, int64_t(fs.num_features)}, device);
   target_ = to_device(fs.target, {cells}, device);
-  offsets_ = torch::arange(int64_t(lookback), torch::TensorOptions().dtype(torch::kInt64))
-                 .to(device);
+  offsets_ =
+      torch::arange(int64_t(lookback), torch::TensorOptions().dtype(torch::kInt64)).to(device);
 }
 
 size_t DeviceFeatures::bytes(const FeatureSet& fs) {
