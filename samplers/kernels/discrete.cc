@@ -30,9 +30,11 @@ Eigen::ArrayXi half_step_slots(const Eigen::ArrayXd& mus, const KernelDim& space
   n_slots = 2 * static_cast<int>(n_points) - 1;
   Eigen::ArrayXi slot(mus.size());
   for (Eigen::Index i = 0; i < mus.size(); ++i) {
-    // floor(v + 0.5), not lround: this loop runs over every kernel.
-    slot(i) = std::clamp(static_cast<int>(std::floor(2 * (mus(i) - first) / space.q + 0.5)), 0,
-                         n_slots - 1);
+    // floor(v + 0.5) clamped to the slots: clamped first, v is at least 0
+    // and floor is the cast's truncation (without SSE4.1 floor is a call;
+    // this loop runs over every kernel).
+    slot(i) = static_cast<int>(
+        std::clamp(2 * (mus(i) - first) / space.q + 0.5, 0.0, static_cast<double>(n_slots - 1)));
   }
   return slot;
 }
@@ -72,6 +74,7 @@ void GridKernels::group_kernels(const Eigen::ArrayXd& mus, const Eigen::ArrayXd&
   // the groups per mean.
   const Eigen::Index n = mus.size();
   std::vector<int> head(static_cast<size_t>(std::max(n_slots, 1)), -1), next;
+  std::vector<int> recent(head.size(), -1);  // per slot, the group of its last kernel
   std::unordered_map<MuSigma, int, MuSigmaHash> hashed;  // for grids too fine to chain
   std::vector<double> g_mus, g_sigmas;
   group.resize(n);
@@ -81,16 +84,24 @@ void GridKernels::group_kernels(const Eigen::ArrayXd& mus, const Eigen::ArrayXd&
     if (slot.size() == 0) {
       g = hashed.emplace(MuSigma{mu, sigma}, static_cast<int>(g_mus.size())).first->second;
     } else {
-      int& first = head[static_cast<size_t>(slot(k))];
-      for (g = first; g >= 0 && !(g_mus[static_cast<size_t>(g)] == mu &&
-                                  g_sigmas[static_cast<size_t>(g)] == sigma);) {
-        g = next[static_cast<size_t>(g)];
+      // Most kernels of a slot share the group of the slot's last kernel
+      // (on a grid, all but the ends of a run of ties): checked first.
+      int& cached = recent[static_cast<size_t>(slot(k))];
+      g = cached;
+      if (g < 0 ||
+          !(g_mus[static_cast<size_t>(g)] == mu && g_sigmas[static_cast<size_t>(g)] == sigma)) {
+        int& first = head[static_cast<size_t>(slot(k))];
+        for (g = first; g >= 0 && !(g_mus[static_cast<size_t>(g)] == mu &&
+                                    g_sigmas[static_cast<size_t>(g)] == sigma);) {
+          g = next[static_cast<size_t>(g)];
+        }
+        if (g < 0) {
+          next.push_back(first);
+          first = static_cast<int>(g_mus.size());
+          g = first;
+        }
       }
-      if (g < 0) {
-        next.push_back(first);
-        first = static_cast<int>(g_mus.size());
-        g = first;
-      }
+      cached = g;
     }
     if (g == static_cast<int>(g_mus.size())) {
       g_mus.push_back(mu);
