@@ -78,37 +78,55 @@ void GridKernels::group_kernels(const Eigen::ArrayXd& mus, const Eigen::ArrayXd&
   std::unordered_map<MuSigma, int, MuSigmaHash> hashed;  // for grids too fine to chain
   std::vector<double> g_mus, g_sigmas;
   group.resize(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
+  // The group of kernel k, found among those met so far or added.
+  auto find = [&](Eigen::Index k) {
     const double mu = mus(k), sigma = sigmas(k);
     int g = -1;
     if (slot.size() == 0) {
       g = hashed.emplace(MuSigma{mu, sigma}, static_cast<int>(g_mus.size())).first->second;
     } else {
-      // Most kernels of a slot share the group of the slot's last kernel
-      // (on a grid, all but the ends of a run of ties): checked first.
-      int& cached = recent[static_cast<size_t>(slot(k))];
-      g = cached;
-      if (g < 0 ||
-          !(g_mus[static_cast<size_t>(g)] == mu && g_sigmas[static_cast<size_t>(g)] == sigma)) {
-        int& first = head[static_cast<size_t>(slot(k))];
-        for (g = first; g >= 0 && !(g_mus[static_cast<size_t>(g)] == mu &&
-                                    g_sigmas[static_cast<size_t>(g)] == sigma);) {
-          g = next[static_cast<size_t>(g)];
-        }
-        if (g < 0) {
-          next.push_back(first);
-          first = static_cast<int>(g_mus.size());
-          g = first;
-        }
+      int& first = head[static_cast<size_t>(slot(k))];
+      for (g = first; g >= 0 && !(g_mus[static_cast<size_t>(g)] == mu &&
+                                  g_sigmas[static_cast<size_t>(g)] == sigma);) {
+        g = next[static_cast<size_t>(g)];
       }
-      cached = g;
+      if (g < 0) {
+        next.push_back(first);
+        first = static_cast<int>(g_mus.size());
+        g = first;
+      }
     }
     if (g == static_cast<int>(g_mus.size())) {
       g_mus.push_back(mu);
       g_sigmas.push_back(sigma);
     }
-    group(k) = g;
+    return g;
+  };
+  int* out = group.data();
+  if (slot.size() == 0) {
+    for (Eigen::Index k = 0; k < n; ++k) out[k] = find(k);
+    finish_groups(g_mus, g_sigmas, space);
+    return;
   }
+  // Most kernels of a slot share the group of the slot's last kernel (on a
+  // grid, all but the ends of a run of ties): checked first, through plain
+  // pointers, since this loop runs over every kernel.
+  const double *mu_of = mus.data(), *sigma_of = sigmas.data();
+  const int* slot_of = slot.data();
+  int* cached = recent.data();
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const int s = slot_of[k], g = cached[s];
+    if (g >= 0 && g_mus.data()[g] == mu_of[k] && g_sigmas.data()[g] == sigma_of[k]) {
+      out[k] = g;
+    } else {
+      out[k] = cached[s] = find(k);
+    }
+  }
+  finish_groups(g_mus, g_sigmas, space);
+}
+
+void GridKernels::finish_groups(const std::vector<double>& g_mus,
+                                const std::vector<double>& g_sigmas, const KernelDim& space) {
   group_mu =
       Eigen::Map<const Eigen::ArrayXd>(g_mus.data(), static_cast<Eigen::Index>(g_mus.size()));
   group_sigma =

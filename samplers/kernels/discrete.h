@@ -35,6 +35,10 @@ struct GridKernels {
   void group_kernels(const Eigen::ArrayXd& mus, const Eigen::ArrayXd& sigmas,
                      const KernelDim& space);
 
+  // The groups' means, bandwidths and log masses, once all are found.
+  void finish_groups(const std::vector<double>& g_mus, const std::vector<double>& g_sigmas,
+                     const KernelDim& space);
+
   GridTable table(const KernelDim& space, const Eigen::ArrayXd& x) const;
   // On one grid dimension the mixture collapses: the log of the weights `w`
   // (one per kernel) pooled per group.

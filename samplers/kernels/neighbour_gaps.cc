@@ -21,8 +21,8 @@ double gap(double before, double here, double after, bool first, bool last, bool
 
 }  // namespace
 
-Eigen::ArrayXd neighbour_gaps(const Eigen::ArrayXd& mus, const std::vector<int>& order,
-                              double low, double high, bool endpoints) {
+Eigen::ArrayXd neighbour_gaps(const Eigen::ArrayXd& mus, const std::vector<int>& order, double low,
+                              double high, bool endpoints) {
   const Eigen::Index n = mus.size();
   Eigen::ArrayXd sigma(n);
   // The sorted means in a window (before, here, after), the domain's ends
@@ -30,7 +30,8 @@ Eigen::ArrayXd neighbour_gaps(const Eigen::ArrayXd& mus, const std::vector<int>&
   double before = low, here = n > 0 ? mus(order[0]) : high;
   for (Eigen::Index i = 0; i < n; ++i) {
     const double after = i + 1 < n ? mus(order[static_cast<size_t>(i + 1)]) : high;
-    sigma(order[static_cast<size_t>(i)]) = gap(before, here, after, i == 0, i == n - 1, endpoints, n);
+    sigma(order[static_cast<size_t>(i)]) =
+        gap(before, here, after, i == 0, i == n - 1, endpoints, n);
     before = here;
     here = after;
   }
@@ -44,14 +45,18 @@ Eigen::ArrayXd grid_neighbour_gaps(const Eigen::ArrayXd& mus, const Eigen::Array
   // Each slot's run of kernels in index order, as sorted_by_value has it:
   // its first and last kernel.
   std::vector<int> first(static_cast<size_t>(n_slots), -1), last(static_cast<size_t>(n_slots));
+  // Plain pointers: this loop runs over every kernel.
+  const double* mu = mus.data();
+  const int* slot_of = slot.data();
+  int *first_of = first.data(), *last_of = last.data();
   for (Eigen::Index k = 0; k < n; ++k) {
-    const auto s = static_cast<size_t>(slot(k));
-    if (first[s] < 0) {
-      first[s] = static_cast<int>(k);
-    } else if (mus(k) != mus(first[s])) {
+    const int s = slot_of[k];
+    if (first_of[s] < 0) {
+      first_of[s] = static_cast<int>(k);
+    } else if (mu[k] != mu[first_of[s]]) {
       return {};
     }
-    last[s] = static_cast<int>(k);
+    last_of[s] = static_cast<int>(k);
   }
   std::vector<size_t> runs;
   for (size_t s = 0; s < first.size(); ++s) {
