@@ -211,8 +211,8 @@ const ParzenEstimator::Dim* ParzenEstimator::same_dim(const ParzenEstimator* bef
   if (!before || j >= before->dims_.size() || before->options_.normalized != options_.normalized)
     return nullptr;
   const KernelDim &a = dims_[j].space, &b = before->dims_[j].space;
-  const bool same = !a.categorical && !b.categorical && a.q == 0 && b.q == 0 && a.low == b.low &&
-                    a.high == b.high;
+  const bool same =
+      !a.categorical && !b.categorical && a.q == b.q && a.low == b.low && a.high == b.high;
   return same ? &before->dims_[j] : nullptr;
 }
 
@@ -246,7 +246,7 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
     dim.continuous.fit(dim.mu, dim.sigma, low, high, options_.normalized,
                        before ? &reuse : nullptr);
   } else {
-    dim.grid.group_kernels(dim.mu, dim.sigma, dim.space);
+    dim.grid.group_kernels(dim.mu, dim.sigma, dim.space, before ? &before->grid : nullptr);
   }
 }
 
