@@ -12,8 +12,8 @@ namespace hpo {
 // The gaps of the kernels `mus` on [low, high], `order` holding them sorted
 // by value (ties by index). Without `endpoints` the outermost kernels look
 // only inwards, as in Optuna.
-Eigen::ArrayXd neighbour_gaps(const Eigen::ArrayXd& mus, const std::vector<int>& order,
-                              double low, double high, bool endpoints);
+Eigen::ArrayXd neighbour_gaps(const Eigen::ArrayXd& mus, const std::vector<int>& order, double low,
+                              double high, bool endpoints);
 
 // The same gaps on a grid, from the kernels' slots (GridKernels::slot), with
 // neither a sort nor a pass over the sorted order: when every kernel of a

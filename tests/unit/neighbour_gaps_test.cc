@@ -56,8 +56,8 @@ TEST_CASE("grid neighbour gaps equal the general rule over the sorted kernels, b
             const auto order = sorted_by_value(mus, grid.slot, grid.n_slots);
             const Eigen::ArrayXd general =
                 neighbour_gaps(mus, order, space.low, space.high, endpoints);
-            const Eigen::ArrayXd fast = grid_neighbour_gaps(mus, grid.slot, grid.n_slots,
-                                                            space.low, space.high, endpoints);
+            const Eigen::ArrayXd fast =
+                grid_neighbour_gaps(mus, grid.slot, grid.n_slots, space.low, space.high, endpoints);
             CHECK(same_bits(fast, general));
             ++compared;
           }
@@ -90,7 +90,8 @@ TEST_CASE("grid slots: the nearest half step, clamped to the grid") {
   grid.fit_slots(mus, space);
   REQUIRE(grid.n_slots == 7);
   const std::vector<int> want = {0, 0, 1, 3, 6, 0, 6};
-  for (size_t k = 0; k < want.size(); ++k) CHECK(grid.slot(static_cast<Eigen::Index>(k)) == want[k]);
+  for (size_t k = 0; k < want.size(); ++k)
+    CHECK(grid.slot(static_cast<Eigen::Index>(k)) == want[k]);
 }
 
 TEST_CASE("grid groups: one per distinct (mean, bandwidth), numbered by first kernel") {
