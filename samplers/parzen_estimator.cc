@@ -10,6 +10,7 @@
 #include "samplers/kernels/categorical.h"
 #include "samplers/kernels/continuous.h"
 #include "samplers/kernels/discrete.h"
+#include "samplers/kernels/neighbour_gaps.h"
 #include "samplers/truncnorm.h"
 
 namespace hpo {
@@ -188,32 +189,21 @@ Eigen::ArrayXd ParzenEstimator::bandwidths(const Dim& dim, const Eigen::ArrayXd&
     const double sigma0 = 0.2 * std::pow(std::max(n_obs_, 1), -1.0 / (n_dims + 4));
     return Eigen::ArrayXd::Constant(n, sigma0 * (high - low));
   }
-  // Each kernel is as wide as the larger gap to its sorted neighbours, the
-  // domain's ends counting as neighbours.
-  // Sorted with the kernel's index as tie-break: ties are common on grids,
-  // and the index keeps the result independent of the sort algorithm.
-  const auto order = given.empty() ? sorted_by_value(mus, dim.grid.slot, dim.grid.n_slots)
-                                   : with_prior(given, mus, has_prior_ ? n_obs_ : -1);
   // Without endpoints (Optuna's default), the outermost kernels look only
   // inwards; Hyperopt's rule always counts the domain's ends.
   const bool endpoints =
       options_.consider_endpoints || options_.bandwidth == TpeBandwidth::kNeighbours;
-  Eigen::ArrayXd sigma(n);
-  // The sorted means in a window (before, here, after), the domain's ends
-  // outside them.
-  double before = low, here = n > 0 ? mus(order[0]) : high;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double after = i + 1 < n ? mus(order[static_cast<size_t>(i + 1)]) : high;
-    double s = std::max(here - before, after - here);
-    if (!endpoints && n >= 2) {
-      if (i == 0) s = after - here;
-      if (i == n - 1) s = here - before;
-    }
-    sigma(order[static_cast<size_t>(i)]) = s;
-    before = here;
-    here = after;
+  // A grid's kernels need no sort where each slot holds one value.
+  if (given.empty()) {
+    Eigen::ArrayXd sigma =
+        grid_neighbour_gaps(mus, dim.grid.slot, dim.grid.n_slots, low, high, endpoints);
+    if (sigma.size() == n) return sigma;
   }
-  return sigma;
+  // Sorted with the kernel's index as tie-break: ties are common on grids,
+  // and the index keeps the result independent of the sort algorithm.
+  const auto order = given.empty() ? sorted_by_value(mus, dim.grid.slot, dim.grid.n_slots)
+                                   : with_prior(given, mus, has_prior_ ? n_obs_ : -1);
+  return neighbour_gaps(mus, order, low, high, endpoints);
 }
 
 const ParzenEstimator::Dim* ParzenEstimator::same_dim(const ParzenEstimator* before,
@@ -221,8 +211,8 @@ const ParzenEstimator::Dim* ParzenEstimator::same_dim(const ParzenEstimator* bef
   if (!before || j >= before->dims_.size() || before->options_.normalized != options_.normalized)
     return nullptr;
   const KernelDim &a = dims_[j].space, &b = before->dims_[j].space;
-  const bool same = !a.categorical && !b.categorical && a.q == 0 && b.q == 0 && a.low == b.low &&
-                    a.high == b.high;
+  const bool same =
+      !a.categorical && !b.categorical && a.q == b.q && a.low == b.low && a.high == b.high;
   return same ? &before->dims_[j] : nullptr;
 }
 
@@ -256,7 +246,7 @@ void ParzenEstimator::fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayX
     dim.continuous.fit(dim.mu, dim.sigma, low, high, options_.normalized,
                        before ? &reuse : nullptr);
   } else {
-    dim.grid.group_kernels(dim.mu, dim.sigma, dim.space);
+    dim.grid.group_kernels(dim.mu, dim.sigma, dim.space, before ? &before->grid : nullptr);
   }
 }
 

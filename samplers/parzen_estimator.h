@@ -75,7 +75,8 @@ class ParzenEstimator {
 
   void fit_numeric(Dim& dim, const Eigen::Ref<const Eigen::ArrayXd>& obs,
                    const std::vector<int>& order, const Dim* before) const;
-  // The same dimension of `before`, when its continuous kernels can be reused.
+  // The same dimension of `before` (the same domain and grid), whose kernels'
+  // normalizers and grid masses can be reused.
   const Dim* same_dim(const ParzenEstimator* before, size_t j) const;
   void find_classes();
   double discrete_term(const Prepared& p, double x, Eigen::Index point, Eigen::Index kernel) const;

@@ -32,8 +32,14 @@ struct GridKernels {
   // a grid too fine to bucket cheaply), for sorted_by_value and group.
   void fit_slots(const Eigen::ArrayXd& mus, const KernelDim& space);
   // Groups the kernels by (mu, sigma), once their bandwidths are known.
+  // `before`: an earlier fit on the same grid, whose groups' cell masses
+  // (point_log_mass) are taken where a group has the same (mu, sigma).
   void group_kernels(const Eigen::ArrayXd& mus, const Eigen::ArrayXd& sigmas,
-                     const KernelDim& space);
+                     const KernelDim& space, const GridKernels* before = nullptr);
+
+  // The groups' means, bandwidths and log masses, once all are found.
+  void finish_groups(const std::vector<double>& g_mus, const std::vector<double>& g_sigmas,
+                     const KernelDim& space, const GridKernels* before);
 
   GridTable table(const KernelDim& space, const Eigen::ArrayXd& x) const;
   // On one grid dimension the mixture collapses: the log of the weights `w`
@@ -46,6 +52,12 @@ struct GridKernels {
   int n_slots = 0;
   Eigen::ArrayXi group;  // per kernel
   Eigen::ArrayXd group_mu, group_sigma, group_log_mass;  // per group
+  // On a grid of at most kPrecomputedPoints points, each group's log mass of
+  // each point's cell (less group_log_mass), by group and point, so that
+  // table() computes none for candidates on the points; empty otherwise.
+  // Refitting g(x) after one more trial keeps nearly all its groups.
+  static constexpr int kPrecomputedPoints = 32;
+  Eigen::ArrayXXd point_log_mass;
 };
 
 }  // namespace hpo
