@@ -41,6 +41,13 @@ std::vector<double> share_weights(const Losses& losses, const std::vector<double
 
 }  // namespace
 
+TpeOptions motpe_default_options() {
+  TpeOptions o;
+  o.weighting = TpeWeighting::kOptuna;
+  o.per_parameter_from = 10;
+  return o;
+}
+
 MotpeSampler::MotpeSampler(uint64_t seed, std::vector<Direction> directions, TpeOptions options)
     : TpeSampler(seed, directions.empty() ? Direction::kMinimize : directions.front(), options),
       directions_(std::move(directions)),

@@ -83,6 +83,11 @@ struct TpeOptions {
   // when it asks, so this changes nothing there.
   bool constant_liar = true;
   bool ordered_choices = true;  // numeric categoricals are modelled as ordered
+  // With multivariate: one model per parameter instead when at least this
+  // many parameters are free (0: never). Multi-objective TPE sets it
+  // (motpe_default_options): a joint kernel over 10 or more parameters
+  // fitted to at most 25 good trials spreads too thin.
+  int per_parameter_from = 0;
 };
 
 // Optuna 3.1's TPESampler with its defaults, knob for knob: independent

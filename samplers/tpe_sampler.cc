@@ -146,7 +146,9 @@ TpeSplit TpeSampler::split() const {
 
 std::vector<std::vector<int>> TpeSampler::groups(const Model& model, const std::vector<int>& free,
                                                  bool conditional) const {
-  if (!options_.multivariate) {
+  const bool wide = options_.per_parameter_from > 0 &&
+                    free.size() >= static_cast<size_t>(options_.per_parameter_from);
+  if (!options_.multivariate || wide) {
     std::vector<std::vector<int>> singles;
     for (int p : free) singles.push_back({p});
     return singles;

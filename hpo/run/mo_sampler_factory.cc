@@ -43,6 +43,7 @@ std::unique_ptr<Sampler> make_multi_objective_sampler(const SamplerConfig& confi
                                     nsga2_option_keys(), study_file));
   }
   if (config.name == "tpe") {
+    if (config.options.empty()) return std::make_unique<MotpeSampler>(seed, directions);
     return std::make_unique<MotpeSampler>(
         seed, directions,
         table_options<TpeOptions>(config.options, "tpe", read_tpe_options, tpe_option_keys(),
