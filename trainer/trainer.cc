@@ -50,8 +50,8 @@ struct LoopData {
 };
 
 // Where a run's time went, for the final line's time split: the caller's
-// load_s and data_s, the loops' training and validation (with the validation
-// repeated for the daily series), the test window, and on CUDA the device's
+// load_s and data_s, the loops' training and validation (and the best epoch's
+// validation scored again where it was not kept), the test window, and on CUDA the device's
 // start-up.
 struct TimeSplit {
   double train_s = 0, valid_s = 0, test_s = 0;
@@ -91,6 +91,16 @@ class Loop {
   }
 
   const LoopState& state() const { return state_; }
+
+  // The best epoch's scores on `samples`. Where they are the samples that
+  // picked the epoch, its validation already scored them with the same
+  // weights (restore_best puts them back), so the scores are kept rather than
+  // computed again; a resumed run whose best epoch came before the resume
+  // scores them anew.
+  Scores best_scores(const std::vector<Sample>& samples) {
+    if (best_scores_ && &samples == &what_.valid) return *best_scores_;
+    return evaluate(samples);
+  }
 
   // Predicts `samples` in order, in inference mode, and scores them.
   Scores evaluate(const std::vector<Sample>& samples) {
@@ -396,6 +406,7 @@ class Loop {
     state_.best_val_rank_ic = val.rank_ic;
     state_.best_epoch = state_.epoch;
     state_.best_val = pack(val);
+    best_scores_ = val;
     state_.best_weights.clear();
     for (const torch::Tensor& t : model_state(*model_))
       state_.best_weights.push_back(t.detach().to(torch::kCPU).clone());
@@ -461,6 +472,7 @@ class Loop {
   BatcherOptions batcher_options_;
   std::unique_ptr<Batcher> batcher_;
   LoopState state_;
+  std::optional<Scores> best_scores_;  // the best epoch's, when it ran in this process
 
   size_t train_per_epoch_ = 0;
   int64_t batches_per_epoch_ = 0, steps_per_epoch_ = 0, total_steps_ = 0, warmup_steps_ = 0;
@@ -534,7 +546,7 @@ TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& set
   if (!loop.fit()) return {kExitStopped, {}};
   TimeSplit times;
   auto start = Clock::now();
-  const Scores valid = loop.evaluate(data.valid);  // the best epoch again, for its daily series
+  const Scores valid = loop.best_scores(data.valid);  // for its daily series
   times.valid_s = seconds_since(start);
   start = Clock::now();
   const Scores test = loop.evaluate(data.test);
@@ -579,7 +591,7 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
                                   options);
     if (!loop->fit()) return {kExitStopped, {}};
     const auto valid_start = Clock::now();
-    folds.push_back(loop->evaluate(f.valid));
+    folds.push_back(loop->best_scores(f.valid));
     times.valid_s += seconds_since(valid_start);
     loop->add_times(&times);
     mean.clear();
