@@ -107,7 +107,7 @@ class Loop {
     torch::InferenceMode inference;  // no autograd bookkeeping at all, unlike NoGradGuard
     model_->eval();
     Batcher& b = batcher();
-    b.start(samples, config_.eval_batch_size);
+    b.start(samples, eval_batch_size());
     std::vector<float> pred;
     pred.reserve(samples.size());
     while (std::optional<Batch> batch = b.next()) {
@@ -221,6 +221,16 @@ class Loop {
     int64_t n = 0;
     for (const auto& p : params_) n += p.numel();
     return n;
+  }
+
+  // The configured evaluation batch, or by default 512 on the CPU, where a
+  // larger one is slower (a 4096-sample batch's activations are tens of MB:
+  // each batch page-faults fresh memory and misses the cache; docs/benchmarks.md
+  // "Trial start"), and 4096 on CUDA, where larger batches keep the GPU busy.
+  // The batch does not change the predictions (tests/trainer/train_test.cc).
+  int eval_batch_size() const {
+    if (config_.eval_batch_size > 0) return config_.eval_batch_size;
+    return device_.cuda ? 4096 : 512;
   }
 
   // A fresh pass over the batcher; without persistent workers, fresh threads.

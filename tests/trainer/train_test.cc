@@ -169,6 +169,26 @@ TEST_CASE("train: the best epoch's kept validation scores equal scoring its weig
   CHECK(series == series_line(scored.report, "valid"));
 }
 
+TEST_CASE("train: the evaluation batch does not change the scores") {
+  for (const std::string model : {"tcn", "mlp"}) {
+    CAPTURE(model);
+    TrainerConfig config = tiny_config();
+    config.device = "cpu";
+    config.model = model;
+    config.epochs = 1;
+    config.synthetic_days = 400;  // a test window of a few 512-sample batches
+    Dataset data = load_dataset(config);
+    TempDir whole_dir, default_dir;
+    config.eval_batch_size = int(data.test.size());  // the whole window in one batch
+    Run whole = run(config, data, whole_dir.path(), false);
+    config.eval_batch_size = 0;  // the default, 512 samples on the CPU
+    REQUIRE(data.test.size() > 2 * 512);
+    Run by_default = run(config, data, default_dir.path(), false);
+    check_same_final(whole.result.final_metrics, by_default.result.final_metrics);
+    CHECK(series_line(whole.report, "test") == series_line(by_default.report, "test"));
+  }
+}
+
 TEST_CASE(
     "train: a checkpoint of another config is not resumed; the run starts fresh and says why") {
   // What an OOM retry does: half the batch, twice the accumulation.
