@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <optional>
 #include <vector>
 
+#include "hpo/ranks/ranks.h"
 #include "samplers/gp_space.h"
 #include "samplers/matern_kernel.h"
 
@@ -36,32 +36,11 @@ void standardize(const std::vector<TrialView*>& trials) {
   }
 }
 
-// Ranks 0..n-1 of `v`, ties sharing their mean rank.
-std::vector<double> ranks(const std::vector<double>& v) {
-  std::vector<size_t> order(v.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
-  std::vector<double> out(v.size());
-  for (size_t i = 0; i < order.size();) {
-    size_t j = i;
-    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
-    for (size_t k = i; k <= j; ++k) out[order[k]] = 0.5 * static_cast<double>(i + j);
-    i = j + 1;
-  }
-  return out;
-}
-
-// Spearman's rank correlation; 0 when either side is constant.
+// Spearman's rank correlation; 0 (no evidence either way) when a side is
+// constant or there are fewer than two points.
 double rank_correlation(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::vector<double> ra = ranks(a), rb = ranks(b);
-  const double mean = 0.5 * static_cast<double>(a.size() - 1);
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ab += (ra[i] - mean) * (rb[i] - mean);
-    aa += (ra[i] - mean) * (ra[i] - mean);
-    bb += (rb[i] - mean) * (rb[i] - mean);
-  }
-  return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
+  const double r = ranks::spearman(a, b);
+  return std::isnan(r) ? 0.0 : r;
 }
 
 struct Encoded {

@@ -85,7 +85,7 @@ const std::vector<Key>& keys() {
       key("max_valid_samples", &TrainerConfig::max_valid_samples, "an integer",
           "validate on every k-th date to stay under; 0 = all"),
       key("eval_batch_size", &TrainerConfig::eval_batch_size, "an integer",
-          "batch size for validation and test"),
+          "batch size for validation and test; 0 = 512 on the CPU, 4096 on CUDA"),
       key("seed", &TrainerConfig::seed, "a non-negative integer",
           "initialization, dropout and shuffling"),
       string_key("data", &TrainerConfig::data,
@@ -245,7 +245,7 @@ void validate(const TrainerConfig& c, const std::string& source) {
   require(c.patience >= 1, source, "patience", "must be >= 1");
   require(c.max_train_samples >= 0, source, "max_train_samples", "must be >= 0");
   require(c.max_valid_samples >= 0, source, "max_valid_samples", "must be >= 0");
-  require(c.eval_batch_size >= 1, source, "eval_batch_size", "must be >= 1");
+  require(c.eval_batch_size >= 0, source, "eval_batch_size", "must be >= 0");
   require(c.horizon >= 1, source, "horizon", "must be >= 1");
   require(date_format_problem(c.date_format).empty(), source, "date_format",
           date_format_problem(c.date_format));

@@ -30,7 +30,7 @@ struct TrainerConfig {
   int64_t max_train_samples = 32768;  // per epoch, a fresh random subset; 0 = all
   int64_t max_valid_samples =
       32768;  // validate on every k-th valid date to stay under this; 0 = all
-  int eval_batch_size = 4096;
+  int eval_batch_size = 0;  // 0: 512 on the CPU, 4096 on CUDA (trainer.cc says why)
   uint64_t seed = 0;
   // Data.
   std::string data;  // CSV path; empty = the built-in synthetic panel

@@ -5,25 +5,11 @@
 #include <map>
 #include <numeric>
 
+#include "hpo/ranks/ranks.h"
+
 namespace hpo::trainer {
 
 namespace {
-
-// Ranks 1..n with ties sharing their average rank.
-std::vector<double> ranks(const std::vector<double>& x) {
-  std::vector<size_t> order(x.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b]; });
-  std::vector<double> r(x.size());
-  for (size_t i = 0; i < order.size();) {
-    size_t j = i;
-    while (j + 1 < order.size() && x[order[j + 1]] == x[order[i]]) ++j;
-    double avg = (double(i) + double(j)) / 2 + 1;
-    for (size_t k = i; k <= j; ++k) r[order[k]] = avg;
-    i = j + 1;
-  }
-  return r;
-}
 
 double mean(const std::vector<double>& x) {
   return x.empty() ? 0 : std::accumulate(x.begin(), x.end(), 0.0) / double(x.size());
@@ -82,7 +68,8 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 double spearman(const std::vector<double>& x, const std::vector<double>& y) {
-  return pearson(ranks(x), ranks(y));
+  const double r = ranks::spearman(x, y);
+  return std::isnan(r) ? 0.0 : r;
 }
 
 Scores score(const std::vector<float>& pred, const std::vector<float>& label,

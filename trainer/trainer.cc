@@ -51,8 +51,8 @@ struct LoopData {
 };
 
 // Where a run's time went, for the final line's time split: the caller's
-// load_s and data_s, the loops' training and validation (with the validation
-// repeated for the daily series), the test window, and on CUDA the device's
+// load_s and data_s, the loops' training and validation (and the best epoch's
+// validation scored again where it was not kept), the test window, and on CUDA the device's
 // start-up.
 struct TimeSplit {
   double train_s = 0, valid_s = 0, test_s = 0;
@@ -93,12 +93,22 @@ class Loop {
 
   const LoopState& state() const { return state_; }
 
+  // The best epoch's scores on `samples`. Where they are the samples that
+  // picked the epoch, its validation already scored them with the same
+  // weights (restore_best puts them back), so the scores are kept rather than
+  // computed again; a resumed run whose best epoch came before the resume
+  // scores them anew.
+  Scores best_scores(const std::vector<Sample>& samples) {
+    if (best_scores_ && &samples == &what_.valid) return *best_scores_;
+    return evaluate(samples);
+  }
+
   // Predicts `samples` in order, in inference mode, and scores them.
   Scores evaluate(const std::vector<Sample>& samples) {
     torch::InferenceMode inference;  // no autograd bookkeeping at all, unlike NoGradGuard
     model_->eval();
     Batcher& b = batcher();
-    b.start(samples, config_.eval_batch_size);
+    b.start(samples, eval_batch_size());
     std::vector<float> pred;
     pred.reserve(samples.size());
     while (std::optional<Batch> batch = b.next()) {
@@ -223,6 +233,16 @@ class Loop {
     int64_t n = 0;
     for (const auto& p : params_) n += p.numel();
     return n;
+  }
+
+  // The configured evaluation batch, or by default 512 on the CPU, where a
+  // larger one is slower (a 4096-sample batch's activations are tens of MB:
+  // each batch page-faults fresh memory and misses the cache; docs/benchmarks.md
+  // "Trial start"), and 4096 on CUDA, where larger batches keep the GPU busy.
+  // The batch does not change the predictions (tests/trainer/train_test.cc).
+  int eval_batch_size() const {
+    if (config_.eval_batch_size > 0) return config_.eval_batch_size;
+    return device_.cuda ? 4096 : 512;
   }
 
   // A fresh pass over the batcher; without persistent workers, fresh threads.
@@ -444,6 +464,7 @@ class Loop {
     state_.best_val_rank_ic = val.rank_ic;
     state_.best_epoch = state_.epoch;
     state_.best_val = pack(val);
+    best_scores_ = val;
     state_.best_weights.clear();
     for (const torch::Tensor& t : model_state(*model_))
       state_.best_weights.push_back(t.detach().to(torch::kCPU).clone());
@@ -510,6 +531,7 @@ class Loop {
   BatcherOptions batcher_options_;
   std::unique_ptr<Batcher> batcher_;
   LoopState state_;
+  std::optional<Scores> best_scores_;  // the best epoch's, when it ran in this process
 
   size_t train_per_epoch_ = 0;
   int64_t batches_per_epoch_ = 0, steps_per_epoch_ = 0, total_steps_ = 0, warmup_steps_ = 0;
@@ -583,7 +605,7 @@ TrainResult train_single(const TrainerConfig& config, const RuntimeSettings& set
   if (!loop.fit()) return {kExitStopped, {}};
   TimeSplit times;
   auto start = Clock::now();
-  const Scores valid = loop.evaluate(data.valid);  // the best epoch again, for its daily series
+  const Scores valid = loop.best_scores(data.valid);  // for its daily series
   times.valid_s = seconds_since(start);
   start = Clock::now();
   const Scores test = loop.evaluate(data.test);
@@ -628,7 +650,7 @@ TrainResult train_folds(const TrainerConfig& config, const RuntimeSettings& sett
                                   options);
     if (!loop->fit()) return {kExitStopped, {}};
     const auto valid_start = Clock::now();
-    folds.push_back(loop->evaluate(f.valid));
+    folds.push_back(loop->best_scores(f.valid));
     times.valid_s += seconds_since(valid_start);
     loop->add_times(&times);
     mean.clear();

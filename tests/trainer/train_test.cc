@@ -129,6 +129,70 @@ TEST_CASE("train: resuming a finished run only re-reports the final line") {
   check_same_final(first.result.final_metrics, again.result.final_metrics);
 }
 
+// The report's series line of `split`.
+std::string series_line(const std::string& report, const std::string& split) {
+  std::istringstream lines(report);
+  std::string line;
+  while (std::getline(lines, line))
+    if (line.find("\"type\":\"series\"") != std::string::npos &&
+        line.find("\"split\":\"" + split + "\"") != std::string::npos)
+      return line;
+  return "";
+}
+
+TEST_CASE("train: the best epoch's kept validation scores equal scoring its weights again") {
+  // A resumed finished run has no kept scores: it scores the restored best
+  // weights. A best epoch before the last one checks that the kept scores are
+  // the best epoch's, not the last's.
+  TrainerConfig config = tiny_config();
+  config.device = "cpu";
+  config.epochs = 4;
+  config.lr = 3e-2;  // a noisy run, whose last epoch is not always its best
+  Dataset data = load_dataset(config);
+  TempDir out;
+  Run kept;
+  for (config.seed = 0; config.seed < 20; ++config.seed) {
+    testing::remove_tree(out.path());
+    std::filesystem::create_directories(out.path());
+    kept = run(config, data, out.path(), false);
+    REQUIRE(kept.result.exit_code == kExitOk);
+    const Metrics& m = kept.result.final_metrics;
+    if (m.at("best_epoch") < m.at("epochs_run") - 1) break;
+  }
+  const Metrics& m = kept.result.final_metrics;
+  REQUIRE(m.at("best_epoch") < m.at("epochs_run") - 1);
+  Run scored = run(config, data, out.path(), true);
+  REQUIRE(scored.result.exit_code == kExitOk);
+  check_same_final(m, scored.result.final_metrics);
+  for (const char* key : {"val_sharpe_net", "val_turnover"}) {
+    CAPTURE(key);
+    CHECK(m.at(key) == scored.result.final_metrics.at(key));
+  }
+  const std::string series = series_line(kept.report, "valid");
+  CHECK_FALSE(series.empty());
+  CHECK(series == series_line(scored.report, "valid"));
+}
+
+TEST_CASE("train: the evaluation batch does not change the scores") {
+  for (const std::string model : {"tcn", "mlp"}) {
+    CAPTURE(model);
+    TrainerConfig config = tiny_config();
+    config.device = "cpu";
+    config.model = model;
+    config.epochs = 1;
+    config.synthetic_days = 400;  // a test window of a few 512-sample batches
+    Dataset data = load_dataset(config);
+    TempDir whole_dir, default_dir;
+    config.eval_batch_size = int(data.test.size());  // the whole window in one batch
+    Run whole = run(config, data, whole_dir.path(), false);
+    config.eval_batch_size = 0;  // the default, 512 samples on the CPU
+    REQUIRE(data.test.size() > 2 * 512);
+    Run by_default = run(config, data, default_dir.path(), false);
+    check_same_final(whole.result.final_metrics, by_default.result.final_metrics);
+    CHECK(series_line(whole.report, "test") == series_line(by_default.report, "test"));
+  }
+}
+
 TEST_CASE(
     "train: a checkpoint of another config is not resumed; the run starts fresh and says why") {
   // What an OOM retry does: half the batch, twice the accumulation.

@@ -1,11 +1,11 @@
-#include "hpo/stats/spearman.h"
+#include "hpo/ranks/ranks.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-namespace hpo::stats {
+namespace hpo::ranks {
 
 std::vector<double> average_ranks(const std::vector<double>& x) {
   std::vector<size_t> order(x.size());
@@ -41,4 +41,4 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
   return pearson(average_ranks(x), average_ranks(y));
 }
 
-}  // namespace hpo::stats
+}  // namespace hpo::ranks
