@@ -112,7 +112,7 @@ class Loop {
     std::vector<float> pred;
     pred.reserve(samples.size());
     while (std::optional<Batch> batch = b.next()) {
-      const OneOffShape tail(batch->size != size_t(config_.eval_batch_size));
+      const OneOffShape tail(batch->size != size_t(eval_batch_size()));
       auto [x, y] = to_device(*batch);
       torch::Tensor out;
       {
