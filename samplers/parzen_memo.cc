@@ -4,6 +4,8 @@
 #include <cstring>
 #include <tuple>
 
+#include "samplers/same_bits.h"
+
 namespace hpo {
 
 namespace {
@@ -26,22 +28,13 @@ bool same_options(const ParzenOptions& a, const ParzenOptions& b) {
   return fields(a) == fields(b);
 }
 
-// Bitwise: equal values are the same input (NaN included, which a missing
-// value reads as); -0.0 against 0.0 or another NaN only costs a refit.
-template <typename Array>
-bool same_values(const Array& a, const Array& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 ||
-          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0);
-}
-
 }  // namespace
 
 bool ParzenMemo::same_input(const std::vector<KernelDim>& dims, const Eigen::ArrayXXd& obs,
                             const Eigen::ArrayXd& weights, const ParzenOptions& options,
                             const std::vector<std::vector<int>>& order) const {
   return fitted_ && same_dims(dims, dims_) && same_options(options, options_) && order == order_ &&
-         same_values(obs, obs_) && same_values(weights, weights_);
+         same_bits(obs, obs_) && same_bits(weights, weights_);
 }
 
 const ParzenEstimator& ParzenMemo::fit(const std::vector<KernelDim>& dims,

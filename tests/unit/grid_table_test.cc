@@ -8,15 +8,11 @@
 #include <random>
 
 #include "samplers/kernels/discrete.h"
+#include "samplers/same_bits.h"
 #include "samplers/truncnorm.h"
 
 namespace hpo {
 namespace {
-
-bool same_bits(const Eigen::ArrayXXd& a, const Eigen::ArrayXXd& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
-}
 
 // The log mass of x's cell under group g, computed for x alone.
 double direct(const GridKernels& grid, const KernelDim& space, double x, Eigen::Index g) {

@@ -10,14 +10,10 @@
 #include <vector>
 
 #include "samplers/kernels/discrete.h"
+#include "samplers/same_bits.h"
 
 namespace hpo {
 namespace {
-
-bool same_bits(const Eigen::ArrayXd& a, const Eigen::ArrayXd& b) {
-  return a.size() == b.size() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
-}
 
 // Random kernels on a grid of `points` values (the prior, last, may sit
 // between two), as g(x)'s are: many ties, some values absent.
