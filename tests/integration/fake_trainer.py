@@ -18,26 +18,29 @@ def alive(pid):
     except OSError:
         return False
 
+# Installed before seen.json tells a test this trainer is running: a test that
+# signals hpo as soon as it sees the file must find the handler in place.
+def on_sigterm(signum, frame):
+    # What a real trainer does: checkpoint, then exit with the "stopped" code.
+    open(os.path.join(trial_dir, "terminated"), "w").close()
+    sys.exit(75)
+signal.signal(signal.SIGTERM, signal.SIG_IGN if mode == "hang_hard" else on_sigterm)
+
 # A child left by an earlier trainer of this trial (a run that died).
 child_file = os.path.join(trial_dir, "child.pid")
 earlier_child = int(open(child_file).read()) if os.path.exists(child_file) else None
-with open(os.path.join(trial_dir, "seen.json"), "w") as f:
+with open(os.path.join(trial_dir, "seen.json.tmp"), "w") as f:  # renamed whole, below
     json.dump({"argv": sys.argv, "env": {k: v for k, v in os.environ.items()
                if k.startswith(("HPO_", "NUM_WORKERS", "OMP_", "FAKE_"))},
                "start": time.time(), "pid": os.getpid(),
                "resume": os.environ.get("HPO_RESUME"),
                "earlier_child_alive": earlier_child is not None and alive(earlier_child)}, f)
+os.rename(os.path.join(trial_dir, "seen.json.tmp"), os.path.join(trial_dir, "seen.json"))
 if config.get("leave_child"):
     child = subprocess.Popen(["sleep", "60"], stdin=subprocess.DEVNULL)
     with open(child_file + ".tmp", "w") as f:
         f.write(str(child.pid))
     os.rename(child_file + ".tmp", child_file)
-
-def on_sigterm(signum, frame):
-    # What a real trainer does: checkpoint, then exit with the "stopped" code.
-    open(os.path.join(trial_dir, "terminated"), "w").close()
-    sys.exit(75)
-signal.signal(signal.SIGTERM, on_sigterm)
 
 report = open(os.environ["HPO_REPORT_FILE"], "a", buffering=1)
 if mode == "unflushed":  # a trainer that forgot to flush: every line arrives at its exit
@@ -68,8 +71,6 @@ if mode == "fail":
     print("something went wrong in epoch 0", file=sys.stderr)
     sys.exit(3)
 if mode in ("hang", "hang_hard"):
-    if mode == "hang_hard":
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     time.sleep(3600)
 if mode == "garbage":
     report.write("this is not json\n")
