@@ -50,13 +50,11 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
   read_bool(getenv, "PIN_MEMORY", &s.pin_memory);
   if (const char* v = getenv("PIN_MEMORY_DEVICE")) s.pin_memory_device = v;
   read_bool(getenv, "PERSISTENT_WORKERS", &s.persistent_workers);
-  if (const char* v = getenv("CUDNN_BENCHMARK"); v && *v && lower(v) == "auto") {
-    s.cudnn_benchmark = CudnnBenchmark::kAuto;
-  } else {
-    bool on = s.cudnn_benchmark != CudnnBenchmark::kOff;
+  if (const char* v = getenv("CUDNN_BENCHMARK"); v && *v && lower(v) != "auto") {
+    bool on = false;
     read_bool(getenv, "CUDNN_BENCHMARK", &on);
-    if (v && *v) s.cudnn_benchmark = on ? CudnnBenchmark::kOn : CudnnBenchmark::kOff;
-  }
+    s.cudnn_benchmark = on ? CudnnBenchmark::kOn : CudnnBenchmark::kOff;
+  }  // unset or auto: the default, kAuto
   read_bool(getenv, "TF32", &s.tf32);
   if (const char* v = getenv("AMP_DTYPE"); v && *v) {
     s.amp_dtype = lower(v);

@@ -309,18 +309,17 @@ class Loop {
 
   // What a batch sends to the device: its windows and targets, or with the
   // features there, their indices.
-  static DeviceBatch host_part(const Batch& b, bool indices) {
-    return indices ? DeviceBatch{b.rows, b.cells} : DeviceBatch{b.x, b.y};
+  DeviceBatch host_part(const Batch& b) const {
+    return store_ ? DeviceBatch{b.rows, b.cells} : DeviceBatch{b.x, b.y};
   }
 
   DeviceBatch to_device(const Batch& b) const {
-    if (store_)
-      return gathered(b.rows.to(device_.device, /*non_blocking=*/true),
-                      b.cells.to(device_.device, /*non_blocking=*/true));
-    if (!device_.cuda) return {b.x, b.y};
+    const DeviceBatch in = host_part(b);
+    if (!device_.cuda) return in;
     // From pinned memory these copies are asynchronous.
-    return {b.x.to(device_.device, /*non_blocking=*/true),
-            b.y.to(device_.device, /*non_blocking=*/true)};
+    const DeviceBatch copied{in.first.to(device_.device, /*non_blocking=*/true),
+                             in.second.to(device_.device, /*non_blocking=*/true)};
+    return store_ ? gathered(copied.first, copied.second) : copied;
   }
 
   // One epoch: train, validate, report, checkpoint. Returns false when a stop
@@ -380,7 +379,7 @@ class Loop {
       const bool step_now = done % config_.grad_accum == 0 || done == batches_per_epoch_;
       const OneOffShape tail(current->size != size_t(config_.batch_size));
       if (graph_) {
-        const DeviceBatch in = host_part(*current, store_ != nullptr);
+        const DeviceBatch in = host_part(*current);
         graph_->train(in.first, in.second, step_now, step_now ? set_lr() : 0.0);
       } else {
         loss_sum += train_batch(on_device->first, on_device->second);

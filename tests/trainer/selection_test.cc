@@ -88,15 +88,6 @@ std::string run_report(const TrainerConfig& config, const Dataset& data) {
   return testing::read_file(options.report_path);
 }
 
-// The report's lines of one type ("epoch", "series"), in order.
-std::vector<std::string> lines_of(const std::string& report, const std::string& type) {
-  std::istringstream in(report);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);)
-    if (line.find("\"type\":\"" + type + "\"") != std::string::npos) out.push_back(line);
-  return out;
-}
-
 // The number after "key": in a JSON line.
 std::string field(const std::string& line, const std::string& key) {
   const size_t at = line.find("\"" + key + "\":");
@@ -117,17 +108,16 @@ TEST_CASE("selection: the epoch is picked on the first part, the series scores o
   Dataset on_select = data;
   on_select.valid = data.select;
   on_select.select.clear();
-  const std::vector<std::string> epochs = lines_of(report, "epoch"),
-                                 want = lines_of(run_report(plain, on_select), "epoch");
+  const std::vector<std::string> epochs = testing::report_lines(report, "epoch"),
+                                 want =
+                                     testing::report_lines(run_report(plain, on_select), "epoch");
   REQUIRE(epochs.size() == want.size());
   for (size_t e = 0; e < epochs.size(); ++e) {
     CAPTURE(e);
     for (const char* key : {"val_rank_ic", "val_loss", "val_sharpe_net"})
       CHECK(field(epochs[e], key) == field(want[e], key));
   }
-  std::string series;
-  for (const std::string& line : lines_of(report, "series"))
-    if (line.find("\"split\":\"valid\"") != std::string::npos) series = line;
+  const std::string series = testing::series_line(report, "valid");
   REQUIRE_FALSE(series.empty());
   for (const Sample& s : data.select) CHECK(series.find(data.dates[s.day]) == std::string::npos);
   CHECK(series.find(data.dates[first_day(data.valid)]) != std::string::npos);
@@ -138,7 +128,7 @@ TEST_CASE("selection: the epoch is picked on the first part, the series scores o
   double sum = 0;
   int n = 0;
   for (std::string x; std::getline(daily, x, ',');) sum += std::stod(x), ++n;
-  const std::string final_line = lines_of(report, "final").at(0);
+  const std::string final_line = testing::report_lines(report, "final").at(0);
   CHECK(std::stod(field(final_line, "val_rank_ic")) == doctest::Approx(sum / n));
 }
 

@@ -42,6 +42,21 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+std::vector<std::string> report_lines(const std::string& report, const std::string& type) {
+  std::istringstream in(report);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    if (line.find("\"type\":\"" + type + "\"") != std::string::npos) out.push_back(line);
+  return out;
+}
+
+std::string series_line(const std::string& report, const std::string& split) {
+  std::string found;
+  for (const std::string& line : report_lines(report, "series"))
+    if (line.find("\"split\":\"" + split + "\"") != std::string::npos) found = line;
+  return found;
+}
+
 std::string usage_error(const std::string& name, const std::string& text,
                         const std::function<void(const std::string&)>& load) {
   TempDir dir;

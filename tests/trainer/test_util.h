@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace hpo::trainer::testing {
 
@@ -24,6 +25,12 @@ class TempDir {
 };
 
 std::string read_file(const std::string& path);
+
+// A trainer report's lines of one type ("epoch", "series", "final"), in order.
+std::vector<std::string> report_lines(const std::string& report, const std::string& type);
+
+// The report's (last) series line of `split` ("valid", "test"); "" without one.
+std::string series_line(const std::string& report, const std::string& split);
 
 // Removes `path` and everything under it. Not std::filesystem::remove_all:
 // the libtorch.so of torch 2.x wheels (2.11) exports its own copy of it, which

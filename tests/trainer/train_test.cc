@@ -33,7 +33,7 @@ struct Run {
 };
 
 Run run(const TrainerConfig& config, const Dataset& data, const std::string& out, bool resume,
-        std::function<void(int64_t)> after_step = nullptr) {
+        std::function<void(int64_t)> after_step = nullptr, RuntimeSettings s = settings()) {
   TempDir scratch;
   std::ostringstream log;
   TrainOptions options;
@@ -42,7 +42,6 @@ Run run(const TrainerConfig& config, const Dataset& data, const std::string& out
   options.report_path = scratch.file("report.jsonl");
   options.log = &log;
   options.after_step = std::move(after_step);
-  RuntimeSettings s = settings();
   Run r{train(config, s, data, options), "", ""};
   r.report = testing::read_file(options.report_path);
   r.log = log.str();
@@ -129,17 +128,6 @@ TEST_CASE("train: resuming a finished run only re-reports the final line") {
   check_same_final(first.result.final_metrics, again.result.final_metrics);
 }
 
-// The report's series line of `split`.
-std::string series_line(const std::string& report, const std::string& split) {
-  std::istringstream lines(report);
-  std::string line;
-  while (std::getline(lines, line))
-    if (line.find("\"type\":\"series\"") != std::string::npos &&
-        line.find("\"split\":\"" + split + "\"") != std::string::npos)
-      return line;
-  return "";
-}
-
 TEST_CASE("train: the best epoch's kept validation scores equal scoring its weights again") {
   // A resumed finished run has no kept scores: it scores the restored best
   // weights. A best epoch before the last one checks that the kept scores are
@@ -168,9 +156,9 @@ TEST_CASE("train: the best epoch's kept validation scores equal scoring its weig
     CAPTURE(key);
     CHECK(m.at(key) == scored.result.final_metrics.at(key));
   }
-  const std::string series = series_line(kept.report, "valid");
+  const std::string series = testing::series_line(kept.report, "valid");
   CHECK_FALSE(series.empty());
-  CHECK(series == series_line(scored.report, "valid"));
+  CHECK(series == testing::series_line(scored.report, "valid"));
 }
 
 TEST_CASE("train: the evaluation batch does not change the scores") {
@@ -189,7 +177,8 @@ TEST_CASE("train: the evaluation batch does not change the scores") {
     REQUIRE(data.test.size() > 2 * 512);
     Run by_default = run(config, data, default_dir.path(), false);
     check_same_final(whole.result.final_metrics, by_default.result.final_metrics);
-    CHECK(series_line(whole.report, "test") == series_line(by_default.report, "test"));
+    CHECK(testing::series_line(whole.report, "test") ==
+          testing::series_line(by_default.report, "test"));
   }
 }
 
@@ -245,32 +234,25 @@ TEST_CASE("train: on CUDA, batches gathered on the device train as host-built on
   // Deterministic kernels in fp32, step by step, so that only where the
   // windows were built differs between the two runs.
   at::globalContext().setDeterministicCuDNN(true);
-  std::vector<Metrics> finals;
-  std::vector<std::string> logs;
+  std::vector<Run> runs;
   for (bool on_device : {false, true}) {
-    TempDir out, scratch;
-    std::ostringstream log;
-    TrainOptions options;
-    options.out_dir = out.path();
-    options.report_path = scratch.file("report.jsonl");
-    options.log = &log;
+    TempDir out;
     RuntimeSettings s = settings();
     s.cudnn_benchmark = CudnnBenchmark::kOff;
     s.tf32 = false;
     s.amp_dtype = "off";
     s.cuda_graphs = false;
     s.device_features = on_device;
-    const TrainResult result = train(config, s, data, options);
-    REQUIRE(result.exit_code == kExitOk);
-    finals.push_back(result.final_metrics);
-    logs.push_back(log.str());
+    runs.push_back(run(config, data, out.path(), false, nullptr, s));
+    REQUIRE(runs.back().result.exit_code == kExitOk);
   }
   at::globalContext().setDeterministicCuDNN(false);
-  CHECK(logs[1].find("DEVICE_FEATURES=1 -> features on the device") != std::string::npos);
-  CHECK(logs[0].find("DEVICE_FEATURES=0 -> off") != std::string::npos);
+  CHECK(runs[1].log.find("DEVICE_FEATURES=1 -> features on the device") != std::string::npos);
+  CHECK(runs[0].log.find("DEVICE_FEATURES=0 -> off") != std::string::npos);
   for (const char* key : {"val_loss", "val_rank_ic", "test_loss", "test_rank_ic"}) {
     CAPTURE(key);
-    CHECK(finals[1].at(key) == doctest::Approx(finals[0].at(key)).epsilon(1e-5));
+    const Metrics &host = runs[0].result.final_metrics, &device = runs[1].result.final_metrics;
+    CHECK(device.at(key) == doctest::Approx(host.at(key)).epsilon(1e-5));
   }
 }
 
