@@ -71,6 +71,9 @@ struct TrainerConfig {
   // on_oom: retry_halved: a trial that ran out of memory runs again at a
   // smaller batch with grad_accum raised to match (see hpo/run/oom.h).
   bool retry_halved_on_oom = false;
+  // serve: true: one trainer process per slot runs trial after trial (the
+  // serve protocol, docs/trainer-protocol.md), paying its start-up once.
+  bool serve = false;
 };
 
 // One entry of `warm_start: {studies: [...]}`: "NAME", a study in this

@@ -299,7 +299,7 @@ std::string command_arg(const YamlNode& node) {
 }
 
 TrainerConfig parse_trainer(const YamlNode& node) {
-  const YamlMap map(node, {"command", "timeout", "grace_period"});
+  const YamlMap map(node, {"command", "timeout", "grace_period", "serve"});
   TrainerConfig trainer;
   const YamlNode command = map.require("command");
   const std::vector<YamlNode> args = command.as_list();
@@ -308,6 +308,7 @@ TrainerConfig parse_trainer(const YamlNode& node) {
   if (trainer.command[0].empty()) args[0].fail("the program name is empty");
   if (auto timeout = map.find("timeout")) trainer.timeout_s = seconds(*timeout);
   if (auto grace = map.find("grace_period")) trainer.grace_period_s = seconds(*grace);
+  if (auto serve = map.find("serve")) trainer.serve = serve->as_bool();
   return trainer;
 }
 

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -47,9 +48,11 @@ struct Process::Impl {
   // Readable once the child has ended (Linux 5.3+); -1 where unsupported,
   // and wait_for() then sleeps instead.
   int pidfd = -1;
+  int request_fd = -1, reply_fd = -1;  // LaunchSpec::pipes: hpo's ends
 
   ~Impl() {
-    if (pidfd >= 0) ::close(pidfd);
+    for (int fd : {pidfd, request_fd, reply_fd})
+      if (fd >= 0) ::close(fd);
   }
 };
 
@@ -65,6 +68,8 @@ ExitStatus decode_wait_status(int raw) {
   }
   return s;
 }
+
+std::string errno_text() { return std::strerror(errno); }
 
 bool is_executable_file(const std::string& path) {
   struct stat st;
@@ -141,18 +146,53 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
   if (spec.argv.empty()) throw LaunchError("empty command");
   ChildEnvironment env(spec.env);
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
+  // The child's ends of its stdin and stdout pipes, when it has them. All
+  // four ends are close-on-exec: no other trainer holds one (a served
+  // trainer sees the end of its stdin only once every write end is closed).
+  int child_in = -1, child_out = -1;
+  if (spec.pipes) {
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0) throw LaunchError("cannot make a pipe: " + errno_text());
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+      ::close(in[0]);
+      ::close(in[1]);
+      throw LaunchError("cannot make a pipe: " + errno_text());
+    }
+    child_in = in[0];
+    impl_->request_fd = in[1];
+    impl_->reply_fd = out[0];
+    child_out = out[1];
+  }
   std::error_code ec;
   const pid_t hpo = ::getpid();
   // Started by the thread that lives as long as hpo, which has every signal
   // blocked: the vfork child runs on hpo's memory until exec, and a handler
   // running there would act on hpo's data (its stop flag, say).
   run_on_launcher_thread([&] {
-    impl_->child = bp::child(
-        bp::exe = spec.argv[0], bp::args = args,
-        bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
-        bp::std_in<bp::null, bp::std_out> spec.stdout_path, bp::std_err > spec.stderr_path,
-        bp::extend::on_exec_setup = [hpo](auto&) { prepare_child(hpo); }, bp::posix::use_vfork, ec);
+    if (spec.pipes) {
+      // dup2 leaves the copies on 0 and 1 open across exec.
+      impl_->child = bp::child(
+          bp::exe = spec.argv[0], bp::args = args,
+          bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
+          bp::std_err > spec.stderr_path,
+          bp::extend::on_exec_setup =
+              [hpo, child_in, child_out](auto&) {
+                prepare_child(hpo);
+                ::dup2(child_in, 0);
+                ::dup2(child_out, 1);
+              },
+          bp::posix::use_vfork, ec);
+    } else {
+      impl_->child = bp::child(
+          bp::exe = spec.argv[0], bp::args = args,
+          bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
+          bp::std_in<bp::null, bp::std_out> spec.stdout_path, bp::std_err > spec.stderr_path,
+          bp::extend::on_exec_setup = [hpo](auto&) { prepare_child(hpo); }, bp::posix::use_vfork,
+          ec);
+    }
   });
+  for (int fd : {child_in, child_out})
+    if (fd >= 0) ::close(fd);
   if (ec) {
     throw LaunchError("cannot start '" + spec.argv[0] + "': " + ec.message());
   }
@@ -168,6 +208,16 @@ Process::~Process() {
 }
 
 int Process::pid() const { return impl_->child.id(); }
+
+int Process::request_fd() const { return impl_->request_fd; }
+
+int Process::reply_fd() const { return impl_->reply_fd; }
+
+void Process::close_requests() {
+  if (impl_->request_fd < 0) return;
+  ::close(impl_->request_fd);
+  impl_->request_fd = -1;
+}
 
 std::optional<ExitStatus> Process::poll() {
   std::lock_guard<std::mutex> lock(impl_->mu);

@@ -20,21 +20,13 @@
 #include <utility>
 #include <vector>
 
+#include "hpo/launch/running_trainer.h"
+
 namespace hpo {
 
 class LaunchError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-};
-
-struct ExitStatus {
-  bool signaled = false;
-  int code = 0;  // the exit code, when !signaled
-  int signal = 0;  // the signal that ended it, when signaled
-
-  bool success() const { return !signaled && code == 0; }
-  // "exit code 3", "killed by signal 9 (SIGKILL)"
-  std::string describe() const;
 };
 
 struct LaunchSpec {
@@ -43,15 +35,19 @@ struct LaunchSpec {
   std::vector<std::pair<std::string, std::string>> env;
   std::string stdout_path;
   std::string stderr_path;
+  // Instead of stdout_path and /dev/null: stdin and stdout are pipes to hpo
+  // (request_fd(), reply_fd()), for a trainer that serves trial after trial
+  // (trainer_server.h).
+  bool pipes = false;
 };
 
-class Process {
+class Process : public RunningTrainer {
  public:
   // Starts the program; throws LaunchError if it cannot be started.
   explicit Process(const LaunchSpec& spec);
   // A process still running when its owner goes away is killed, group and
   // all: no trainer outlives the hpo that started it unnoticed.
-  ~Process();
+  ~Process() override;
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
 
@@ -61,16 +57,23 @@ class Process {
 
   // The exit status once the process has ended; never blocks. On the first
   // call that sees the end, what is left of the group is killed.
-  std::optional<ExitStatus> poll();
+  std::optional<ExitStatus> poll() override;
   // Waits up to `timeout` for the process to end, then returns poll(). The
   // end wakes the wait at once, so a trainer that finishes in a millisecond
   // is not left waiting out a polling interval.
-  std::optional<ExitStatus> wait_for(std::chrono::microseconds timeout);
+  std::optional<ExitStatus> wait_for(std::chrono::microseconds timeout) override;
 
   // Sends `sig` to the process group (the trainer and its children); once
   // the trainer was reaped, nothing. Safe from another thread than the one
   // that polls.
-  void signal_group(int sig);
+  void signal_group(int sig) override;
+
+  // With LaunchSpec::pipes: the write end of its stdin and the read end of
+  // its stdout, owned by the Process (-1 otherwise, or once closed).
+  int request_fd() const;
+  int reply_fd() const;
+  // Closes its stdin: a serving trainer takes that as its end.
+  void close_requests();
 
  private:
   struct Impl;

@@ -133,6 +133,7 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
                          std::to_string(trial.id));
   plan.argv = std::move(run.argv);
   plan.env = std::move(run.env);
+  plan.slot = slot.name;
   return plan;
 }
 

@@ -8,6 +8,7 @@
 
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
+#include "hpo/launch/trainer_server.h"
 #include "hpo/launch/trainer_text.h"
 #include "hpo/run/atomic_file.h"
 #include "hpo/run/no_cuda.h"
@@ -150,6 +151,19 @@ std::string find_oom(const LaunchSpec& spec) {
   return line;
 }
 
+// Where a slot's server writes its own stderr: beside the study's trials.
+std::string server_log_path(const TrialPlan& plan) {
+  return (fs::path(plan.trial_dir).parent_path() / ("trainer-server." + plan.slot + ".log"))
+      .string();
+}
+
+struct KillUnfinished {
+  TrainerServer* server;
+  ~KillUnfinished() {
+    if (server && !server->poll()) server->signal_group(SIGKILL);
+  }
+};
+
 Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
@@ -163,7 +177,7 @@ Clock::duration seconds(double s) {
 // host, it leaves by exception, and ~Process kills the group at once,
 // without the grace, so that it writes nothing more into the trial
 // directory its new owner uses.
-void TrialRunner::supervise(Process& process, Watch& watch, const TrialPlan& plan,
+void TrialRunner::supervise(RunningTrainer& process, Watch& watch, const TrialPlan& plan,
                             Clock::time_point started, Attempt& a) {
   TrainerRun& run = a.run;
   const auto deadline =
@@ -210,13 +224,25 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
   run.timeout_s = trainer_.timeout_s;
   ReportReader reader(report_file);
   try {
-    Process process(spec);
+    std::unique_ptr<Process> own;  // the trial's own process, unless it is served
+    TrainerServer* server = nullptr;
+    if (trainer_.serve) {
+      server = &servers_.for_trial(plan.slot, spec, server_log_path(plan));
+      server->start(spec);
+    } else {
+      own = std::make_unique<Process>(spec);
+    }
+    Process& process = server ? server->process() : *own;
+    RunningTrainer& trainer = server ? static_cast<RunningTrainer&>(*server) : *own;
+    // Left by exception (taken over, say), a served trial's server is killed
+    // as its own process would be: it must write nothing more for the trial.
+    const KillUnfinished kill_unfinished{server};
     const WatchedTrainer watched(watch_, plan.trial_id, process);
     // Overwrites the previous attempt's: a resumed run ends this one's group.
     storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json(),
                                    plan.guard);
     Watch watch(reader, storage_, plan, metric_);
-    supervise(process, watch, plan, started, a);
+    supervise(trainer, watch, plan, started, a);
     const size_t epochs_while_running = watch.epochs();
     watch.drain(true, run);
     const double ran_s = std::chrono::duration<double>(Clock::now() - started).count();

@@ -17,13 +17,14 @@
 #include "hpo/run/beat_watch.h"
 #include "hpo/run/lost_trials.h"
 #include "hpo/run/objectives.h"
+#include "hpo/run/server_pool.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trainer_record.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
 
-class Process;
+class RunningTrainer;
 
 // Everything decided about a trial before its trainer starts.
 struct TrialPlan {
@@ -32,6 +33,7 @@ struct TrialPlan {
   std::vector<StoredParam> params;  // the trial's params as stored (sampled)
   nlohmann::ordered_json config;  // sampled and fixed values: the trainer's config file
   std::string trial_dir;  // absolute
+  std::string slot;  // the slot's name: a served trial runs on that slot's server
   std::vector<std::string> argv;  // placeholders expanded; argv[0] resolved
   std::vector<std::pair<std::string, std::string>> env;  // on top of hpo's own environment
   std::string summary;  // "batch_size=512 lr=0.0003", for progress lines
@@ -112,7 +114,7 @@ class TrialRunner {
   Attempt attempt(const TrialPlan& plan, const nlohmann::ordered_json& config);
   // Drives the running trainer to its exit: its report, pruning, timeout,
   // Ctrl-C and the SIGTERM-then-SIGKILL rules.
-  void supervise(Process& process, Watch& watch, const TrialPlan& plan,
+  void supervise(RunningTrainer& trainer, Watch& watch, const TrialPlan& plan,
                  std::chrono::steady_clock::time_point started, Attempt& a);
 
   Storage& storage_;
@@ -123,6 +125,7 @@ class TrialRunner {
   const PruneCheck should_prune_;
   const LostTrials* const lost_;
   BeatWatch* const watch_;
+  ServerPool servers_;  // with trainer.serve: the trainers kept running, one per slot
 };
 
 }  // namespace hpo

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A trainer for integration tests, scripted by its config's `mode`:
 ok, fail, hang, hang_hard (ignores SIGTERM), garbage, no_final, nan, slow,
-unflushed (its report lines all arrive at its exit).
+unflushed (its report lines all arrive at its exit); `abort_above: X`
+aborts the process in a trial whose x is above X.
 Records what it saw (argv, env) in its trial directory. With `leave_child`,
 it starts a `sleep` in its process group that it never waits for, as a
 data-loader worker or a shell's background job would be, and writes its pid
@@ -67,6 +68,8 @@ if mode == "spam":
         sys.stderr.write(line)
     if config.get("crash_after_spam"):
         sys.exit(4)
+if x > float(config.get("abort_above", 2.0)):  # a crash that ends the process
+    os.abort()
 if mode == "fail":
     print("something went wrong in epoch 0", file=sys.stderr)
     sys.exit(3)

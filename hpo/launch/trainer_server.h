@@ -1,0 +1,68 @@
+// A trainer kept running across trials: the serve protocol
+// (docs/trainer-protocol.md). hpo starts the trainer once, with HPO_SERVE=1,
+// its stdin and stdout pipes to hpo; then each trial is one request line
+// (its argv, environment and log files) and ends with one reply line,
+// {"exit": N}. What a trainer loads before its first step (LibTorch, the
+// data, a CUDA context) is then loaded once per slot, not once per trial.
+//
+// A trainer that serves gets the trials of one slot only, and only while
+// the program and every environment variable but the trial's own (its
+// config, report file, directory, number, id and resume flag) stay the
+// same: whatever a process reads once at its start cannot differ.
+#ifndef HPO_LAUNCH_TRAINER_SERVER_H_
+#define HPO_LAUNCH_TRAINER_SERVER_H_
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "hpo/launch/process.h"
+#include "hpo/launch/running_trainer.h"
+
+namespace hpo {
+
+class TrainerServer : public RunningTrainer {
+ public:
+  // Starts the trainer for trials like `trial`, its stderr to `log_path`.
+  // Throws LaunchError if it cannot be started.
+  TrainerServer(const LaunchSpec& trial, const std::string& log_path);
+  // Closes its stdin, which ends a waiting server, and gives it a moment to
+  // exit before ~Process kills what is left.
+  ~TrainerServer() override;
+
+  // Whether `trial` may run here: the same program and process-wide
+  // environment, and the server still running.
+  bool fits(const LaunchSpec& trial);
+
+  // Sends a trial (its argv, env and log files). Its end is what poll()
+  // returns next: the reply's exit code, or the server's own end if it died
+  // first. Throws LaunchError when the request cannot be written.
+  void start(const LaunchSpec& trial);
+
+  std::optional<ExitStatus> poll() override;
+  std::optional<ExitStatus> wait_for(std::chrono::microseconds timeout) override;
+  void signal_group(int sig) override { process_.signal_group(sig); }
+
+  Process& process() { return process_; }
+
+ private:
+  // Reads what the reply pipe holds; true at its end (the server gone).
+  bool read_replies();
+
+  const std::string program_;  // see fits()
+  const std::map<std::string, std::string> env_;  // every variable but the trial's own
+  Process process_;
+  bool gone_ = false;  // its reply pipe reached its end
+  std::string pending_;  // reply bytes short of a whole line
+  std::optional<ExitStatus> trial_end_;
+  bool in_trial_ = false;
+};
+
+// The variables that name the trial itself (docs/trainer-protocol.md);
+// every other one must match for a server to take a trial.
+bool is_trial_variable(const std::string& name);
+
+}  // namespace hpo
+
+#endif  // HPO_LAUNCH_TRAINER_SERVER_H_
