@@ -98,6 +98,7 @@ void TrainerServer::start(const LaunchSpec& trial) {
                                   {"stderr", trial.stderr_path}};
   trial_end_.reset();
   in_trial_ = true;
+  replied_ = false;
   // A request the server cannot read is a trial it never ran: its end is the
   // server's, as poll() will find.
   if (!write_all(process_.request_fd(), request.dump() + "\n") && !process_.poll())
@@ -132,6 +133,7 @@ std::optional<ExitStatus> TrainerServer::poll() {
       end.code = reply["exit"].get<int>();
       trial_end_ = end;
       in_trial_ = false;
+      replied_ = true;
       return trial_end_;
     }
   }

@@ -45,6 +45,9 @@ class TrainerServer : public RunningTrainer {
   void signal_group(int sig) override { process_.signal_group(sig); }
 
   Process& process() { return process_; }
+  // Whether the last trial ended with a reply. A trainer that does not serve
+  // runs its first trial as a process of its own would and exits: no reply.
+  bool replied() const { return replied_; }
 
  private:
   // Reads what the reply pipe holds; true at its end (the server gone).
@@ -57,6 +60,7 @@ class TrainerServer : public RunningTrainer {
   std::string pending_;  // reply bytes short of a whole line
   std::optional<ExitStatus> trial_end_;
   bool in_trial_ = false;
+  bool replied_ = false;
 };
 
 // The variables that name the trial itself (docs/trainer-protocol.md);

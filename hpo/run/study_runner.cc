@@ -485,6 +485,13 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
                      "file flushed after each line? Until then pruning and hpo status see nothing "
                      "(docs/trainer-protocol.md)");
     }
+    if (result.not_served && !warned_not_served_.exchange(true)) {
+      progress_.note(
+          "trial " + std::to_string(plan->number) +
+          ": trainer.serve is true, but the trainer exited after the trial instead of "
+          "replying {\"exit\": N} on its stdout: it does not serve, so every trial "
+          "starts a process of its own, with its stdout lost (docs/trainer-protocol.md)");
+    }
   }
 }
 

@@ -131,6 +131,7 @@ class StudyRunner {
   std::exception_ptr error_;  // the first error a worker hit
   FailureLimit limit_;
   std::atomic<bool> warned_report_burst_{false};  // the unflushed-report note, once a run
+  std::atomic<bool> warned_not_served_{false};  // the trainer.serve note, once a run
 };
 
 }  // namespace hpo

@@ -7,11 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include "hpo/config/placeholders.h"
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
+#include "hpo/launch/trainer_server.h"
 #include "hpo/launch/trainer_text.h"
 #include "hpo/run/atomic_file.h"
 #include "hpo/run/objectives.h"
@@ -163,18 +166,35 @@ SmokeResult smoke_run(const StudyConfig& study, const std::string& program, doub
   LaunchSpec spec{run.argv, run.env, (fs::path(r.dir) / kStdoutFile).string(),
                   (fs::path(r.dir) / kStderrFile).string()};
   try {
-    Process process(spec);
+    // With trainer.serve, the smoke trial goes to a server as hpo run sends it.
+    std::unique_ptr<TrainerServer> server;
+    std::unique_ptr<Process> own;
+    if (study.trainer.serve) {
+      server = std::make_unique<TrainerServer>(
+          spec, (fs::path(r.dir) / "trainer-server.doctor.log").string());
+      server->start(spec);
+    } else {
+      own = std::make_unique<Process>(spec);
+    }
+    RunningTrainer& trainer = server ? static_cast<RunningTrainer&>(*server) : *own;
     r.ran = true;
-    const auto status =
-        process.wait_for(std::chrono::microseconds(static_cast<int64_t>(timeout_s * 1e6)));
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::microseconds(static_cast<int64_t>(timeout_s * 1e6));
+    std::optional<ExitStatus> status;
+    while (!(status = trainer.poll()) && std::chrono::steady_clock::now() < deadline)
+      trainer.wait_for(std::chrono::milliseconds(50));
     if (!status) {
-      process.signal_group(SIGKILL);
-      process.wait_for(std::chrono::seconds(5));
+      trainer.signal_group(SIGKILL);
+      trainer.wait_for(std::chrono::seconds(5));
       r.exit = "timed out after " + std::to_string(static_cast<int>(timeout_s)) + " s";
     } else {
       r.exit = status->describe();
       r.ok = status->success();
     }
+    if (server && status && status->success() && !server->replied())
+      r.problems.push_back(
+          "trainer.serve is true, but the trainer exited after the trial instead of replying "
+          "{\"exit\": N} on its stdout and waiting for the next (docs/trainer-protocol.md)");
   } catch (const LaunchError& e) {
     r.exit = std::string("could not start: ") + e.what();
   }

@@ -116,6 +116,7 @@ struct TrialRunner::Attempt {
   std::string stderr_path;
   std::string bad_series;  // "<report file> line N: ..." when a series line was broken
   int burst_at_exit = 0;  // see TrialResult::report_burst_at_exit
+  bool not_served = false;  // see TrialResult::not_served
 };
 
 namespace {
@@ -243,6 +244,7 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
                                    plan.guard);
     Watch watch(reader, storage_, plan, metric_);
     supervise(trainer, watch, plan, started, a);
+    a.not_served = server && !server->replied() && run.exit && run.exit->success();
     const size_t epochs_while_running = watch.epochs();
     watch.drain(true, run);
     const double ran_s = std::chrono::duration<double>(Clock::now() - started).count();
@@ -315,6 +317,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   TrialResult result;
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   result.report_burst_at_exit = a.burst_at_exit;
+  result.not_served = a.not_served;
   // Stopped by the user without finishing: leave it RUNNING. Its owner (this
   // process) is about to exit, so the next `hpo run` takes it over.
   if (a.interrupted && verdict.state == TrialState::kFail) {

@@ -66,6 +66,9 @@ struct TrialResult {
   // after a silent run (kReportBurstSeconds or longer): its report is
   // probably not flushed per line, so pruning and hpo status saw nothing.
   int report_burst_at_exit = 0;
+  // With trainer.serve: the trainer ended the trial by exiting 0, not by a
+  // reply. It does not serve, and every trial pays a process of its own.
+  bool not_served = false;
 };
 
 // How long a trainer must run silent before a burst of epoch lines at its

@@ -155,6 +155,26 @@ def test_ctrl_c_then_resume(p):
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
 
 
+def test_a_trainer_that_does_not_serve(p):
+    # serve: true on a plain trainer: it runs each trial and exits. hpo says
+    # so once and goes on a process per trial; the doctor flags it.
+    served_study(p, extra="smoke: {epochs: 1}\n")
+    os.environ["TMPDIR"] = p.dir  # the scratch directories a failed smoke run keeps
+    r = p.run("doctor", "--study", "s", check=False)
+    expect(r.returncode == 0 and "ok       smoke:" in r.stdout, r.stdout + r.stderr)
+    path = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(path).read().replace(f'"{SERVE}", ', "")
+    open(path, "w").write(text)
+    r = p.run("doctor", "--study", "s", check=False)
+    out = r.stdout + r.stderr
+    expect(r.returncode == 1 and "instead of replying" in out, out)
+    out = p.run("run", "--study", "s", "-n", "3").stdout
+    expect(out.count("instead of replying") == 1, out)
+    st = p.status()
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+    expect(len({seen(t)["pid"] for t in st["trials"]}) == 3, st)
+
+
 def test_bad_serve_value(p):
     served_study(p)
     path = os.path.join(p.dir, "studies", "s.yaml")
