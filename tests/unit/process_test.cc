@@ -11,6 +11,8 @@
 #include <sstream>
 #include <thread>
 
+#include "tests/unit/gone_within.h"
+
 namespace hpo {
 namespace {
 
@@ -43,20 +45,6 @@ int pid_from_file(const std::string& path) {
     std::ifstream(path) >> pid;
   }
   return pid;
-}
-
-// Whether `pid` ends within `seconds`. A zombie counts as gone: it holds
-// nothing but its pid, until its parent (or init) reaps it.
-bool gone_within(int pid, double seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (true) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string all;
-    std::getline(stat, all);
-    if (!stat || all.find(") Z") != std::string::npos) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
 }
 
 LaunchSpec sh(const std::string& script) {
