@@ -168,7 +168,11 @@ void print_plan(const StudyConfig& config, const PreparedStudy& prepared, const 
             << slots.n_jobs() << " slot(s)"
             << (slots.on_gpu ? " on " + std::to_string(slots.gpus) + " GPU(s)" : " on the CPU")
             << ", " << slots.threads_per_trial << " thread(s) per trial (" << slots.threads_reason
-            << "; cores: " << p.gpu.cores_reason << ")\n"
+            << "; cores: " << p.gpu.cores_reason << ")"
+            << (config.trainer.serve
+                    ? ", a trainer process per slot serving its trials (serve: true)"
+                    : "")
+            << "\n"
             << std::flush;
   for (const auto& w : p.gpu.detection.warnings) std::cout << "warning: " << w << "\n";
   for (const auto& w : slots.warnings) std::cout << "warning: " << w << "\n";

@@ -47,7 +47,7 @@ def test_trials_share_a_process(p):
     os.remove(p.db())
     served_study(p)
     out = p.run("run", "--study", "s", "-n", "6").stdout
-    expect("6/6 done" in out, out)
+    expect("6/6 done" in out and "a trainer process per slot serving its trials" in out, out)
     st = p.status()
     # What a trial reports does not depend on the process it ran in.
     expect(values(st) == values(alone), (values(st), values(alone)))
