@@ -165,15 +165,18 @@ void GridKernels::finish_groups(const std::vector<double>& g_mus,
   const int n_points = grid_points(space);
   if (n_points <= 0 || n_points > kPrecomputedPoints) return;
   point_log_mass.resize(group_mu.size(), n_points);
-  const bool reuse = before && before->point_log_mass.cols() == n_points;
+  // The earlier fit's groups by (mu, sigma), the first of equal ones: a
+  // lookup per group, where a scan of them all per group grew as their
+  // product.
+  std::unordered_map<MuSigma, Eigen::Index, MuSigmaHash> old_rows;
+  if (before && before->point_log_mass.cols() == n_points) {
+    for (Eigen::Index b = 0; b < before->group_mu.size(); ++b)
+      old_rows.emplace(MuSigma{before->group_mu(b), before->group_sigma(b)}, b);
+  }
   for (Eigen::Index g = 0; g < group_mu.size(); ++g) {
     const double mu = group_mu(g), s = group_sigma(g);
-    Eigen::Index old = -1;
-    for (Eigen::Index b = 0; reuse && b < before->group_mu.size() && old < 0; ++b) {
-      if (before->group_mu(b) == mu && before->group_sigma(b) == s) old = b;
-    }
-    if (old >= 0) {
-      point_log_mass.row(g) = before->point_log_mass.row(old);  // the same inputs
+    if (const auto old = old_rows.find(MuSigma{mu, s}); old != old_rows.end()) {
+      point_log_mass.row(g) = before->point_log_mass.row(old->second);  // the same inputs
       continue;
     }
     for (int i = 0; i < n_points; ++i)
