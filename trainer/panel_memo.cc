@@ -17,7 +17,11 @@ Memo& memo() {
 
 }  // namespace
 
-void enable_panel_memo() { memo().enabled = true; }
+void set_panel_memo(bool on) {
+  Memo& m = memo();
+  m.enabled = on;
+  if (!on) m.data.reset();
+}
 
 std::optional<PanelData> recall_panel_data(const std::string& id) {
   const Memo& m = memo();

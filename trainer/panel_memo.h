@@ -16,7 +16,8 @@
 
 namespace hpo::trainer {
 
-void enable_panel_memo();
+// On in a server; off (the default) also forgets what was kept.
+void set_panel_memo(bool on);
 
 // A copy of the data remembered under `id`, if it is the last remembered.
 std::optional<PanelData> recall_panel_data(const std::string& id);

@@ -178,7 +178,7 @@ int serve(const TrialRunner& run_trial) {
   // Trials see the environment a trial run on its own would: no HPO_SERVE.
   unsetenv("HPO_SERVE");
   install_stop_handler();
-  enable_panel_memo();
+  set_panel_memo(true);
   const ProcessDefaults defaults = process_defaults();
   RequestEnv env;
   LineReader reader;
