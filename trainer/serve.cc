@@ -41,7 +41,11 @@ Request parse_request(const std::string& line) {
   for (const auto& a : argv) r.argv.push_back(a.get<std::string>());
   if (j.contains("env")) {
     if (!j["env"].is_object()) throw std::runtime_error("\"env\" must be an object of strings");
-    for (const auto& [k, v] : j["env"].items()) r.env[k] = v.get<std::string>();
+    for (const auto& [k, v] : j["env"].items()) {
+      if (k.empty() || k.find('=') != std::string::npos)
+        throw std::runtime_error("\"env\": '" + k + "' is not a variable name");
+      r.env[k] = v.get<std::string>();
+    }
   }
   r.stdout_path = j.at("stdout").get<std::string>();
   r.stderr_path = j.at("stderr").get<std::string>();
@@ -171,6 +175,24 @@ std::vector<char*> c_argv(std::vector<std::string>& argv) {
   return out;
 }
 
+// Runs one request's trial with fds 1 and 2 on its files; its exit code, or
+// 2 when the files cannot be opened.
+int run_request(const ServerFds& fds, const ProcessDefaults& defaults, const TrialRunner& run_trial,
+                Request* request, std::optional<std::chrono::steady_clock::time_point> arrived) {
+  std::string why;
+  flush_all();
+  if (!fds.to_trial(*request, &why)) {
+    fds.say("cannot open the trial's output: " + why);
+    return kExitUsage;
+  }
+  restore_process_defaults(defaults);
+  std::vector<char*> argv = c_argv(request->argv);
+  const int code = run_trial(int(request->argv.size()), argv.data(), arrived);
+  flush_all();
+  fds.back_to_server();
+  return code;
+}
+
 }  // namespace
 
 int serve(const TrialRunner& run_trial) {
@@ -195,27 +217,17 @@ int serve(const TrialRunner& run_trial) {
       return kExitUsage;
     }
     env.apply(request.env);
-    std::string why;
-    int code = kExitUsage;
-    flush_all();
-    if (fds.to_trial(request, &why)) {
-      restore_process_defaults(defaults);
-      std::vector<char*> argv = c_argv(request.argv);
-      code = run_trial(int(request.argv.size()), argv.data(),
-                       first ? std::nullopt : std::optional(arrived));
-      flush_all();
-      fds.back_to_server();
-    } else {
-      fds.say("cannot open the trial's output: " + why);
-    }
+    const int code = run_request(fds, defaults, run_trial, &request,
+                                 first ? std::nullopt : std::optional(arrived));
     first = false;
+    // A SIGTERM during the trial was the trial's, acted on or too late to
+    // matter; from here on the server is idle, and one ends it. The flag is
+    // cleared here rather than when a request arrives: a SIGTERM sent just
+    // as a request came in is meant for that trial (it stops at its first
+    // step).
+    clear_stop();
     if (!write_all(fds.reply, nlohmann::json{{"exit", code}}.dump() + "\n")) return 1;
     if (code != kExitOk && code != kExitUsage && code != kExitStopped) return code;
-    // A stop the trial acted on is spent; one that came after the trial's
-    // last look (it ended 0 or 2 anyway) ends the server, as when idle. The
-    // flag is not cleared when a request arrives: a SIGTERM sent just then is
-    // meant for that trial, which then stops at its first step.
-    if (code == kExitStopped) clear_stop();
   }
 }
 

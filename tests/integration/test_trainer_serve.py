@@ -164,7 +164,7 @@ def test_bad_config_then_next(root):
 
 def test_sigterm_during_trial_then_next_then_idle(root):
     server = Server(TRAINER, root)
-    long = trial_files(root, "long", dict(CONFIGS[1], epochs=500))
+    long = trial_files(root, "long", dict(CONFIGS[1], epochs=3000, patience=3000))
     server.send(long)
     checkpoint = os.path.join(os.path.dirname(long["stdout"]), "checkpoint.pt")
     deadline = time.time() + 120
