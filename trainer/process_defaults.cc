@@ -2,6 +2,7 @@
 
 #include <torch/cuda.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <fstream>
 
@@ -18,11 +19,13 @@ namespace {
 void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 void reset_peak_gpu_memory() {
-#ifdef HPO_TORCH_CUDA
-  // Before CUDA is first used the allocator has no devices to reset.
-  if (!c10::cuda::CUDACachingAllocator::get()->initialized()) return;
+// CUDA builds are of torch 2.x (device.h), whose allocator says whether it
+// has been set up: before CUDA is first used it has no devices to reset.
+#if defined(HPO_TORCH_CUDA) && TORCH_VERSION_MAJOR >= 2
+  auto* allocator = c10::cuda::CUDACachingAllocator::get();
+  if (!allocator || !allocator->initialized()) return;
   for (int d = 0; d < int(torch::cuda::device_count()); ++d)
-    c10::cuda::CUDACachingAllocator::resetPeakStats(d);
+    allocator->resetPeakStats(static_cast<c10::DeviceIndex>(d));
 #endif
 }
 
