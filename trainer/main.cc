@@ -50,8 +50,9 @@ Trainer protocol (how hpo runs this program):
       "val_sharpe", "val_sharpe_net", "val_turnover", "val_ic",
       "val_rank_icir", "val_loss", the same with test_, "best_epoch",
       "samples_per_s", "data_wait_frac", "peak_mem_mb", the time split in
-      seconds "load_s" (process start to main: loading LibTorch), "data_s",
-      "train_s", "valid_s", "test_s" and on CUDA "cuda_init_s", with cross-validation
+      seconds "load_s" (process start to main: loading LibTorch; in serve
+      mode after the first trial, the request's arrival to the trial's
+      start), "data_s", "train_s", "valid_s", "test_s" and on CUDA "cuda_init_s", with cross-validation
       "cv_folds" and "fold_K_val_rank_ic", "fold_K_val_sharpe_net", and on
       the synthetic panel "oracle_val_rank_ic", "oracle_val_sharpe",
       "oracle_val_sharpe_net", "oracle_test_rank_ic", "oracle_test_sharpe_net"}}
