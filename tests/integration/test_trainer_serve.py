@@ -38,13 +38,22 @@ NOT_COMPARED = {"load_s", "data_s", "train_s", "valid_s", "test_s", "cuda_init_s
 SERVER_ENV = {"OMP_NUM_THREADS": "1", "GOMP_SPINCOUNT": "100000", "PREFETCH_FACTOR": "3"}
 
 
+def base_env(root, unset):
+    """A server's environment, or a trial's as its own process before its own variables."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NUM_WORKERS", "PREFETCH_FACTOR")}
+    env.update(SERVER_ENV, HPO_CACHE_DIR=os.path.join(root, "cache"))
+    for name in unset:
+        env.pop(name, None)
+    return env
+
+
 class Server:
     """An hpo-trainer started with HPO_SERVE=1 and its pipes."""
 
-    def __init__(self, trainer, root):
+    def __init__(self, trainer, root, unset=()):
         self.trainer, self.root = trainer, root
-        env = {k: v for k, v in os.environ.items() if k not in ("NUM_WORKERS", "PREFETCH_FACTOR")}
-        env.update(SERVER_ENV, HPO_SERVE="1", HPO_CACHE_DIR=os.path.join(root, "cache"))
+        env = base_env(root, unset)
+        env["HPO_SERVE"] = "1"
         self.log_path = os.path.join(root, "server.log")
         with open(self.log_path, "w") as log:
             self.proc = subprocess.Popen([trainer], env=env, stdin=subprocess.PIPE,
@@ -90,10 +99,9 @@ def trial_files(root, name, config):
             "stdout": os.path.join(tdir, "stdout.log"), "stderr": os.path.join(tdir, "stderr.log")}
 
 
-def run_alone(root, request):
+def run_alone(root, request, unset=()):
     """Runs `request` as its own process, as hpo does without serve; returns its exit code."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NUM_WORKERS", "PREFETCH_FACTOR")}
-    env.update(SERVER_ENV, HPO_CACHE_DIR=os.path.join(root, "cache"))
+    env = base_env(root, unset)
     env.update(request["env"])
     with open(request["stdout"], "a") as out, open(request["stderr"], "a") as err:
         return subprocess.run(request["argv"], env=env, stdout=out, stderr=err, timeout=120).returncode
@@ -206,9 +214,19 @@ def test_crash_replies_then_exits(root):
 
 
 def test_env_restored(root):
-    server = Server(TRAINER, root)
+    # No OMP_NUM_THREADS at server start: a trial then keeps LibTorch's default
+    # thread count (as its own process shows), which a request's
+    # OMP_NUM_THREADS (one more thread) must not change for the next trial.
+    alone = trial_files(root, "alone", CONFIGS[0])
+    del alone["env"]["NUM_WORKERS"]
+    expect(run_alone(root, alone, unset=("OMP_NUM_THREADS",)) == 0, read(alone["stderr"]))
+    threads = lambda log: [l for l in log.splitlines() if l.startswith("setting OMP_NUM_THREADS=")]
+    default = threads(read(alone["stderr"]))
+    expect(len(default) == 1, read(alone["stderr"]))
+    more = int(default[0].split("intra-op threads now ")[1].split()[0]) + 1
+    server = Server(TRAINER, root, unset=("OMP_NUM_THREADS",))
     first = trial_files(root, "first", CONFIGS[0])
-    first["env"].update(NUM_WORKERS="2", PREFETCH_FACTOR="5")
+    first["env"].update(NUM_WORKERS="2", PREFETCH_FACTOR="5", OMP_NUM_THREADS=str(more))
     server.send(first)
     expect(server.reply() == {"exit": 0}, read(first["stderr"]))
     second = trial_files(root, "second", CONFIGS[0])
@@ -219,9 +237,11 @@ def test_env_restored(root):
     expect(server.wait() == 0, server.log())
     one, two = read(first["stderr"]), read(second["stderr"])
     expect("setting NUM_WORKERS=2 " in one and "setting PREFETCH_FACTOR=5 " in one, one)
+    expect(f"intra-op threads now {more} " in one, one)
     # Unset at server start: the default (1); set at start: that value again.
     expect("setting NUM_WORKERS=1 " in two, f"NUM_WORKERS leaked into the next trial:\n{two}")
     expect("setting PREFETCH_FACTOR=3 " in two, f"PREFETCH_FACTOR was not put back:\n{two}")
+    expect(threads(two) == default, f"thread count: served {threads(two)}, alone {default}")
 
 
 if __name__ == "__main__":
