@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "trainer/calendar.h"
+#include "trainer/panel_memo.h"
 #include "trainer/selection.h"
 #include "trainer/synthetic.h"
 
@@ -138,9 +139,15 @@ Dataset load_or_build(const TrainerConfig& config, const std::string& cache_dir,
   if (cache_dir.empty()) return make_dataset(build_panel_data(config), config);
   const std::string key = feature_cache_key(config);
   const std::string path = feature_cache_path(cache_dir, key);
+  const std::string memo_id = path + "\n" + key;
+  if (std::optional<PanelData> kept = recall_panel_data(memo_id)) {
+    if (log) *log << "features: kept in memory, as read from the cache " << path << "\n";
+    return make_dataset(std::move(*kept), config);
+  }
   std::string why;
   if (std::optional<PanelData> cached = read_feature_cache(path, key, &why)) {
     if (log) *log << "features: from the cache " << path << "\n";
+    remember_panel_data(memo_id, *cached);
     return make_dataset(std::move(*cached), config);
   }
   PanelData built = build_panel_data(config);
@@ -150,6 +157,7 @@ Dataset load_or_build(const TrainerConfig& config, const std::string& cache_dir,
   } catch (const std::exception& e) {  // a cache that cannot be written costs time, not the trial
     if (log) *log << "features: built; not cached (" << e.what() << ")\n";
   }
+  remember_panel_data(memo_id, built);
   return make_dataset(std::move(built), config);
 }
 

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "trainer/config.h"
@@ -22,6 +23,7 @@
 #include "trainer/error.h"
 #include "trainer/graph_step.h"
 #include "trainer/runtime_settings.h"
+#include "trainer/serve.h"
 #include "trainer/stop.h"
 #include "trainer/synthetic.h"
 #include "trainer/trainer.h"
@@ -48,8 +50,9 @@ Trainer protocol (how hpo runs this program):
       "val_sharpe", "val_sharpe_net", "val_turnover", "val_ic",
       "val_rank_icir", "val_loss", the same with test_, "best_epoch",
       "samples_per_s", "data_wait_frac", "peak_mem_mb", the time split in
-      seconds "load_s" (process start to main: loading LibTorch), "data_s",
-      "train_s", "valid_s", "test_s" and on CUDA "cuda_init_s", with cross-validation
+      seconds "load_s" (process start to main: loading LibTorch; in serve
+      mode after the first trial, the request's arrival to the trial's
+      start), "data_s", "train_s", "valid_s", "test_s" and on CUDA "cuda_init_s", with cross-validation
       "cv_folds" and "fold_K_val_rank_ic", "fold_K_val_sharpe_net", and on
       the synthetic panel "oracle_val_rank_ic", "oracle_val_sharpe",
       "oracle_val_sharpe_net", "oracle_test_rank_ic", "oracle_test_sharpe_net"}}
@@ -59,6 +62,10 @@ Trainer protocol (how hpo runs this program):
   Exit codes: 0 done (final line written); 2 bad usage, config or data;
   75 stopped by SIGTERM (or SIGINT) after finishing the current optimizer step
   and writing a checkpoint -- rerun with --resume; anything else: a crash.
+  Serve mode (HPO_SERVE=1; hpo sets it for trainer: {serve: true}): one
+  process runs trial after trial, each a JSON line on stdin ({"argv", "env",
+  "stdout", "stderr"}) answered by {"exit": N} on stdout, keeping LibTorch
+  and the last panel's features loaded (docs/trainer-protocol.md).
 
 Environment (the study's env settings): NUM_WORKERS (batch-builder threads,
 default 1), PREFETCH_FACTOR (2), PIN_MEMORY (1), PIN_MEMORY_DEVICE,
@@ -195,7 +202,9 @@ int print_capabilities() {
   return kExitOk;
 }
 
-int run(int argc, char** argv) {
+// One trial (or --make-data, --capabilities, ...) with argv as the command
+// line; a fresh CLI11 app each time, so a server's trials share no options.
+int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_point> arrived) {
   CLI::App app{"hpo-trainer: a LibTorch trainer for stock-return models (TCN or MLP)"};
   app.footer(std::string(kHelpFooter) + "\n" + config_help());
   std::string config_path, out_dir, report_path, make_data_path, export_dir;
@@ -256,7 +265,9 @@ int run(int argc, char** argv) {
                            env_or("HPO_TRIAL_NUMBER", "-"), env_or("HPO_STUDY_NAME", "-"),
                            config_path.empty() ? "(defaults)" : config_path);
   install_stop_handler();
-  options.load_s = seconds_since_process_start();
+  options.load_s =
+      arrived ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *arrived).count()
+              : seconds_since_process_start();
   const auto data_start = std::chrono::steady_clock::now();
   // hpo points every trial at one cache (its runs directory's), so the panel
   // and features are built once per data file, not once per trial.
@@ -266,17 +277,31 @@ int run(int argc, char** argv) {
   return train(config, settings, data, options).exit_code;
 }
 
-}  // namespace
-}  // namespace hpo::trainer
-
-int main(int argc, char** argv) {
+// run() with its exceptions turned into exit codes and messages.
+int run_guarded(int argc, char** argv,
+                std::optional<std::chrono::steady_clock::time_point> arrived) {
   try {
-    return hpo::trainer::run(argc, argv);
-  } catch (const hpo::trainer::UsageError& e) {
+    return run(argc, argv, arrived);
+  } catch (const UsageError& e) {
     std::cerr << "hpo-trainer: error: " << e.what() << "\n";
-    return hpo::trainer::kExitUsage;
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "hpo-trainer: crashed: " << e.what() << "\n";
     return 1;
   }
+}
+
+}  // namespace
+}  // namespace hpo::trainer
+
+int main(int argc, char** argv) {
+  if (hpo::trainer::env_or("HPO_SERVE", "") == "1") {
+    try {
+      return hpo::trainer::serve(hpo::trainer::run_guarded);
+    } catch (const std::exception& e) {  // only the server's own set-up throws
+      std::cerr << "hpo-trainer serve: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  return hpo::trainer::run_guarded(argc, argv, std::nullopt);
 }

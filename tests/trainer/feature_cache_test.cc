@@ -13,6 +13,7 @@
 
 #include "tests/trainer/test_util.h"
 #include "trainer/dataset.h"
+#include "trainer/panel_memo.h"
 #include "trainer/synthetic.h"
 
 // After the torch headers: glog (pulled in by LibTorch) defines its own CHECK.
@@ -29,6 +30,18 @@ TrainerConfig small_config() {
   c.synthetic_days = 160;
   c.lookback = 5;
   return c;
+}
+
+// small_config() on a CSV panel written to `dir`, which `synthetic` holds.
+TrainerConfig csv_config(const TempDir& dir, SyntheticPanel* synthetic) {
+  SyntheticSpec spec;
+  spec.tickers = 10;
+  spec.days = 150;
+  *synthetic = make_synthetic_panel(spec);
+  TrainerConfig config = small_config();
+  config.data = dir.file("panel.csv");
+  write_panel_csv(synthetic->panel, config.data);
+  return config;
 }
 
 bool same_samples(const std::vector<Sample>& a, const std::vector<Sample>& b) {
@@ -99,13 +112,8 @@ TEST_CASE("feature cache: a cached dataset is the one built afresh") {
 
 TEST_CASE("feature cache: a changed data file is never served from the old entry") {
   TempDir dir;
-  SyntheticSpec spec;
-  spec.tickers = 10;
-  spec.days = 150;
-  SyntheticPanel synthetic = make_synthetic_panel(spec);
-  TrainerConfig config = small_config();
-  config.data = dir.file("panel.csv");
-  write_panel_csv(synthetic.panel, config.data);
+  SyntheticPanel synthetic;
+  const TrainerConfig config = csv_config(dir, &synthetic);
   const std::string cache = dir.file("cache");
   check_same(load_dataset(config, cache), load_dataset(config));
 
@@ -125,6 +133,39 @@ TEST_CASE("feature cache: a changed data file is never served from the old entry
   const Dataset got = load_dataset(config, cache, &log);
   CHECK(log.str().find("built and cached") != std::string::npos);
   check_same(got, fresh);
+}
+
+// A server keeps the last panel data in memory (panel_memo.h): a later trial
+// on the same data gets it from there, any other data is loaded afresh.
+TEST_CASE("feature cache: a server's memo hands back only the data asked for") {
+  struct MemoOn {
+    MemoOn() { set_panel_memo(true); }
+    ~MemoOn() { set_panel_memo(false); }
+  } memo_on;
+  TempDir dir;
+  SyntheticPanel synthetic;
+  const TrainerConfig config = csv_config(dir, &synthetic);
+  const std::string cache = dir.file("cache");
+  const auto load = [&](const TrainerConfig& c, const char* expected) {
+    std::ostringstream log;
+    check_same(load_dataset(c, cache, &log), load_dataset(c));
+    CHECK_MESSAGE(log.str().find(expected) != std::string::npos, log.str());
+  };
+  load(config, "built and cached");
+  load(config, "kept in memory");
+  TrainerConfig other = config;
+  other.horizon = 3;
+  load(other, "built and cached");
+  load(other, "kept in memory");
+  load(config, "from the cache");  // only the last entry is kept
+  // The same file name, one price changed: read afresh, not from memory.
+  synthetic.panel.close[synthetic.panel.index(3, 120)] *= 1.5;
+  write_panel_csv(synthetic.panel, config.data);
+  load(config, "built and cached");
+  // Another cache directory is another entry.
+  std::ostringstream log;
+  load_dataset(config, dir.file("cache2"), &log);
+  CHECK(log.str().find("kept in memory") == std::string::npos);
 }
 
 // What the calendar dropped is said on every run, also one served from the
