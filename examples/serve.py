@@ -13,7 +13,9 @@ runs train.py with runpy, as `python3 train.py ...` would, with the trial's
 environment, argv and log files; its exit code (sys.exit, or 1 for an
 uncaught exception) is the trial's. Modules stay imported between trials;
 the script's own globals start fresh each time. Without HPO_SERVE it runs the
-script once, as its own process would.
+script once, as its own process would. A command that does not name this
+program (a wrapper that starts `serve.py train.py` itself) gets train.py run
+with the command's arguments.
 """
 import json
 import os
@@ -25,13 +27,15 @@ import traceback
 HERE = os.path.abspath(__file__)
 
 
-def script_argv(argv):
-    """What follows this program in a trial's command line: the script and
-    its arguments."""
+def script_argv(argv, own):
+    """The script to run for a trial and its arguments: what follows this
+    program in the trial's command line; or, for a command that starts this
+    program itself (a wrapper script), the script this server was started
+    with (`own`) and the command's arguments."""
     for i, arg in enumerate(argv):
         if os.path.abspath(arg) == HERE:
             return argv[i + 1:]
-    raise ValueError(f"serve.py: the trial's command does not run {HERE}: {argv}")
+    return own[:1] + argv[1:]
 
 
 def run_script(argv):
@@ -50,7 +54,7 @@ def run_script(argv):
         return 1
 
 
-def serve():
+def serve(own):
     reply = os.fdopen(os.dup(1), "w", buffering=1)  # fd 1 is redirected per trial
     server_log = os.dup(2)
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -76,7 +80,7 @@ def serve():
         os.close(out)
         os.close(err)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the script installs its own
-        code = run_script(script_argv(request["argv"]))
+        code = run_script(script_argv(request["argv"], own))
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -89,6 +93,6 @@ def serve():
 
 if __name__ == "__main__":
     if os.environ.get("HPO_SERVE") == "1":
-        serve()
+        serve(sys.argv[1:])
     else:
         sys.exit(run_script(sys.argv[1:]))

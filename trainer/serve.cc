@@ -1,7 +1,6 @@
 #include "trainer/serve.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -138,13 +137,10 @@ struct ServerFds {
   }
 };
 
-// Lines from stdin. Waits with poll() in short slices, not a blocking read,
-// so a SIGTERM while idle is seen: a handler installed with SA_RESTART would
-// restart the read, and without it a signal landing between the flag's check
-// and the read would be missed until the next request.
+// Lines from stdin. A SIGTERM while idle does not end the wait (see serve()).
 class LineReader {
  public:
-  enum class Got { kLine, kEof, kStopped };
+  enum class Got { kLine, kEof };
 
   Got next(std::string* line) {
     for (;;) {
@@ -153,9 +149,6 @@ class LineReader {
         buffer_.erase(0, end + 1);
         return Got::kLine;
       }
-      if (stop_requested()) return Got::kStopped;
-      pollfd in = {0, POLLIN, 0};
-      if (poll(&in, 1, 100) <= 0) continue;  // timeout or EINTR: check the flag again
       char chunk[4096];
       const ssize_t n = read(0, chunk, sizeof chunk);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -207,8 +200,14 @@ int serve(const TrialRunner& run_trial) {
   bool first = true;
   for (std::string line;;) {
     const LineReader::Got got = reader.next(&line);
-    if (got != LineReader::Got::kLine) return 0;  // EOF or SIGTERM while idle
+    if (got != LineReader::Got::kLine) return 0;  // hpo closed our stdin
     const auto arrived = std::chrono::steady_clock::now();
+    // hpo signals a trial only after it sent its request, and reads the
+    // reply only after its trainer has ended: a SIGTERM that came before this
+    // request was read is a late one for the trial before (pruned as it
+    // finished, say). It must not stop this trial, nor end the server, which
+    // hpo would then find gone as it sends the next trial.
+    clear_stop();
     Request request;
     try {
       request = parse_request(line);
@@ -220,12 +219,6 @@ int serve(const TrialRunner& run_trial) {
     const int code = run_request(fds, defaults, run_trial, &request,
                                  first ? std::nullopt : std::optional(arrived));
     first = false;
-    // A SIGTERM during the trial was the trial's, acted on or too late to
-    // matter; from here on the server is idle, and one ends it. The flag is
-    // cleared here rather than when a request arrives: a SIGTERM sent just
-    // as a request came in is meant for that trial (it stops at its first
-    // step).
-    clear_stop();
     if (!write_all(fds.reply, nlohmann::json{{"exit", code}}.dump() + "\n")) return 1;
     if (code != kExitOk && code != kExitUsage && code != kExitStopped) return code;
   }

@@ -7,7 +7,8 @@
 // process's command line, with env set on top of the server's own
 // environment and fds 1 and 2 pointed at the two files; then {"exit": N}
 // goes back on the server's original stdout. SIGTERM stops a running trial
-// (exit 75) and ends an idle server; so does EOF on stdin.
+// (exit 75); one while idle is a late one for the trial before, and is
+// dropped. EOF on stdin ends the server.
 #ifndef HPO_TRAINER_SERVE_H_
 #define HPO_TRAINER_SERVE_H_
 
@@ -24,8 +25,8 @@ namespace hpo::trainer {
 using TrialRunner = std::function<int(
     int argc, char** argv, std::optional<std::chrono::steady_clock::time_point> arrived)>;
 
-// The request loop. Returns the server's exit code: 0 after EOF or an idle
-// SIGTERM; 2 after a malformed request; a crashed trial's code after its reply.
+// The request loop. Returns the server's exit code: 0 after EOF; 2 after a malformed request; a
+// crashed trial's code after its reply.
 int serve(const TrialRunner& run_trial);
 
 }  // namespace hpo::trainer

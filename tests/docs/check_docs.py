@@ -39,7 +39,9 @@ UNSET = ("HPO_STORAGE", "HPO_STUDY_PATH", "HPO_GPU_PROFILE_PATH", "GPU_PROFILE",
 
 STAND_IN_TRAINER = """#!/bin/sh
 # The docs check's hpo-trainer: hpo's trials run the example trainer (hpo
-# sets HPO_REPORT_FILE for them); anything else runs the real hpo-trainer.
+# sets HPO_REPORT_FILE for them), served where the study serves them;
+# anything else runs the real hpo-trainer.
+if [ -n "$HPO_REPORT_FILE" ] && [ "$HPO_SERVE" = 1 ]; then exec /usr/bin/python3 {serve} {example}; fi
 if [ -n "$HPO_REPORT_FILE" ]; then exec /usr/bin/python3 {example}; fi
 if [ -z "{real}" ]; then echo 'hpo-trainer was not built (HPO_BUILD_TRAINER=OFF)' >&2; exit 2; fi
 exec "{real}" "$@"
@@ -116,7 +118,8 @@ def make_work_dir(root, tmp, hpo, trainer):
     shutil.copy2(hpo, os.path.join(bin_dir, "hpo"))
     stand_in = os.path.join(bin_dir, "hpo-trainer")
     with open(stand_in, "w") as f:
-        f.write(STAND_IN_TRAINER.format(example=os.path.join(work, "examples", "objective.py"), real=trainer))
+        f.write(STAND_IN_TRAINER.format(example=os.path.join(work, "examples", "objective.py"),
+                                        serve=os.path.join(work, "examples", "serve.py"), real=trainer))
     os.chmod(stand_in, 0o755)
     return work
 

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import time
 
@@ -173,6 +174,50 @@ def test_a_trainer_that_does_not_serve(p):
     st = p.status()
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
     expect(len({seen(t)["pid"] for t in st["trials"]}) == 3, st)
+
+
+TRAINER_STUDY = """\
+name: t
+search_space: space_t.yaml
+objective: {metric: val_rank_ic, direction: maximize}
+sampler: {name: random, seed: 3}
+trainer:
+  command: [hpo-trainer, --config, "{config}", --out, "{trial_dir}"]
+  serve: SERVE
+storage: sqlite:///../t_SERVE.db
+runs_dir: ../runs_SERVE
+fixed: {synthetic_tickers: 30, synthetic_days: 220, lookback: 5, hidden_size: 8, layers: 1, epochs: 2,
+        batch_size: 64, max_train_samples: 256, max_valid_samples: 0}
+"""
+TIMINGS = ("load_s", "data_s", "train_s", "valid_s", "test_s", "cuda_init_s", "samples_per_s",
+           "epoch_time_s", "data_wait_frac", "peak_mem_mb", "peak_gpu_mem_mb")
+
+
+def test_hpo_trainer_served_as_alone(p):
+    # The real hpo-trainer through hpo: served trials store what the same
+    # trials store as processes of their own, bitwise but for timings.
+    with open(os.path.join(p.dir, "search_spaces", "space_t.yaml"), "w") as f:
+        f.write("params:\n  lr: {type: float, low: 0.0001, high: 0.01, log: true}\n"
+                "  model: {type: categorical, choices: [tcn, mlp]}\n")
+    stored = {}
+    for serve in ("false", "true"):
+        with open(os.path.join(p.dir, "studies", "t.yaml"), "w") as f:
+            f.write(TRAINER_STUDY.replace("SERVE", serve))
+        p.run("run", "--study", "t", "-n", "5")
+        db = sqlite3.connect(os.path.join(p.dir, f"t_{serve}.db"))
+        rows = db.execute("SELECT t.number, t.state, v.value FROM trials t "
+                          "LEFT JOIN trial_values v ON v.trial_id = t.trial_id ORDER BY t.number").fetchall()
+        attrs = db.execute("SELECT t.number, a.key, a.value_json FROM trial_user_attributes a "
+                           "JOIN trials t ON t.trial_id = a.trial_id").fetchall()
+        metrics = {(n, k): v for n, k, v in attrs if k not in TIMINGS}
+        stored[serve] = (rows, metrics)
+    expect([r[1] for r in stored["true"][0]] == ["COMPLETE"] * 5, stored["true"][0])
+    expect(stored["true"] == stored["false"], stored)
+    expect(len(stored["true"][1]) > 5 * 5, stored["true"][1])  # test metrics and more were compared
+    runs = os.path.join(p.dir, "runs_true", "t")
+    logs = [open(os.path.join(runs, f"trial_{n:04d}", "stderr.log")).read() for n in range(5)]
+    # One server: the panel was read once and kept for the later trials.
+    expect(all("features: kept in memory" in log for log in logs[1:]), logs[1])
 
 
 def test_bad_serve_value(p):
