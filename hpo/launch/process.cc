@@ -149,13 +149,19 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
   // The child's ends of its stdin and stdout pipes, when it has them. All
   // four ends are close-on-exec: no other trainer holds one (a served
   // trainer sees the end of its stdin only once every write end is closed).
-  int child_in = -1, child_out = -1;
+  int child_in = -1, child_out = -1, child_err = -1;
   if (spec.pipes) {
+    // Appended to: the log of a slot's servers, which hpo processes running
+    // the same study at once share.
+    child_err = ::open(spec.stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (child_err < 0) throw LaunchError("cannot open " + spec.stderr_path + ": " + errno_text());
     int in[2], out[2];
-    if (::pipe2(in, O_CLOEXEC) != 0) throw LaunchError("cannot make a pipe: " + errno_text());
+    if (::pipe2(in, O_CLOEXEC) != 0) {
+      ::close(child_err);
+      throw LaunchError("cannot make a pipe: " + errno_text());
+    }
     if (::pipe2(out, O_CLOEXEC) != 0) {
-      ::close(in[0]);
-      ::close(in[1]);
+      for (int fd : {in[0], in[1], child_err}) ::close(fd);
       throw LaunchError("cannot make a pipe: " + errno_text());
     }
     child_in = in[0];
@@ -174,12 +180,12 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
       impl_->child = bp::child(
           bp::exe = spec.argv[0], bp::args = args,
           bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
-          bp::std_err > spec.stderr_path,
           bp::extend::on_exec_setup =
-              [hpo, child_in, child_out](auto&) {
+              [hpo, child_in, child_out, child_err](auto&) {
                 prepare_child(hpo);
                 ::dup2(child_in, 0);
                 ::dup2(child_out, 1);
+                ::dup2(child_err, 2);
               },
           bp::posix::use_vfork, ec);
     } else {
@@ -191,7 +197,7 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
           ec);
     }
   });
-  for (int fd : {child_in, child_out})
+  for (int fd : {child_in, child_out, child_err})
     if (fd >= 0) ::close(fd);
   if (ec) {
     throw LaunchError("cannot start '" + spec.argv[0] + "': " + ec.message());

@@ -37,7 +37,7 @@ struct LaunchSpec {
   std::string stderr_path;
   // Instead of stdout_path and /dev/null: stdin and stdout are pipes to hpo
   // (request_fd(), reply_fd()), for a trainer that serves trial after trial
-  // (trainer_server.h).
+  // (trainer_server.h); stderr_path is appended to, not truncated.
   bool pipes = false;
 };
 

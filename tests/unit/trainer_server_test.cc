@@ -124,6 +124,26 @@ TEST_CASE("trainer server: only trials with the same program and process-wide en
   std::remove(temp_path("server.log").c_str());
 }
 
+TEST_CASE("trainer server: its stderr is appended to the slot's log") {
+  // Two hpo processes running one study share a slot's log: neither may
+  // truncate what the other's server wrote.
+  const std::string log = temp_path("shared.log");
+  std::ofstream(log) << "the other server's line\n";
+  const std::string script = "echo 'this server' >&2; read -r line; echo '{\"exit\": 0}'";
+  {
+    TrainerServer server(sh_trial(script), log);
+    server.start(sh_trial(script, "1"));
+    CHECK(end_of(server).code == 0);
+  }
+  std::ifstream in(log);
+  std::string first, second;
+  std::getline(in, first);
+  std::getline(in, second);
+  CHECK(first == "the other server's line");
+  CHECK(second == "this server");
+  std::remove(log.c_str());
+}
+
 TEST_CASE("trainer server: the trial variables are the protocol's") {
   for (const char* name : {"HPO_CONFIG", "HPO_REPORT_FILE", "HPO_TRIAL_DIR", "HPO_TRIAL_NUMBER",
                            "HPO_TRIAL_ID", "HPO_RESUME"})
