@@ -59,6 +59,7 @@ def serve(own):
     server_log = os.dup(2)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
+    os.environ.pop("HPO_SERVE")  # a trial sees what it would see as its own process
     started_env = dict(os.environ)
     set_before = set()
     # Between trials a SIGTERM is a late one for the trial that just ended.
