@@ -1,6 +1,7 @@
 #include "trainer/device.h"
 
 #include <ATen/autocast_mode.h>
+#include <fmt/format.h>
 #include <sys/resource.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
@@ -44,6 +45,20 @@ void set_cuda_autocast_dtype(at::ScalarType t) { at::autocast::set_autocast_gpu_
 #endif
 
 const char* on_off(bool b) { return b ? "on" : "off"; }
+
+// Caps CUDA's caching allocator on the trial's device at `fraction` of its
+// memory; says what it did.
+std::string cap_gpu_memory([[maybe_unused]] double fraction) {
+#ifdef HPO_TORCH_CUDA
+  // The allocator knows its devices once CUDA is initialized, which the
+  // first CUDA tensor does (the cap would otherwise find none to cap).
+  torch::empty({1}, torch::TensorOptions().device(torch::kCUDA, 0));
+  c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction, 0);
+  return "CUDA's caching allocator capped at that share of cuda:0's memory";
+#else
+  return "not applied: this LibTorch has no CUDA";
+#endif
+}
 
 // Why CUDA cannot be used, after the marker hpo looks for (hpo/run/no_cuda.h).
 std::string no_cuda_reason(const std::string& asked) {
@@ -139,6 +154,16 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
           : !setup.fused_optimizer ? "off: needs FUSED_OPTIMIZER=1"
                                    : "unavailable in this LibTorch (needs CUDA torch >= 2.4): "
                                      "kernels launched one by one")
+      << "\n";
+  // Several slots share a GPU: each trial's allocator keeps to its slot's
+  // share, and a served trainer's cache, kept between trials, stays within
+  // it too.
+  log << "setting HPO_GPU_MEMORY_FRACTION="
+      << (s.gpu_memory_fraction > 0 ? fmt::format("{:g}", s.gpu_memory_fraction) : "unset")
+      << " -> "
+      << (!setup.cuda                  ? "ignored on CPU"
+          : s.gpu_memory_fraction == 0 ? "no cap"
+                                       : cap_gpu_memory(s.gpu_memory_fraction))
       << "\n";
   // Read by CUDA and LibTorch themselves; logged so the trial log shows them.
   for (const char* name :

@@ -76,7 +76,9 @@ fused AdamW kernel and multi-tensor gradient clipping), CUDA_GRAPHS (1: on
 CUDA with torch >= 2.4, each full training step is replayed as one CUDA
 graph), DEVICE_FEATURES (1: on CUDA, the features are copied to the GPU once
 where they take at most a quarter of its free memory, and each batch is
-gathered there from its indices), OMP_NUM_THREADS (intra-op threads). Each is logged at start-up as
+gathered there from its indices), OMP_NUM_THREADS (intra-op threads),
+HPO_GPU_MEMORY_FRACTION (hpo sets a GPU profile's memory_fraction: CUDA's
+caching allocator keeps to that share of the GPU). Each is logged at start-up as
 applied. HPO_DEVICE (auto|cpu|cuda; hpo sets it per slot) decides where the
 config's device auto trains; a GPU slot this build cannot use fails with a
 line holding "no_cuda:" (exit 2). HPO_CACHE_DIR (hpo sets it to the runs

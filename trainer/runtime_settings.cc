@@ -73,6 +73,13 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
       throw UsageError(fmt::format("environment: HPO_DEVICE='{}' must be auto, cpu or cuda", v));
   }
   read_int(getenv, "OMP_NUM_THREADS", 1, &s.omp_threads);
+  if (const char* v = getenv("HPO_GPU_MEMORY_FRACTION"); v && *v) {
+    char* end = nullptr;
+    s.gpu_memory_fraction = std::strtod(v, &end);
+    if (*end != '\0' || !(s.gpu_memory_fraction > 0 && s.gpu_memory_fraction <= 1))
+      throw UsageError(
+          fmt::format("environment: HPO_GPU_MEMORY_FRACTION='{}' must be a number in (0, 1]", v));
+  }
   return s;
 }
 

@@ -28,6 +28,9 @@ struct RuntimeSettings {
       true;  // DEVICE_FEATURES: features kept on the CUDA device, batches gathered there
   std::string device;  // HPO_DEVICE: auto | cpu | cuda, the slot's; replaces the config's auto
   int omp_threads = 0;  // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
+  // HPO_GPU_MEMORY_FRACTION: the slot's share of its GPU's memory (hpo sets
+  // the profile's), a cap on CUDA's caching allocator; 0 = none.
+  double gpu_memory_fraction = 0;
 };
 
 using EnvLookup = std::function<const char*(const char*)>;

@@ -115,6 +115,18 @@ TEST_CASE("runtime settings from the environment") {
   CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
                        "environment: HPO_DEVICE='gpu' must be auto, cpu or cuda", UsageError);
   env.erase("HPO_DEVICE");
+  CHECK(read_runtime_settings(lookup).gpu_memory_fraction == 0);  // no cap unless hpo sets one
+  env["HPO_GPU_MEMORY_FRACTION"] = "0.19";
+  CHECK(read_runtime_settings(lookup).gpu_memory_fraction == 0.19);
+  for (const char* bad : {"1.5", "0", "-0.2", "a fifth", "0.2x"}) {
+    env["HPO_GPU_MEMORY_FRACTION"] = bad;
+    CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
+                         ("environment: HPO_GPU_MEMORY_FRACTION='" + std::string(bad) +
+                          "' must be a number in (0, 1]")
+                             .c_str(),
+                         UsageError);
+  }
+  env.erase("HPO_GPU_MEMORY_FRACTION");
   env["TF32"] = "maybe";
   CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
                        "environment: TF32='maybe' is not a boolean (use 1/0, true/false)",

@@ -47,5 +47,18 @@ TEST_CASE("device: the slot's HPO_DEVICE decides where auto trains") {
   CHECK(error.rfind("no_cuda: device=cuda, but ", 0) == 0);
 }
 
+TEST_CASE("device: the slot's GPU memory share caps CUDA's allocator, and is logged") {
+  RuntimeSettings s;
+  s.gpu_memory_fraction = 0.19;
+  std::ostringstream log;
+  const bool cuda = apply_runtime_settings(s, "auto", log).cuda;
+  const std::string text = log.str();
+  if (!cuda) {
+    CHECK(text.find("setting HPO_GPU_MEMORY_FRACTION=0.19 -> ignored on CPU") != std::string::npos);
+    return;
+  }
+  CHECK(text.find("capped at that share of cuda:0's memory") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace hpo::trainer
