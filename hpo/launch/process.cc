@@ -246,10 +246,7 @@ std::optional<ExitStatus> Process::poll() {
 
 std::optional<ExitStatus> Process::wait_for(std::chrono::microseconds timeout) {
   if (impl_->pidfd >= 0) {
-    pollfd fd{impl_->pidfd, POLLIN, 0};
-    const auto us = timeout.count();
-    const timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000) * 1000};
-    ::ppoll(&fd, 1, &ts, nullptr);  // an interruption just returns early
+    wait_readable(impl_->pidfd, timeout);
   } else {
     std::this_thread::sleep_for(timeout);
   }
@@ -263,6 +260,13 @@ void Process::signal_group(int sig) {
   // not have reached setpgid yet, signal it directly as well.
   ::kill(-pid(), sig);
   ::kill(pid(), sig);
+}
+
+void wait_readable(int fd, std::chrono::microseconds timeout) {
+  pollfd p{fd, POLLIN, 0};
+  const auto us = timeout.count();
+  const timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000) * 1000};
+  ::ppoll(&p, 1, &ts, nullptr);  // an interruption just returns early
 }
 
 std::string executable_dir() {

@@ -1,7 +1,6 @@
 #include "hpo/launch/trainer_server.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -154,14 +153,10 @@ std::optional<ExitStatus> TrainerServer::poll() {
 
 std::optional<ExitStatus> TrainerServer::wait_for(std::chrono::microseconds timeout) {
   if (trial_end_) return trial_end_;
-  if (!gone_) {
-    pollfd fd{process_.reply_fd(), POLLIN, 0};
-    const auto us = timeout.count();
-    const timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000) * 1000};
-    ::ppoll(&fd, 1, &ts, nullptr);  // an interruption just returns early
-  } else {
+  if (gone_)
     process_.wait_for(timeout);
-  }
+  else
+    wait_readable(process_.reply_fd(), timeout);
   return poll();
 }
 

@@ -40,6 +40,9 @@ class TrainerServer : public RunningTrainer {
   // first. Throws LaunchError when the request cannot be written.
   void start(const LaunchSpec& trial);
 
+  // Never blocks while the server runs; once it has closed its reply pipe
+  // without a reply, waits up to seconds for it to exit (then kills it), so
+  // that the trial's end is the server's exit status.
   std::optional<ExitStatus> poll() override;
   std::optional<ExitStatus> wait_for(std::chrono::microseconds timeout) override;
   void signal_group(int sig) override { process_.signal_group(sig); }

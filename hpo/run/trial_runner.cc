@@ -178,7 +178,7 @@ Clock::duration seconds(double s) {
 // host, it leaves by exception, and ~Process kills the group at once,
 // without the grace, so that it writes nothing more into the trial
 // directory its new owner uses.
-void TrialRunner::supervise(RunningTrainer& process, Watch& watch, const TrialPlan& plan,
+void TrialRunner::supervise(RunningTrainer& running, Watch& watch, const TrialPlan& plan,
                             Clock::time_point started, Attempt& a) {
   TrainerRun& run = a.run;
   const auto deadline =
@@ -192,24 +192,24 @@ void TrialRunner::supervise(RunningTrainer& process, Watch& watch, const TrialPl
     if (const auto holder = lost_ ? lost_->holder(plan.trial_id) : std::nullopt) {
       throw OwnershipLost(plan.trial_id, *holder);
     }
-    if ((run.exit = process.poll())) return;
+    if ((run.exit = running.poll())) return;
     const bool fresh = watch.drain(false, run);
     const auto now = Clock::now();
     if (fresh && !kill_at && should_prune_ && should_prune_(plan)) {
       run.pruned_at = watch.last_step();
-      process.signal_group(SIGTERM);
+      running.signal_group(SIGTERM);
       kill_at = now + grace;
     } else if (stop_.load() >= kStopNow) {
       a.interrupted = true;
-      process.signal_group(SIGKILL);
+      running.signal_group(SIGKILL);
     } else if (!kill_at && (stop_.load() >= kStopGracefully || now >= deadline)) {
       (now >= deadline ? run.timed_out : a.interrupted) = true;
-      process.signal_group(SIGTERM);
+      running.signal_group(SIGTERM);
       kill_at = now + grace;
     } else if (kill_at && now >= *kill_at) {
-      process.signal_group(SIGKILL);
+      running.signal_group(SIGKILL);
     }
-    process.wait_for(nap);
+    running.wait_for(nap);
     nap = std::min(nap * 2, std::chrono::microseconds(50000));
   }
 }
@@ -234,7 +234,7 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
       own = std::make_unique<Process>(spec);
     }
     Process& process = server ? server->process() : *own;
-    RunningTrainer& trainer = server ? static_cast<RunningTrainer&>(*server) : *own;
+    RunningTrainer& running = server ? static_cast<RunningTrainer&>(*server) : *own;
     // Left by exception (taken over, say), a served trial's server is killed
     // as its own process would be: it must write nothing more for the trial.
     const KillUnfinished kill_unfinished{server};
@@ -243,7 +243,7 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
     storage_.set_trial_system_attr(plan.trial_id, kTrainerAttr, record_of(process).to_json(),
                                    plan.guard);
     Watch watch(reader, storage_, plan, metric_);
-    supervise(trainer, watch, plan, started, a);
+    supervise(running, watch, plan, started, a);
     a.not_served = server && !server->replied() && run.exit && run.exit->success();
     const size_t epochs_while_running = watch.epochs();
     watch.drain(true, run);

@@ -117,7 +117,7 @@ class TrialRunner {
   Attempt attempt(const TrialPlan& plan, const nlohmann::ordered_json& config);
   // Drives the running trainer to its exit: its report, pruning, timeout,
   // Ctrl-C and the SIGTERM-then-SIGKILL rules.
-  void supervise(RunningTrainer& trainer, Watch& watch, const TrialPlan& plan,
+  void supervise(RunningTrainer& running, Watch& watch, const TrialPlan& plan,
                  std::chrono::steady_clock::time_point started, Attempt& a);
 
   Storage& storage_;
