@@ -155,6 +155,12 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
                                    : "unavailable in this LibTorch (needs CUDA torch >= 2.4): "
                                      "kernels launched one by one")
       << "\n";
+  setup.channels_last = s.channels_last.value_or(!setup.cuda);
+  log << "setting CHANNELS_LAST=" << (s.channels_last ? on_off(*s.channels_last) : "auto")
+      << " -> TCN activations "
+      << (setup.channels_last ? "channels-last (2-D convolutions over one row)"
+                              : "[batch, channels, time] (1-D convolutions)")
+      << "\n";
   // Several slots share a GPU: each trial's allocator keeps to its slot's
   // share, and a served trainer's cache, kept between trials, stays within
   // it too.

@@ -76,7 +76,9 @@ fused AdamW kernel and multi-tensor gradient clipping), CUDA_GRAPHS (1: on
 CUDA with torch >= 2.4, each full training step is replayed as one CUDA
 graph), DEVICE_FEATURES (1: on CUDA, the features are copied to the GPU once
 where they take at most a quarter of its free memory, and each batch is
-gathered there from its indices), OMP_NUM_THREADS (intra-op threads),
+gathered there from its indices), CHANNELS_LAST (auto: on the CPU only; the
+TCN's convolutions in channels-last layout, the same function, faster on the
+CPU), OMP_NUM_THREADS (intra-op threads),
 HPO_GPU_MEMORY_FRACTION (hpo sets a GPU profile's memory_fraction: CUDA's
 caching allocator keeps to that share of the GPU). Each is logged at start-up as
 applied. HPO_DEVICE (auto|cpu|cuda; hpo sets it per slot) decides where the

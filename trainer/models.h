@@ -15,6 +15,9 @@ namespace hpo::trainer {
 class ReturnModel : public torch::nn::Module {
  public:
   virtual torch::Tensor forward(const torch::Tensor& x) = 0;
+  // The activations' memory layout, for models with convolutions: the same
+  // function either way, at different speeds (DeviceSetup::channels_last).
+  virtual void use_channels_last(bool) {}
 };
 
 // A fully connected layer, y = x W^T + b, initialized like torch::nn::Linear.
@@ -85,11 +88,13 @@ class Tcn : public ReturnModel {
  public:
   Tcn(int64_t features, const TrainerConfig& config);
   torch::Tensor forward(const torch::Tensor& x) override;
+  void use_channels_last(bool on) override { channels_last_ = on; }
 
  private:
   std::vector<TemporalBlock> blocks_;
   Dense head_{nullptr};
   int64_t kernel_;
+  bool channels_last_ = false;
 };
 
 // The baseline: the flattened window through `layers` hidden layers.

@@ -41,6 +41,15 @@ void read_int(const EnvLookup& getenv, const char* name, int min, int* out) {
   *out = int(n);
 }
 
+// A boolean that may also be "auto" (or unset): nullopt then.
+std::optional<bool> read_auto_bool(const EnvLookup& getenv, const char* name) {
+  const char* v = getenv(name);
+  if (!v || !*v || lower(v) == "auto") return std::nullopt;
+  bool on = false;
+  read_bool(getenv, name, &on);
+  return on;
+}
+
 }  // namespace
 
 RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
@@ -50,11 +59,9 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
   read_bool(getenv, "PIN_MEMORY", &s.pin_memory);
   if (const char* v = getenv("PIN_MEMORY_DEVICE")) s.pin_memory_device = v;
   read_bool(getenv, "PERSISTENT_WORKERS", &s.persistent_workers);
-  if (const char* v = getenv("CUDNN_BENCHMARK"); v && *v && lower(v) != "auto") {
-    bool on = false;
-    read_bool(getenv, "CUDNN_BENCHMARK", &on);
-    s.cudnn_benchmark = on ? CudnnBenchmark::kOn : CudnnBenchmark::kOff;
-  }  // unset or auto: the default, kAuto
+  if (std::optional<bool> on = read_auto_bool(getenv, "CUDNN_BENCHMARK"))
+    s.cudnn_benchmark = *on ? CudnnBenchmark::kOn : CudnnBenchmark::kOff;
+  // unset or auto: the default, kAuto
   read_bool(getenv, "TF32", &s.tf32);
   if (const char* v = getenv("AMP_DTYPE"); v && *v) {
     s.amp_dtype = lower(v);
@@ -67,6 +74,7 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
   read_bool(getenv, "FUSED_OPTIMIZER", &s.fused_optimizer);
   read_bool(getenv, "CUDA_GRAPHS", &s.cuda_graphs);
   read_bool(getenv, "DEVICE_FEATURES", &s.device_features);
+  s.channels_last = read_auto_bool(getenv, "CHANNELS_LAST");
   if (const char* v = getenv("HPO_DEVICE"); v && *v) {
     s.device = lower(v);
     if (s.device != "auto" && s.device != "cpu" && s.device != "cuda")

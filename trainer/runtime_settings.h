@@ -4,6 +4,7 @@
 #define HPO_TRAINER_RUNTIME_SETTINGS_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace hpo::trainer {
@@ -26,6 +27,9 @@ struct RuntimeSettings {
   bool cuda_graphs = true;  // CUDA_GRAPHS: replay each training step as one CUDA graph (CUDA only)
   bool device_features =
       true;  // DEVICE_FEATURES: features kept on the CUDA device, batches gathered there
+  // CHANNELS_LAST: the TCN's activations in channels-last layout; unset or
+  // auto: on the CPU only, where it was measured faster (device.h).
+  std::optional<bool> channels_last;
   std::string device;  // HPO_DEVICE: auto | cpu | cuda, the slot's; replaces the config's auto
   int omp_threads = 0;  // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default
   // HPO_GPU_MEMORY_FRACTION: the slot's share of its GPU's memory (hpo sets

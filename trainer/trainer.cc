@@ -23,7 +23,14 @@ namespace hpo::trainer {
 
 namespace {
 
+namespace F = torch::nn::functional;
+
 using Clock = std::chrono::steady_clock;
+
+// The fewest rows an evaluation forward has (see Loop::evaluate): here
+// LibTorch's CPU kernels gave a sample the same score in any batch of 31
+// rows or more, and another one in batches of 2 to 13.
+constexpr int64_t kMinEvalRows = 64;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -111,13 +118,23 @@ class Loop {
     b.start(samples, eval_batch_size());
     std::vector<float> pred;
     pred.reserve(samples.size());
+    // Every forward of the pass has the same number of rows: the first
+    // batch's, and at least kMinEvalRows. LibTorch picks its kernels by the
+    // batch's size, and those for a few samples sum in another order, so a
+    // sample's score would depend on where the batches happened to end
+    // (tests/trainer/train_test.cc). Short batches are padded with zero
+    // windows whose predictions are dropped; on CUDA that also spares cuDNN a
+    // shape seen once.
+    const int64_t rows =
+        std::max<int64_t>(kMinEvalRows, std::min<int64_t>(eval_batch_size(), samples.size()));
     while (std::optional<Batch> batch = b.next()) {
-      const OneOffShape tail(batch->size != size_t(eval_batch_size()));
       auto [x, y] = to_device(*batch);
+      const int64_t n = x.size(0);
+      if (n < rows) x = F::pad(x, F::PadFuncOptions({0, 0, 0, 0, 0, rows - n}));
       torch::Tensor out;
       {
         AutocastScope autocast(device_.amp, device_.amp_dtype);
-        out = model_->forward(x);
+        out = model_->forward(x).narrow(0, 0, n);
       }
       out = out.to(torch::kFloat32).to(torch::kCPU).contiguous();
       pred.insert(pred.end(), out.data_ptr<float>(), out.data_ptr<float>() + out.numel());
@@ -151,6 +168,7 @@ class Loop {
     device_ = apply_runtime_settings(settings_, config_.device, log_);
     torch::manual_seed(config_.seed);
     model_ = make_model(int64_t(data_.features.num_features), config_);
+    model_->use_channels_last(device_.channels_last);
     const std::string path = checkpoint_path();
     const bool resuming = options_.resume && resumable(path);
     if (resuming) {

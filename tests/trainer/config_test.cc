@@ -103,6 +103,18 @@ TEST_CASE("runtime settings from the environment") {
   env.erase("CUDNN_BENCHMARK");
   CHECK_FALSE(cudnn_benchmark_pays(5 * 103));  // quick_sweep on an H100: 5 epochs at batch 4096
   CHECK(cudnn_benchmark_pays(100 * 1000));
+  CHECK_FALSE(s.channels_last.has_value());  // default: auto, decided by the device
+  env["CHANNELS_LAST"] = "1";
+  CHECK(read_runtime_settings(lookup).channels_last == true);
+  env["CHANNELS_LAST"] = "off";
+  CHECK(read_runtime_settings(lookup).channels_last == false);
+  env["CHANNELS_LAST"] = "AUTO";
+  CHECK_FALSE(read_runtime_settings(lookup).channels_last.has_value());
+  env["CHANNELS_LAST"] = "nhwc";
+  CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
+                       "environment: CHANNELS_LAST='nhwc' is not a boolean (use 1/0, true/false)",
+                       UsageError);
+  env.erase("CHANNELS_LAST");
   env["DEVICE_FEATURES"] = "0";
   CHECK_FALSE(read_runtime_settings(lookup).device_features);
   env["DEVICE_FEATURES"] = "gpu";

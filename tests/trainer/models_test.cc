@@ -34,6 +34,7 @@ torch::Tensor full_sequence_tcn(const torch::nn::Module& model, const torch::Ten
   return torch::linear(h.select(2, h.size(2) - 1), p["head.weight"], p["head.bias"]).squeeze(1);
 }
 
+// In both layouts (ReturnModel::use_channels_last).
 TEST_CASE("models: the pruned TCN equals the full-sequence TCN") {
   torch::manual_seed(1);
   for (int layers : {1, 2, 3, 5}) {
@@ -51,8 +52,78 @@ TEST_CASE("models: the pruned TCN equals the full-sequence TCN") {
         model->eval();
         torch::NoGradGuard no_grad;
         torch::Tensor x = torch::randn({3, 4, lookback});
-        torch::Tensor fast = model->forward(x), full = full_sequence_tcn(*model, x, layers, kernel);
-        CHECK(torch::allclose(fast, full, 1e-5, 1e-6));
+        const torch::Tensor full = full_sequence_tcn(*model, x, layers, kernel);
+        for (bool channels_last : {false, true}) {
+          CAPTURE(channels_last);
+          model->use_channels_last(channels_last);
+          CHECK(torch::allclose(model->forward(x), full, 1e-5, 1e-6));
+        }
+      }
+    }
+  }
+}
+
+// Training rests on the gradients, not only the forward: the pruned TCN's,
+// in both layouts, must be the full-sequence TCN's.
+TEST_CASE("models: the pruned TCN's gradients are the full-sequence TCN's") {
+  torch::manual_seed(2);
+  for (int layers : {1, 3}) {
+    for (int lookback : {5, 20}) {
+      CAPTURE(layers);
+      CAPTURE(lookback);
+      TrainerConfig config;
+      config.layers = layers;
+      config.kernel_size = 3;
+      config.hidden_size = 6;
+      config.lookback = lookback;
+      auto model = make_model(4, config);
+      model->eval();  // no dropout: the two must see the same function
+      const torch::Tensor x = torch::randn({5, 4, lookback}), y = torch::randn({5});
+      auto grads = [&](const torch::Tensor& pred) {
+        model->zero_grad();
+        (pred - y).pow(2).sum().backward();
+        std::vector<torch::Tensor> g;
+        for (const auto& p : model->parameters()) g.push_back(p.grad().clone());
+        return g;
+      };
+      const std::vector<torch::Tensor> full = grads(full_sequence_tcn(*model, x, layers, 3));
+      for (bool channels_last : {false, true}) {
+        CAPTURE(channels_last);
+        model->use_channels_last(channels_last);
+        const std::vector<torch::Tensor> fast = grads(model->forward(x));
+        REQUIRE(fast.size() == full.size());
+        for (size_t i = 0; i < fast.size(); ++i) {
+          CAPTURE(i);
+          CHECK(torch::allclose(fast[i], full[i], 1e-4, 1e-5));
+        }
+      }
+    }
+  }
+}
+
+// What the evaluation's padding (trainer.cc, kMinEvalRows) rests on: in a
+// batch of 64 rows or more, a sample's prediction is the same, bit for bit,
+// whatever the batch's size (train_test.cc checks the scores end to end).
+TEST_CASE("models: from 64 rows up, a sample's prediction does not depend on its batch") {
+  torch::manual_seed(3);
+  for (int hidden : {8, 64}) {
+    TrainerConfig config;
+    config.layers = 2;
+    config.hidden_size = hidden;
+    config.lookback = 5;
+    auto model = make_model(19, config);
+    model->eval();
+    torch::InferenceMode inference;
+    const torch::Tensor x = torch::randn({1500, 19, config.lookback});
+    for (bool channels_last : {false, true}) {
+      model->use_channels_last(channels_last);
+      const torch::Tensor whole = model->forward(x);
+      for (int64_t n : {64, 100, 188, 255, 300, 511, 512, 700, 1000}) {
+        const int64_t begin = x.size(0) - n;
+        CAPTURE(hidden);
+        CAPTURE(channels_last);
+        CAPTURE(begin);
+        CHECK(torch::equal(model->forward(x.narrow(0, begin, n)), whole.narrow(0, begin, n)));
       }
     }
   }
