@@ -108,9 +108,10 @@ torch::Tensor Tcn::forward(const torch::Tensor& x) {
   const std::vector<BlockPlan> plans = plan_blocks(int64_t(blocks_.size()), kernel_, x.size(2));
   // x is [batch, features, lookback]. Channels-last, the blocks run as 2-D
   // convolutions over a one-row image: oneDNN's kernels take that layout as
-  // it is, where the 3-D one is reordered on every call, and the forward and
-  // backward ran 1.3-1.6x faster at these shapes on the CPU (docs/benchmarks.md,
-  // "Trainer speed").
+  // it is, where the 3-D one is reordered on every call. On 2 CPU cores that
+  // scored the validation and test windows 1.3x as fast; training, whose
+  // step is more than its convolutions, was level (docs/benchmarks.md,
+  // "Trial start").
   torch::Tensor h =
       channels_last_ ? x.unsqueeze(2).contiguous(torch::MemoryFormat::ChannelsLast) : x;
   for (size_t b = 0; b < blocks_.size(); ++b) h = blocks_[b]->forward(h, plans[b]);

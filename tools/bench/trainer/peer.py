@@ -172,9 +172,12 @@ class CompactConv(nn.Module):
 
     def forward(self, x, count, stride):
         weight = self.v * (self.g / self.v.norm(2, dim=(1, 2), keepdim=True))
-        need, have = (count - 1) * stride + self.kernel, x.shape[2]
-        x = F.pad(x, (need - have, 0)) if need > have else x[:, :, have - need:]
-        return F.conv1d(x, weight, self.bias, stride=stride)
+        need, have = (count - 1) * stride + self.kernel, x.shape[-1]
+        x = F.pad(x, (need - have, 0)) if need > have else x[..., have - need:]
+        if x.dim() == 3:
+            return F.conv1d(x, weight, self.bias, stride=stride)
+        return F.conv2d(x.contiguous(memory_format=torch.channels_last), weight.unsqueeze(2), self.bias,
+                        stride=(1, stride))
 
 
 class CompactBlock(nn.Module):
@@ -188,9 +191,12 @@ class CompactBlock(nn.Module):
         out_count, out_stride, mid_count = plan
         y = self.drop1(torch.relu(self.conv1(x, mid_count, 1)))
         y = self.drop2(torch.relu(self.conv2(y, out_count, out_stride)))
-        n = x.shape[2]
-        skip = x[:, :, n - 1 - (out_count - 1) * out_stride::out_stride]
-        return torch.relu(y + (self.downsample(skip) if self.downsample is not None else skip))
+        n = x.shape[-1]
+        skip = x[..., n - 1 - (out_count - 1) * out_stride::out_stride]
+        if self.downsample is not None:
+            d = self.downsample
+            skip = d(skip) if skip.dim() == 3 else F.conv2d(skip, d.weight.unsqueeze(2), d.bias)
+        return torch.relu(y + skip)
 
 
 class CompactTcn(nn.Module):
@@ -203,12 +209,18 @@ class CompactTcn(nn.Module):
             CompactBlock(features if i == 0 else hidden, hidden, kernel, dropout) for i in range(layers))
         self.head = nn.Linear(hidden, 1)
         self.kernel = kernel
+        self.channels_last = None  # None: on the CPU only, as hpo-trainer's CHANNELS_LAST=auto
 
     def forward(self, x):  # x: [batch, features, lookback]
-        h = x
+        # Channels-last, as 2-D convolutions over a one-row image: PyTorch's
+        # CPU tuning advice, faster on the CPU (hpo-trainer does the same,
+        # trainer/models.cc).
+        channels_last = not x.is_cuda if self.channels_last is None else self.channels_last
+        h = x.unsqueeze(2).contiguous(memory_format=torch.channels_last) if channels_last else x
         for block, plan in zip(self.blocks, plan_blocks(len(self.blocks), self.kernel, x.shape[2])):
             h = block(h, plan)
-        return self.head(h[:, :, -1]).squeeze(1)
+        last = h[..., -1]
+        return self.head(last if last.dim() == 2 else last.squeeze(2)).squeeze(1)
 
 
 def self_check():
@@ -284,6 +296,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument("--amp", choices=["bf16", "off"], default="bf16", help="autocast dtype on CUDA")
+    ap.add_argument("--channels-last", choices=["auto", "on", "off"], default="auto",
+                    help="the gather peer's TCN in channels-last layout (auto: on the CPU only, as hpo-trainer)")
     ap.add_argument("--prefetch-factor", type=int, default=2, help="batches built ahead (with --workers > 0)")
     ap.add_argument("--compile", choices=["auto", "on", "off"], default="auto",
                     help="torch.compile the model (auto: with --loader gather on CUDA, where torch has it)")
@@ -314,6 +328,9 @@ def main():
 
     tcn = CompactTcn if args.loader == "gather" else Tcn
     model = tcn(nf, args.hidden_size, args.layers, args.kernel_size, args.dropout).to(device)
+    if args.channels_last != "auto" and tcn is CompactTcn:
+        model.channels_last = args.channels_last == "on"
+    channels_last = tcn is CompactTcn and (not cuda if model.channels_last is None else model.channels_last)
     params = list(model.parameters())
     optimizer, optimizer_kind = make_optimizer(model, args, cuda)
     clip_options = {"foreach": True} if args.loader == "gather" and supports(nn.utils.clip_grad_norm_, "foreach") else {}
@@ -383,7 +400,7 @@ def main():
                       "device": args.device, "amp": args.amp if cuda else "off", "torch": torch.__version__,
                       "loader": args.loader, "model": tcn.__name__, "optimizer": optimizer_kind,
                       "compiled": compiled, "compile_mode": args.compile_mode if compiled else None,
-                      "epochs": epochs}))
+                      "channels_last": channels_last, "epochs": epochs}))
 
 
 if __name__ == "__main__":
