@@ -74,8 +74,8 @@ torch::Tensor WeightNormConv1dImpl::forward(const torch::Tensor& x, int64_t coun
 TemporalBlockImpl::TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout) {
   conv1_ = register_module("conv1", WeightNormConv1d(in, out, kernel));
   conv2_ = register_module("conv2", WeightNormConv1d(out, out, kernel));
-  drop1_ = register_module("drop1", torch::nn::Dropout(dropout));
-  drop2_ = register_module("drop2", torch::nn::Dropout(dropout));
+  drop1_ = register_module("drop1", FastDropout(dropout));
+  drop2_ = register_module("drop2", FastDropout(dropout));
   if (in != out)
     downsample_ =
         register_module("downsample", torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, 1)));
@@ -125,7 +125,7 @@ Mlp::Mlp(int64_t features, const TrainerConfig& config) {
   for (int i = 0; i < config.layers; ++i) {
     net_->push_back(Dense(in, config.hidden_size));
     net_->push_back(torch::nn::ReLU());
-    net_->push_back(torch::nn::Dropout(config.dropout));
+    net_->push_back(FastDropout(config.dropout));
     in = config.hidden_size;
   }
   net_->push_back(Dense(in, 1));

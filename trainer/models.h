@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trainer/config.h"
+#include "trainer/dropout.h"
 
 namespace hpo::trainer {
 
@@ -77,7 +78,7 @@ class TemporalBlockImpl : public torch::nn::Module {
 
  private:
   WeightNormConv1d conv1_{nullptr}, conv2_{nullptr};
-  torch::nn::Dropout drop1_{nullptr}, drop2_{nullptr};
+  FastDropout drop1_{nullptr}, drop2_{nullptr};
   torch::nn::Conv1d downsample_{nullptr};
 };
 TORCH_MODULE(TemporalBlock);
