@@ -46,7 +46,12 @@ std::optional<bool> read_auto_bool(const EnvLookup& getenv, const char* name) {
   const char* v = getenv(name);
   if (!v || !*v || lower(v) == "auto") return std::nullopt;
   bool on = false;
-  read_bool(getenv, name, &on);
+  try {
+    read_bool(getenv, name, &on);
+  } catch (const UsageError&) {
+    throw UsageError(fmt::format(
+        "environment: {}='{}' is not a boolean or auto (use 1/0, true/false, auto)", name, v));
+  }
   return on;
 }
 

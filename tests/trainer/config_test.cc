@@ -112,7 +112,8 @@ TEST_CASE("runtime settings from the environment") {
   CHECK_FALSE(read_runtime_settings(lookup).channels_last.has_value());
   env["CHANNELS_LAST"] = "nhwc";
   CHECK_THROWS_WITH_AS(read_runtime_settings(lookup),
-                       "environment: CHANNELS_LAST='nhwc' is not a boolean (use 1/0, true/false)",
+                       "environment: CHANNELS_LAST='nhwc' is not a boolean or auto (use 1/0, "
+                       "true/false, auto)",
                        UsageError);
   env.erase("CHANNELS_LAST");
   env["DEVICE_FEATURES"] = "0";
