@@ -110,12 +110,12 @@ torch::Tensor Tcn::forward(const torch::Tensor& x) {
   // convolutions over a one-row image: oneDNN's kernels take that layout as
   // it is, where the 3-D one is reordered on every call. On 2 CPU cores that
   // scored the validation and test windows 1.3x as fast; training, whose
-  // step is more than its convolutions, was level (docs/benchmarks.md,
-  // "Trial start").
+  // step is more than its convolutions, gained up to 7% (docs/benchmarks.md,
+  // "Trial start" and "Trainer speed").
   torch::Tensor h =
       channels_last_ ? x.unsqueeze(2).contiguous(torch::MemoryFormat::ChannelsLast) : x;
   for (size_t b = 0; b < blocks_.size(); ++b) h = blocks_[b]->forward(h, plans[b]);
-  torch::Tensor last = h.select(time_axis(h), h.size(time_axis(h)) - 1);  // [batch, hidden(, 1)]
+  torch::Tensor last = h.select(time_axis(h), -1);  // [batch, hidden(, 1)]
   return head_(last.dim() == 3 ? last.squeeze(2) : last).squeeze(1);
 }
 

@@ -18,17 +18,22 @@ std::string lower(std::string s) {
   return s;
 }
 
+// The boolean `v` spells, if it spells one.
+std::optional<bool> parse_bool(const char* v) {
+  const std::string s = lower(v);
+  if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
+  if (s == "0" || s == "false" || s == "no" || s == "off") return false;
+  return std::nullopt;
+}
+
 void read_bool(const EnvLookup& getenv, const char* name, bool* out) {
   const char* v = getenv(name);
   if (!v || !*v) return;
-  std::string s = lower(v);
-  if (s == "1" || s == "true" || s == "yes" || s == "on")
-    *out = true;
-  else if (s == "0" || s == "false" || s == "no" || s == "off")
-    *out = false;
-  else
+  const std::optional<bool> b = parse_bool(v);
+  if (!b)
     throw UsageError(
         fmt::format("environment: {}='{}' is not a boolean (use 1/0, true/false)", name, v));
+  *out = *b;
 }
 
 void read_int(const EnvLookup& getenv, const char* name, int min, int* out) {
@@ -45,14 +50,11 @@ void read_int(const EnvLookup& getenv, const char* name, int min, int* out) {
 std::optional<bool> read_auto_bool(const EnvLookup& getenv, const char* name) {
   const char* v = getenv(name);
   if (!v || !*v || lower(v) == "auto") return std::nullopt;
-  bool on = false;
-  try {
-    read_bool(getenv, name, &on);
-  } catch (const UsageError&) {
+  const std::optional<bool> b = parse_bool(v);
+  if (!b)
     throw UsageError(fmt::format(
         "environment: {}='{}' is not a boolean or auto (use 1/0, true/false, auto)", name, v));
-  }
-  return on;
+  return b;
 }
 
 }  // namespace

@@ -211,12 +211,16 @@ class CompactTcn(nn.Module):
         self.kernel = kernel
         self.channels_last = None  # None: on the CPU only, as hpo-trainer's CHANNELS_LAST=auto
 
+    def uses_channels_last(self, cuda):
+        return not cuda if self.channels_last is None else self.channels_last
+
     def forward(self, x):  # x: [batch, features, lookback]
         # Channels-last, as 2-D convolutions over a one-row image: PyTorch's
         # CPU tuning advice, faster on the CPU (hpo-trainer does the same,
         # trainer/models.cc).
-        channels_last = not x.is_cuda if self.channels_last is None else self.channels_last
-        h = x.unsqueeze(2).contiguous(memory_format=torch.channels_last) if channels_last else x
+        h = x
+        if self.uses_channels_last(x.is_cuda):
+            h = x.unsqueeze(2).contiguous(memory_format=torch.channels_last)
         for block, plan in zip(self.blocks, plan_blocks(len(self.blocks), self.kernel, x.shape[2])):
             h = block(h, plan)
         last = h[..., -1]
@@ -255,8 +259,10 @@ def self_check():
                     cb.downsample.load_state_dict(fb.downsample.state_dict())
             compact.head.load_state_dict(full.head.state_dict())
             x = torch.randn(64, steps, nf)
-            gap = (full(x) - compact(x.transpose(1, 2).contiguous())).abs().max().item()
-        assert gap < 1e-5, f"compact TCN differs by {gap} (layers {layers}, kernel {kernel}, lookback {steps})"
+            for compact.channels_last in (False, True):  # both layouts: CUDA's default, the CPU's
+                gap = (full(x) - compact(x.transpose(1, 2).contiguous())).abs().max().item()
+                assert gap < 1e-5, (f"compact TCN differs by {gap} (layers {layers}, kernel {kernel}, "
+                                    f"lookback {steps}, channels-last {compact.channels_last})")
     print("self-check: passed")
 
 
@@ -330,7 +336,7 @@ def main():
     model = tcn(nf, args.hidden_size, args.layers, args.kernel_size, args.dropout).to(device)
     if args.channels_last != "auto" and tcn is CompactTcn:
         model.channels_last = args.channels_last == "on"
-    channels_last = tcn is CompactTcn and (not cuda if model.channels_last is None else model.channels_last)
+    channels_last = tcn is CompactTcn and model.uses_channels_last(cuda)
     params = list(model.parameters())
     optimizer, optimizer_kind = make_optimizer(model, args, cuda)
     clip_options = {"foreach": True} if args.loader == "gather" and supports(nn.utils.clip_grad_norm_, "foreach") else {}
