@@ -24,6 +24,26 @@ torch::Tensor conv_time(const torch::Tensor& x, const torch::Tensor& weight,
                    F::Conv2dFuncOptions().bias(bias).stride({1, stride}));
 }
 
+// The identity, whose backward hands on its gradient in channels-last.
+// Narrowing, padding, slicing and selecting time steps send back gradients
+// in the default layout, and LibTorch's CPU kernels for a ReLU's backward
+// (and the convolutions') run many times slower when the gradient's layout
+// differs from the saved activation's.
+struct ChannelsLastGrad : torch::autograd::Function<ChannelsLastGrad> {
+  static torch::Tensor forward(torch::autograd::AutogradContext*, const torch::Tensor& x) {
+    return x.view_as(x);
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext*,
+                                                 torch::autograd::variable_list grad) {
+    return {grad[0].contiguous(torch::MemoryFormat::ChannelsLast)};
+  }
+};
+
+torch::Tensor channels_last_grad(const torch::Tensor& x) {
+  if (x.dim() != 4 || !x.requires_grad()) return x;
+  return ChannelsLastGrad::apply(x);
+}
+
 }  // namespace
 
 DenseImpl::DenseImpl(int64_t in, int64_t out) {
@@ -82,7 +102,7 @@ TemporalBlockImpl::TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, do
 }
 
 torch::Tensor TemporalBlockImpl::forward(const torch::Tensor& x, const BlockPlan& plan) {
-  torch::Tensor y = drop1_(torch::relu(conv1_(x, plan.mid_count, 1)));
+  torch::Tensor y = channels_last_grad(drop1_(torch::relu(conv1_(x, plan.mid_count, 1))));
   y = drop2_(torch::relu(conv2_(y, plan.out_count, plan.out_stride)));
   // The residual at the output steps: the last input step and every
   // out_stride-th one before it.
@@ -90,7 +110,7 @@ torch::Tensor TemporalBlockImpl::forward(const torch::Tensor& x, const BlockPlan
   torch::Tensor skip =
       x.slice(t, n - 1 - (plan.out_count - 1) * plan.out_stride, n, plan.out_stride);
   if (downsample_) skip = conv_time(skip, downsample_->weight, downsample_->bias, 1);
-  return torch::relu(y + skip);
+  return channels_last_grad(torch::relu(y + skip));
 }
 
 Tcn::Tcn(int64_t features, const TrainerConfig& config) : kernel_(config.kernel_size) {
