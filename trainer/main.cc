@@ -22,6 +22,7 @@
 #include "trainer/dataset.h"
 #include "trainer/error.h"
 #include "trainer/graph_step.h"
+#include "trainer/heap.h"
 #include "trainer/runtime_settings.h"
 #include "trainer/serve.h"
 #include "trainer/stop.h"
@@ -81,7 +82,10 @@ TCN's convolutions in channels-last layout, the same function, faster on the
 CPU), OMP_NUM_THREADS (intra-op threads),
 HPO_GPU_MEMORY_FRACTION (hpo sets a GPU profile's memory_fraction: CUDA's
 caching allocator keeps to that share of the GPU). Each is logged at start-up as
-applied. HPO_DEVICE (auto|cpu|cuda; hpo sets it per slot) decides where the
+applied. glibc's malloc serves blocks under 32 MiB from its heap and keeps
+freed memory for reuse, sparing the kernel's page faults every step, unless
+MALLOC_*_ variables or GLIBC_TUNABLES tune it.
+HPO_DEVICE (auto|cpu|cuda; hpo sets it per slot) decides where the
 config's device auto trains; a GPU slot this build cannot use fails with a
 line holding "no_cuda:" (exit 2). HPO_CACHE_DIR (hpo sets it to the runs
 directory's .cache) keeps the panel's features, built once per data file and
@@ -269,6 +273,10 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
                            env_or("HPO_TRIAL_NUMBER", "-"), env_or("HPO_STUDY_NAME", "-"),
                            config_path.empty() ? "(defaults)" : config_path);
   install_stop_handler();
+  // Before the data: its arrays and every step's activations come from the
+  // heap (heap.h says why).
+  std::cerr << "setting malloc -> "
+            << keep_freed_memory([](const char* name) { return std::getenv(name); }) << "\n";
   options.load_s =
       arrived ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *arrived).count()
               : seconds_since_process_start();

@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+#include "trainer/heap.h"
+
 #ifdef HPO_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
 #endif
@@ -36,6 +38,7 @@ ProcessDefaults process_defaults() { return {at::get_num_threads()}; }
 void restore_process_defaults(const ProcessDefaults& defaults) {
   if (at::get_num_threads() != defaults.intra_op_threads)
     at::set_num_threads(defaults.intra_op_threads);
+  release_freed_memory();  // first, so that the new peak starts from what is left
   reset_peak_rss();
   reset_peak_gpu_memory();
 }

@@ -14,7 +14,8 @@ struct ProcessDefaults {
 ProcessDefaults process_defaults();
 
 // Puts back the intra-op thread count (OMP_NUM_THREADS may be set by an
-// earlier request only) and zeroes the peak memory counters that the final
+// earlier request only), hands the heap's free memory back to the kernel
+// (heap.h), and zeroes the peak memory counters that the final
 // line reports (the process's resident high-water mark and, on CUDA, the
 // caching allocator's peaks), which would otherwise hold an earlier trial's.
 void restore_process_defaults(const ProcessDefaults& defaults);
