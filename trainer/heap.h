@@ -4,7 +4,7 @@
 // heap's free top back to the kernel once it passes a threshold (both adapt
 // as blocks are freed, up to 32 MiB). A training step allocates and frees
 // activations of a few MiB many times a second, so the kernel mapped, zeroed
-// and faulted in the same pages again and again: about 330,000 page faults
+// and faulted in the same pages again and again: about 340,000 page faults
 // in a 2-epoch trial of the default TCN. LibTorch's CPU allocator keeps no
 // cache of its own (PyTorch's CPU tuning advice is another malloc).
 #ifndef HPO_TRAINER_HEAP_H_

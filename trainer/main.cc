@@ -260,8 +260,8 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   }
   if (!export_dir.empty()) return export_features(export_dir, config);
 
-  const RuntimeSettings settings =
-      read_runtime_settings([](const char* name) { return std::getenv(name); });
+  const EnvLookup environment = [](const char* name) { return std::getenv(name); };
+  const RuntimeSettings settings = read_runtime_settings(environment);
   TrainOptions options;
   options.out_dir = out_dir;
   // hpo sets HPO_RESUME=1 when it runs a trial again after its first run died
@@ -275,8 +275,7 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   install_stop_handler();
   // Before the data: its arrays and every step's activations come from the
   // heap (heap.h says why).
-  std::cerr << "setting malloc -> "
-            << keep_freed_memory([](const char* name) { return std::getenv(name); }) << "\n";
+  std::cerr << "setting malloc -> " << keep_freed_memory(environment) << "\n";
   options.load_s =
       arrived ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *arrived).count()
               : seconds_since_process_start();
