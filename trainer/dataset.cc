@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <tuple>
+#include <utility>
 
 #include "trainer/calendar.h"
 #include "trainer/panel_memo.h"
@@ -186,26 +190,96 @@ void with_held_days(Scores* scores, const DailyPortfolio& book) {
 
 }  // namespace
 
-Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,
-                     const std::vector<float>& pred, double cost_bps,
-                     const std::vector<uint32_t>& skipped) {
-  std::vector<float> label, target, daily_return;
+namespace {
+
+// Everything score_samples computes from, gathered per sample: equal inputs
+// give equal scores.
+struct ScoreInputs {
+  std::vector<float> pred, label, target, daily_return;
   std::vector<uint32_t> day, ticker;
-  for (const Sample& s : samples) {
-    label.push_back(fs.label[fs.cell(s.ticker, s.day)]);
-    target.push_back(fs.target[fs.cell(s.ticker, s.day)]);
-    daily_return.push_back(fs.daily_return[fs.cell(s.ticker, s.day)]);
-    day.push_back(s.day);
-    ticker.push_back(s.ticker);
+  std::vector<uint32_t> skipped;  // the days held through
+  std::vector<float> held_return;  // every ticker's one-day return on each of them
+  size_t num_tickers = 0, min_names = 0;
+  int horizon = 0;
+  double cost_bps = 0;
+
+  // Equal bit for bit: a missing return is NaN, which == never matches.
+  bool operator==(const ScoreInputs& o) const {
+    return same_bits(pred, o.pred) && same_bits(label, o.label) && same_bits(target, o.target) &&
+           same_bits(daily_return, o.daily_return) && same_bits(day, o.day) &&
+           same_bits(ticker, o.ticker) && same_bits(skipped, o.skipped) &&
+           same_bits(held_return, o.held_return) &&
+           std::tie(num_tickers, min_names, horizon, cost_bps) ==
+               std::tie(o.num_tickers, o.min_names, o.horizon, o.cost_bps);
   }
-  Scores scores = score(pred, label, target, day, fs.label_spec.horizon, fs.min_names);
-  HoldThrough hold{skipped, [&](uint32_t t, uint32_t d) { return fs.daily_return[fs.cell(t, d)]; }};
-  const DailyPortfolio book =
-      daily_long_short(day, ticker, pred, daily_return, cost_bps, fs.min_names, hold);
+
+  template <typename T>
+  static bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  }
+};
+
+ScoreInputs gather_inputs(const FeatureSet& fs, const std::vector<Sample>& samples,
+                          std::vector<float> pred, double cost_bps,
+                          const std::vector<uint32_t>& skipped) {
+  ScoreInputs in;
+  in.pred = std::move(pred);
+  for (auto* v : {&in.label, &in.target, &in.daily_return}) v->reserve(samples.size());
+  for (auto* v : {&in.day, &in.ticker}) v->reserve(samples.size());
+  for (const Sample& s : samples) {
+    const size_t cell = fs.cell(s.ticker, s.day);
+    in.label.push_back(fs.label[cell]);
+    in.target.push_back(fs.target[cell]);
+    in.daily_return.push_back(fs.daily_return[cell]);
+    in.day.push_back(s.day);
+    in.ticker.push_back(s.ticker);
+  }
+  in.skipped = skipped;
+  for (uint32_t d : skipped)
+    for (size_t t = 0; t < fs.num_tickers; ++t)
+      in.held_return.push_back(fs.daily_return[fs.cell(t, d)]);
+  in.num_tickers = fs.num_tickers;
+  in.min_names = fs.min_names;
+  in.horizon = fs.label_spec.horizon;
+  in.cost_bps = cost_bps;
+  return in;
+}
+
+Scores score_inputs(const ScoreInputs& in) {
+  Scores scores = score(in.pred, in.label, in.target, in.day, in.horizon, in.min_names);
+  HoldThrough hold{
+      in.skipped, [&in](uint32_t t, uint32_t d) {
+        const size_t k =
+            size_t(std::lower_bound(in.skipped.begin(), in.skipped.end(), d) - in.skipped.begin());
+        return double(in.held_return[k * in.num_tickers + t]);
+      }};
+  const DailyPortfolio book = daily_long_short(in.day, in.ticker, in.pred, in.daily_return,
+                                               in.cost_bps, in.min_names, hold);
   scores.sharpe_net = book.net_sharpe();
   scores.turnover = book.mean_turnover();
   with_held_days(&scores, book);
   return scores;
+}
+
+// The oracle's scores of the windows a server's trials score, computed once:
+// every trial of a study has the same data, windows and costs, and scoring
+// the oracle took 0.05 to 0.08 s of each (docs/benchmarks.md, "Trial
+// start"). Entries are recalled only for inputs equal in full, not by a
+// hash; kept only while the panel memo is on (a server), two at most (the
+// validation and test windows).
+std::vector<std::pair<ScoreInputs, Scores>>& oracle_memo() {
+  static std::vector<std::pair<ScoreInputs, Scores>> memo;
+  if (!panel_memo_enabled()) memo.clear();
+  return memo;
+}
+
+}  // namespace
+
+Scores score_samples(const FeatureSet& fs, const std::vector<Sample>& samples,
+                     const std::vector<float>& pred, double cost_bps,
+                     const std::vector<uint32_t>& skipped) {
+  return score_inputs(gather_inputs(fs, samples, pred, cost_bps, skipped));
 }
 
 std::string data_summary_line(const Dataset& data, const TrainerConfig& config) {
@@ -215,8 +289,19 @@ std::string data_summary_line(const Dataset& data, const TrainerConfig& config) 
 
 Scores oracle_scores(const Dataset& data, const std::vector<Sample>& samples, double cost_bps) {
   std::vector<float> pred;
+  pred.reserve(samples.size());
   for (const Sample& s : samples) pred.push_back(data.oracle[data.features.cell(s.ticker, s.day)]);
-  return score_samples(data.features, samples, pred, cost_bps, data.skipped_days);
+  ScoreInputs in =
+      gather_inputs(data.features, samples, std::move(pred), cost_bps, data.skipped_days);
+  auto& memo = oracle_memo();
+  for (const auto& [kept, scores] : memo)
+    if (kept == in) return scores;
+  Scores scores = score_inputs(in);
+  if (panel_memo_enabled()) {
+    if (memo.size() == 2) memo.erase(memo.begin());
+    memo.emplace_back(std::move(in), scores);
+  }
+  return scores;
 }
 
 }  // namespace hpo::trainer

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <numeric>
+#include <utility>
 
 #include "hpo/ranks/ranks.h"
+#include "trainer/day_groups.h"
 
 namespace hpo::trainer {
 
@@ -26,10 +27,7 @@ double sample_std(const std::vector<double>& x) {
 // log returns; a position earns the simple return e^l - 1 (log returns do not
 // add across names).
 double long_short(const std::vector<double>& pred, const std::vector<double>& label) {
-  std::vector<size_t> order(pred.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return pred[a] > pred[b]; });
+  const std::vector<size_t> order = by_prediction(pred);
   size_t k = std::max<size_t>(1, pred.size() / 5);
   double top = 0, bottom = 0;
   for (size_t i = 0; i < k; ++i) {
@@ -57,6 +55,26 @@ double non_overlapping_sharpe(const std::vector<uint32_t>& days, const std::vect
 
 }  // namespace
 
+std::vector<size_t> by_prediction(const std::vector<double>& pred) {
+  std::vector<size_t> order(pred.size());
+  if (std::none_of(pred.begin(), pred.end(), [](double v) { return std::isnan(v); })) {
+    // (value, position) pairs sort faster than positions compared through
+    // the values, and the position breaks ties as a stable sort would. NaN
+    // (a diverged model) has no order, which std::sort would rely on.
+    std::vector<std::pair<double, size_t>> pairs(pred.size());
+    for (size_t i = 0; i < pred.size(); ++i) pairs[i] = {pred[i], i};
+    std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
+    for (size_t i = 0; i < pred.size(); ++i) order[i] = pairs[i].second;
+    return order;
+  }
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return pred[a] > pred[b]; });
+  return order;
+}
+
 double pearson(const std::vector<double>& x, const std::vector<double>& y) {
   double mx = mean(x), my = mean(y), sxy = 0, sxx = 0, syy = 0;
   for (size_t i = 0; i < x.size(); ++i) {
@@ -76,24 +94,26 @@ Scores score(const std::vector<float>& pred, const std::vector<float>& label,
              const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon,
              size_t min_names) {
   Scores s;
-  std::map<uint32_t, std::pair<std::vector<double>, std::vector<double>>> by_day;
   double sq = 0;
-  for (size_t k = 0; k < pred.size(); ++k) {
+  for (size_t k = 0; k < pred.size(); ++k)
     sq += double(pred[k] - target[k]) * double(pred[k] - target[k]);
-    auto& [p, l] = by_day[day[k]];
-    p.push_back(pred[k]);
-    l.push_back(label[k]);
-  }
   s.loss = pred.empty() ? 0 : sq / double(pred.size());
+  const DayGroups groups = group_by_day(day);
   std::vector<double> ics, rank_ics, returns;
-  std::vector<uint32_t> days;  // of `returns`, ascending (by_day is ordered)
-  for (const auto& [d, pl] : by_day) {
-    const auto& [p, l] = pl;
-    if (p.size() < min_names) continue;
+  std::vector<uint32_t> days;  // of `returns`, ascending
+  std::vector<double> p, l;  // one day's, reused
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (groups.count(g) < min_names) continue;
+    p.clear();
+    l.clear();
+    for (const size_t* k = groups.first(g); k != groups.first(g + 1); ++k) {
+      p.push_back(pred[*k]);
+      l.push_back(label[*k]);
+    }
     ics.push_back(pearson(p, l));
     rank_ics.push_back(spearman(p, l));
     returns.push_back(long_short(p, l));
-    days.push_back(d);
+    days.push_back(groups.days[g]);
   }
   s.days = int(ics.size());
   s.daily_days = days;

@@ -44,6 +44,11 @@ Scores score(const std::vector<float>& pred, const std::vector<float>& label,
              const std::vector<float>& target, const std::vector<uint32_t>& day, int horizon = 1,
              size_t min_names = 5);
 
+// Positions of `pred` from the highest prediction to the lowest; equal ones
+// in input order. The long-short legs (here and portfolio.h) are its first
+// and last k.
+std::vector<size_t> by_prediction(const std::vector<double>& pred);
+
 // Spearman rank correlation of two equally long vectors (0 if either is constant).
 double spearman(const std::vector<double>& x, const std::vector<double>& y);
 double pearson(const std::vector<double>& x, const std::vector<double>& y);

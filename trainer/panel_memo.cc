@@ -23,6 +23,8 @@ void set_panel_memo(bool on) {
   if (!on) m.data.reset();
 }
 
+bool panel_memo_enabled() { return memo().enabled; }
+
 std::optional<PanelData> recall_panel_data(const std::string& id) {
   const Memo& m = memo();
   if (!m.enabled || !m.data || m.id != id) return std::nullopt;

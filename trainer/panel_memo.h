@@ -19,6 +19,9 @@ namespace hpo::trainer {
 // On in a server; off (the default) also forgets what was kept.
 void set_panel_memo(bool on);
 
+// Whether it is on: other memos of a server's trials follow it (dataset.cc).
+bool panel_memo_enabled();
+
 // A copy of the data remembered under `id`, if it is the last remembered.
 std::optional<PanelData> recall_panel_data(const std::string& id);
 

@@ -2,36 +2,55 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <numeric>
+#include <utility>
+
+#include "trainer/day_groups.h"
+#include "trainer/metrics.h"
 
 namespace hpo::trainer {
 
 namespace {
 
-using Book = std::map<uint32_t, double>;  // ticker -> weight
+// Weights by ticker, ascending by ticker: the order turnover's sums run in.
+// A sorted vector rather than a map: a book has a few hundred names, looked
+// up once for each of the day's names.
+using Position = std::pair<uint32_t, double>;
+using Book = std::vector<Position>;
 
 struct Day {
   std::vector<uint32_t> tickers;
   std::vector<double> pred, ret;
 };
 
+// The position of `ticker` in `book`, or null.
+template <typename B>
+auto find(B& book, uint32_t ticker) -> decltype(book.data()) {
+  auto it = std::lower_bound(book.begin(), book.end(), ticker,
+                             [](const Position& p, uint32_t t) { return p.first < t; });
+  return it != book.end() && it->first == ticker ? &*it : nullptr;
+}
+
 // Top k by prediction long, bottom k short; ties keep the input order, as in
 // score()'s long-short. A name that cannot be entered (NaN return) keeps its
 // weight in cash: its order is not filled.
 Book long_short_book(const Day& d) {
-  std::vector<size_t> order(d.pred.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return d.pred[a] > d.pred[b]; });
+  const std::vector<size_t> order = by_prediction(d.pred);
   const size_t k = std::max<size_t>(1, order.size() / 5);
-  Book book;
+  Book orders;  // in the order they are placed; a name may be in both legs
   auto add = [&](size_t i, double w) {
-    if (std::isfinite(d.ret[i])) book[d.tickers[i]] += w;
+    if (std::isfinite(d.ret[i])) orders.emplace_back(d.tickers[i], w);
   };
   for (size_t i = 0; i < k; ++i) {
     add(order[i], 1.0 / double(k));
     add(order[order.size() - 1 - i], -1.0 / double(k));
+  }
+  std::stable_sort(orders.begin(), orders.end(),
+                   [](const Position& a, const Position& b) { return a.first < b.first; });
+  Book book;
+  for (const auto& [ticker, w] : orders) {
+    if (book.empty() || book.back().first != ticker) book.emplace_back(ticker, 0.0);
+    book.back().second += w;
   }
   return book;
 }
@@ -39,21 +58,24 @@ Book long_short_book(const Day& d) {
 // Removes the held names that are gone on day `d`: no row, or no price to
 // trade at. Their positions were closed at the last print (features.h).
 void drop_closed(Book* held, const Day& d) {
-  Book tradable;
+  std::vector<char> tradable(held->size(), 0);
   for (size_t i = 0; i < d.tickers.size(); ++i)
-    if (std::isfinite(d.ret[i])) tradable[d.tickers[i]] = 0;
-  for (auto it = held->begin(); it != held->end();)
-    it = tradable.count(it->first) ? std::next(it) : held->erase(it);
+    if (std::isfinite(d.ret[i]))
+      if (const Position* p = find(*held, d.tickers[i])) tradable[size_t(p - held->data())] = 1;
+  size_t kept = 0;
+  for (size_t i = 0; i < held->size(); ++i)
+    if (tradable[i]) (*held)[kept++] = (*held)[i];
+  held->resize(kept);
 }
 
 double turnover(const Book& before, const Book& after) {
   double sum = 0;
   for (const auto& [ticker, w] : after) {
-    auto it = before.find(ticker);
-    sum += std::abs(w - (it == before.end() ? 0.0 : it->second));
+    const Position* b = find(before, ticker);
+    sum += std::abs(w - (b ? b->second : 0.0));
   }
   for (const auto& [ticker, w] : before)
-    if (!after.count(ticker)) sum += std::abs(w);
+    if (!find(after, ticker)) sum += std::abs(w);
   return sum;
 }
 
@@ -68,10 +90,8 @@ double simple_return(double log_return) {
 
 double book_return(const Book& book, const Day& d) {
   double r = 0;
-  for (size_t i = 0; i < d.tickers.size(); ++i) {
-    auto it = book.find(d.tickers[i]);
-    if (it != book.end()) r += it->second * simple_return(d.ret[i]);
-  }
+  for (size_t i = 0; i < d.tickers.size(); ++i)
+    if (const Position* p = find(book, d.tickers[i])) r += p->second * simple_return(d.ret[i]);
   return r;
 }
 
@@ -79,14 +99,11 @@ double book_return(const Book& book, const Day& d) {
 // position's value moved by its own return and the capital by the book's,
 // so w' = w (1 + r) / (1 + gross). Rebalancing trades from these, not from
 // the weights set the day before.
-Book drifted(const Book& book, const Day& d, double gross) {
-  Book out = book;
-  for (size_t i = 0; i < d.tickers.size(); ++i) {
-    auto it = out.find(d.tickers[i]);
-    if (it != out.end()) it->second *= 1.0 + simple_return(d.ret[i]);
-  }
-  for (auto& [ticker, w] : out) w /= 1.0 + gross;
-  return out;
+Book drifted(Book book, const Day& d, double gross) {
+  for (size_t i = 0; i < d.tickers.size(); ++i)
+    if (Position* p = find(book, d.tickers[i])) p->second *= 1.0 + simple_return(d.ret[i]);
+  for (auto& [ticker, w] : book) w /= 1.0 + gross;
+  return book;
 }
 
 }  // namespace
@@ -134,18 +151,22 @@ DailyPortfolio daily_long_short(const std::vector<uint32_t>& day,
                                 const std::vector<uint32_t>& ticker, const std::vector<float>& pred,
                                 const std::vector<float>& ret, double cost_bps, size_t min_names,
                                 const HoldThrough& hold) {
-  std::map<uint32_t, Day> by_day;
-  for (size_t k = 0; k < pred.size(); ++k) {
-    Day& d = by_day[day[k]];
-    d.tickers.push_back(ticker[k]);
-    d.pred.push_back(pred[k]);
-    d.ret.push_back(ret[k]);
-  }
+  const DayGroups groups = group_by_day(day);
   DailyPortfolio out;
   Book held;
+  Day cross_section;  // one day's, reused
   auto skipped = hold.days.begin();
-  for (const auto& [d, cross_section] : by_day) {
-    if (cross_section.pred.size() < min_names) continue;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (groups.count(g) < min_names) continue;
+    const uint32_t d = groups.days[g];
+    cross_section.tickers.clear();
+    cross_section.pred.clear();
+    cross_section.ret.clear();
+    for (const size_t* k = groups.first(g); k != groups.first(g + 1); ++k) {
+      cross_section.tickers.push_back(ticker[*k]);
+      cross_section.pred.push_back(pred[*k]);
+      cross_section.ret.push_back(ret[*k]);
+    }
     for (; skipped != hold.days.end() && *skipped < d; ++skipped) {
       if (out.days.empty()) continue;  // before the first book: nothing held
       const Day today = held_day(held, hold, *skipped);

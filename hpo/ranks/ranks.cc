@@ -4,13 +4,36 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 namespace hpo::ranks {
 
-std::vector<double> average_ranks(const std::vector<double>& x) {
+namespace {
+
+// Positions of x in ascending order of value (ties in any order: they share
+// a rank).
+std::vector<size_t> ascending(const std::vector<double>& x) {
   std::vector<size_t> order(x.size());
+  if (std::none_of(x.begin(), x.end(), [](double v) { return std::isnan(v); })) {
+    // Sorting (value, position) pairs reads memory in order, about twice as
+    // fast as sorting positions through the values (the trainer ranks every
+    // day's predictions every epoch). NaN has no order, which std::sort
+    // would rely on.
+    std::vector<std::pair<double, size_t>> pairs(x.size());
+    for (size_t i = 0; i < x.size(); ++i) pairs[i] = {x[i], i};
+    std::sort(pairs.begin(), pairs.end());
+    for (size_t i = 0; i < x.size(); ++i) order[i] = pairs[i].second;
+    return order;
+  }
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&x](size_t a, size_t b) { return x[a] < x[b]; });
+  return order;
+}
+
+}  // namespace
+
+std::vector<double> average_ranks(const std::vector<double>& x) {
+  const std::vector<size_t> order = ascending(x);
   std::vector<double> ranks(x.size());
   for (size_t i = 0; i < order.size();) {
     size_t j = i;

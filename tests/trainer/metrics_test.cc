@@ -2,9 +2,15 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 
+#include "tests/trainer/tiny_config.h"
 #include "trainer/dataset.h"
+#include "trainer/day_groups.h"
+#include "trainer/panel_memo.h"
 #include "trainer/synthetic.h"
 
 namespace hpo::trainer {
@@ -104,6 +110,96 @@ TEST_CASE("metrics: days with fewer than five names are skipped") {
   Scores s = score({1, 2, 3}, {1, 2, 3}, {0, 0, 0}, {1, 1, 1});
   CHECK(s.days == 0);
   CHECK(s.rank_ic == 0.0);
+}
+
+// The order the long-short legs are cut from is a stable sort's, descending:
+// with ties, signed zeros, and NaN (a diverged model predicts NaN).
+TEST_CASE("metrics: predictions are ordered highest first, ties in input order") {
+  std::mt19937 rng(5);
+  for (int rep = 0; rep < 300; ++rep) {
+    std::vector<double> pred(rng() % 80);
+    for (double& p : pred) {
+      p = std::normal_distribution<double>()(rng);
+      if (rep % 4 == 1) p = std::round(p);
+      if (rep % 4 == 2) p = (rng() % 2) ? 0.0 : -0.0;
+      if (rep % 4 == 3 && rng() % 10 == 0) p = NAN;
+    }
+    std::vector<size_t> stable(pred.size());
+    std::iota(stable.begin(), stable.end(), size_t(0));
+    std::stable_sort(stable.begin(), stable.end(),
+                     [&](size_t a, size_t b) { return pred[a] > pred[b]; });
+    CHECK(by_prediction(pred) == stable);
+  }
+}
+
+// Both ways of grouping: a calendar's days (counted) and days far apart
+// (sorted).
+TEST_CASE("metrics: samples are grouped by day, ascending, in input order within a day") {
+  std::mt19937 rng(9);
+  for (uint32_t spread : {30u, 4000000000u}) {
+    std::vector<uint32_t> day(500);
+    for (uint32_t& d : day) d = 7 + uint32_t(rng() % 30) * (spread / 30);
+    const DayGroups g = group_by_day(day);
+    REQUIRE(g.begin.size() == g.size() + 1);
+    CHECK(g.begin.back() == day.size());
+    std::vector<bool> seen(day.size(), false);
+    for (size_t k = 0; k < g.size(); ++k) {
+      if (k > 0) CHECK(g.days[k - 1] < g.days[k]);
+      for (const size_t* i = g.first(k); i != g.first(k + 1); ++i) {
+        CHECK(day[*i] == g.days[k]);
+        if (i != g.first(k)) CHECK(*(i - 1) < *i);
+        CHECK_FALSE(seen[*i]);
+        seen[*i] = true;
+      }
+    }
+    CHECK(std::count(seen.begin(), seen.end(), true) == long(day.size()));
+  }
+  CHECK(group_by_day({}).size() == 0);
+}
+
+// A server remembers the oracle's scores of the windows its trials score
+// (dataset.cc). What it hands back must be what scoring afresh gives, after
+// any change of window, cost or data.
+TEST_CASE("metrics: a server's remembered oracle scores are those computed afresh") {
+  Dataset d = load_dataset(testing::tiny_config());
+  REQUIRE_FALSE(d.oracle.empty());
+  const auto afresh = [](const Dataset& data, const std::vector<Sample>& s, double cost) {
+    set_panel_memo(false);  // also forgets every remembered score
+    const Scores scores = oracle_scores(data, s, cost);
+    set_panel_memo(true);
+    return scores;
+  };
+  struct MemoOff {
+    ~MemoOff() { set_panel_memo(false); }
+  } memo_off;
+  set_panel_memo(true);
+  const auto check = [&](const Dataset& data, const std::vector<Sample>& s, double cost) {
+    const Scores got = oracle_scores(data, s, cost), want = afresh(data, s, cost);
+    CHECK(got.rank_ic == want.rank_ic);
+    CHECK(got.sharpe == want.sharpe);
+    CHECK(got.sharpe_net == want.sharpe_net);
+    CHECK(got.daily_net == want.daily_net);
+  };
+  const auto remember = [&](const Dataset& data, const std::vector<Sample>& s, double cost) {
+    oracle_scores(data, s, cost);
+  };
+  remember(d, d.valid, 10);
+  check(d, d.valid, 10);  // the same window again
+  remember(d, d.valid, 10);
+  check(d, d.test, 10);  // another window
+  remember(d, d.valid, 10);
+  check(d, d.valid, 30);  // another cost
+  remember(d, d.valid, 10);
+  std::vector<Sample> fewer(d.valid.begin() + 1, d.valid.end());
+  check(d, fewer, 10);  // a sample fewer
+  Dataset changed = d;
+  changed.oracle[changed.features.cell(d.valid[7].ticker, d.valid[7].day)] += 1;
+  remember(d, d.valid, 10);
+  check(changed, changed.valid, 10);  // another oracle value
+  changed = d;
+  changed.features.daily_return[changed.features.cell(d.valid[7].ticker, d.valid[7].day)] += .5f;
+  remember(d, d.valid, 10);
+  check(changed, changed.valid, 10);  // another return
 }
 
 }  // namespace

@@ -123,6 +123,36 @@ TEST_CASE("stats: Spearman averages tied ranks") {
   CHECK(std::isnan(spearman({1, 1, 1}, {1, 2, 3})));
 }
 
+// A value's average rank is 1 + (the values below it) + (its equals but
+// itself) / 2, counted directly: the definition, not a sort.
+TEST_CASE("stats: average ranks match their definition, with ties, signed zeros and NaN") {
+  std::mt19937 rng(11);
+  for (int rep = 0; rep < 400; ++rep) {
+    std::vector<double> x(rng() % 60);
+    for (double& v : x) {
+      v = std::normal_distribution<double>()(rng);
+      if (rep % 3 == 1) v = std::round(v * 2);  // many ties
+      if (rep % 3 == 2) v = (rng() % 2) ? 0.0 : -0.0;  // equal, with different bits
+    }
+    const std::vector<double> ranks = average_ranks(x);
+    REQUIRE(ranks.size() == x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      double below = 0, equal = 0;
+      for (double v : x) below += v < x[i], equal += v == x[i];
+      CHECK(ranks[i] == 1 + below + (equal - 1) / 2);
+    }
+  }
+  // With a NaN (a diverged trial's value) the ranks stay a permutation's
+  // average: they are finite and sum to n (n + 1) / 2.
+  const std::vector<double> ranks = average_ranks({2, NAN, 1, 3, NAN});
+  double sum = 0;
+  for (double r : ranks) {
+    CHECK(std::isfinite(r));
+    sum += r;
+  }
+  CHECK(sum == 15);
+}
+
 TEST_CASE("stats: effective trials from the mean pairwise correlation") {
   const Series same(5, {0.01, -0.02, 0.03, 0.0, 0.01});
   CHECK(mean_pairwise_correlation(same) == doctest::Approx(1));
