@@ -479,11 +479,12 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
     progress_.trial_finished(plan->number, result.state, result.value, result.reason,
                              result.seconds, result.values);
     if (result.report_burst_at_exit > 0 && !warned_report_burst_.exchange(true)) {
-      progress_.note("trial " + std::to_string(plan->number) + ": its " +
-                     std::to_string(result.report_burst_at_exit) +
-                     " epoch lines reached the report file only when its trainer exited: is the "
-                     "file flushed after each line? Until then pruning and hpo status see nothing "
-                     "(docs/trainer-protocol.md)");
+      progress_.note(
+          "trial " + std::to_string(plan->number) + ": its " +
+          std::to_string(result.report_burst_at_exit) +
+          " epoch lines reached the report file all at once, as its trainer ended: is the "
+          "file flushed after each line? Until then pruning and hpo status see nothing "
+          "(docs/trainer-protocol.md)");
     }
     if (result.not_served && !warned_not_served_.exchange(true)) {
       progress_.note(

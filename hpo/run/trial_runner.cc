@@ -61,9 +61,11 @@ class TrialRunner::Watch {
   // Returns true when a new intermediate value of the objective arrived.
   bool drain(bool at_eof, TrainerRun& run) {
     bool fresh = false;
+    const size_t epochs_before = curve_.size();
     for (auto& event : reader_.read_new(at_eof)) {
       switch (event.kind) {
         case ReportEvent::Kind::kEpoch: {
+          if (curve_.empty()) first_epoch_at_ = Clock::now();
           curve_.push_back({{"step", event.step}, {"metrics", metrics_json(event.metrics)}});
           const auto it = event.metrics.find(metric_);
           if (it != event.metrics.end() && !run.pruned_at) {
@@ -91,11 +93,15 @@ class TrialRunner::Watch {
           break;
       }
     }
+    if (curve_.size() > epochs_before) ++epoch_reads_;
     return fresh;
   }
 
   const nlohmann::json& curve() const { return curve_; }
   size_t epochs() const { return curve_.size(); }
+  // How many reads brought epoch lines, and when the first of them came.
+  int epoch_reads() const { return epoch_reads_; }
+  Clock::time_point first_epoch_at() const { return first_epoch_at_; }
   int last_step() const { return last_step_; }
   const std::string& bad_series() const { return bad_series_; }
 
@@ -107,6 +113,8 @@ class TrialRunner::Watch {
   nlohmann::json curve_ = nlohmann::json::array();
   int last_step_ = -1;
   std::string bad_series_;  // the first broken series line, which fails the trial
+  int epoch_reads_ = 0;
+  Clock::time_point first_epoch_at_;
 };
 
 struct TrialRunner::Attempt {
@@ -214,6 +222,23 @@ void TrialRunner::supervise(RunningTrainer& running, Watch& watch, const TrialPl
   }
 }
 
+namespace {
+
+// An unflushed report: every epoch line came in one read, after the trainer
+// ran silent for kReportBurstSeconds, and shortly before its exit was seen
+// or after it. The buffer is flushed as the trainer ends, and a teardown
+// that takes a while lets hpo read it before the exit, so "only after the
+// exit" missed it under load. Lines flushed one by one come in reads of
+// their own; fast epochs flushed long before the exit are no sign either.
+bool is_report_burst(size_t epochs, int epoch_reads, Clock::time_point first_epoch_at,
+                     Clock::time_point started, Clock::time_point exited_at) {
+  return epochs >= 2 && epoch_reads == 1 &&
+         first_epoch_at - started >= seconds(kReportBurstSeconds) &&
+         first_epoch_at + seconds(kReportBurstBeforeExitSeconds) > exited_at;
+}
+
+}  // namespace
+
 TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
                                           const nlohmann::ordered_json& config) {
   const auto started = Clock::now();
@@ -244,11 +269,11 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
                                    plan.guard);
     Watch watch(reader, storage_, plan, metric_);
     supervise(running, watch, plan, started, a);
+    const auto exited_at = Clock::now();
     a.not_served = server && !server->replied() && run.exit && run.exit->success();
-    const size_t epochs_while_running = watch.epochs();
     watch.drain(true, run);
-    const double ran_s = std::chrono::duration<double>(Clock::now() - started).count();
-    if (epochs_while_running == 0 && watch.epochs() >= 2 && ran_s >= kReportBurstSeconds)
+    if (is_report_burst(watch.epochs(), watch.epoch_reads(), watch.first_epoch_at(), started,
+                        exited_at))
       a.burst_at_exit = static_cast<int>(watch.epochs());
     a.curve = watch.curve();
     if (!watch.bad_series().empty()) a.bad_series = report_file + " " + watch.bad_series();

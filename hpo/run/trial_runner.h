@@ -62,8 +62,8 @@ struct TrialResult {
   // fail_stale_trials, say): its state now. Nothing of this run's end was
   // stored; its trainer was stopped if it still ran. `reason` says which.
   std::optional<TrialState> ended_elsewhere;
-  // Epoch lines that reached the report file only when the trainer exited,
-  // after a silent run (kReportBurstSeconds or longer): its report is
+  // Epoch lines that reached the report file all at once as the trainer
+  // ended, after a silent run (kReportBurstSeconds or longer): its report is
   // probably not flushed per line, so pruning and hpo status saw nothing.
   int report_burst_at_exit = 0;
   // With trainer.serve: the trainer ended the trial by exiting 0, not by a
@@ -74,6 +74,9 @@ struct TrialResult {
 // How long a trainer must run silent before a burst of epoch lines at its
 // exit counts as an unflushed report.
 inline constexpr double kReportBurstSeconds = 2.0;
+// How long before its exit was seen such a burst may come: a trainer flushes
+// its buffer as it ends, and its teardown can take a while after that.
+inline constexpr double kReportBurstBeforeExitSeconds = 1.0;
 
 // Files inside a trial directory.
 inline constexpr const char* kConfigFile = "config.json";

@@ -2,7 +2,10 @@
 """A trainer for integration tests, scripted by its config's `mode`:
 ok, fail, hang, hang_hard (ignores SIGTERM), garbage, no_final, nan, slow,
 unflushed (its report lines all arrive at its exit); `abort_above: X`
-aborts the process in a trial whose x is above X.
+aborts the process in a trial whose x is above X; `linger: S` flushes the
+report at its end and then takes S seconds to exit, as a trainer's teardown
+can (an unflushed report's lines then arrive before the exit, not with it);
+`startup: S` sleeps S seconds before its first epoch, as loading data does.
 Records what it saw (argv, env) in its trial directory. With `leave_child`,
 it starts a `sleep` in its process group that it never waits for, as a
 data-loader worker or a shell's background job would be, and writes its pid
@@ -80,6 +83,7 @@ if mode == "garbage":
     send({"type": "epoch", "step": 0, "metrics": {"score": score}})
     report.write('{"type": "final", "metrics": {"score": "oops"}}\n')
     sys.exit(0)
+time.sleep(float(config.get("startup", 0.0)))
 for epoch in range(int(config.get("epochs", 3))):
     time.sleep(float(config.get("sleep", 0.0)))
     send({"type": "epoch", "step": epoch, "metrics": {"score": score * (epoch + 1)}})
@@ -102,3 +106,6 @@ if config.get("runs_log"):
     import socket
     with open(config["runs_log"], "a") as f:
         f.write(f"{os.environ['HPO_TRIAL_NUMBER']} {socket.gethostname()} {os.getpid()}\n")
+if config.get("linger"):
+    report.flush()
+    time.sleep(float(config["linger"]))
