@@ -23,12 +23,11 @@ struct Day {
   std::vector<double> pred, ret;
 };
 
-// The position of `ticker` in `book`, or null.
-template <typename B>
-auto find(B& book, uint32_t ticker) -> decltype(book.data()) {
+// Where `ticker` is in `book`, or book.size() when the book does not hold it.
+size_t position(const Book& book, uint32_t ticker) {
   auto it = std::lower_bound(book.begin(), book.end(), ticker,
                              [](const Position& p, uint32_t t) { return p.first < t; });
-  return it != book.end() && it->first == ticker ? &*it : nullptr;
+  return it != book.end() && it->first == ticker ? size_t(it - book.begin()) : book.size();
 }
 
 // Top k by prediction long, bottom k short; ties keep the input order, as in
@@ -61,7 +60,7 @@ void drop_closed(Book* held, const Day& d) {
   std::vector<char> tradable(held->size(), 0);
   for (size_t i = 0; i < d.tickers.size(); ++i)
     if (std::isfinite(d.ret[i]))
-      if (const Position* p = find(*held, d.tickers[i])) tradable[size_t(p - held->data())] = 1;
+      if (const size_t p = position(*held, d.tickers[i]); p < held->size()) tradable[p] = 1;
   size_t kept = 0;
   for (size_t i = 0; i < held->size(); ++i)
     if (tradable[i]) (*held)[kept++] = (*held)[i];
@@ -71,11 +70,11 @@ void drop_closed(Book* held, const Day& d) {
 double turnover(const Book& before, const Book& after) {
   double sum = 0;
   for (const auto& [ticker, w] : after) {
-    const Position* b = find(before, ticker);
-    sum += std::abs(w - (b ? b->second : 0.0));
+    const size_t b = position(before, ticker);
+    sum += std::abs(w - (b < before.size() ? before[b].second : 0.0));
   }
   for (const auto& [ticker, w] : before)
-    if (!find(after, ticker)) sum += std::abs(w);
+    if (position(after, ticker) == after.size()) sum += std::abs(w);
   return sum;
 }
 
@@ -91,7 +90,8 @@ double simple_return(double log_return) {
 double book_return(const Book& book, const Day& d) {
   double r = 0;
   for (size_t i = 0; i < d.tickers.size(); ++i)
-    if (const Position* p = find(book, d.tickers[i])) r += p->second * simple_return(d.ret[i]);
+    if (const size_t p = position(book, d.tickers[i]); p < book.size())
+      r += book[p].second * simple_return(d.ret[i]);
   return r;
 }
 
@@ -101,7 +101,8 @@ double book_return(const Book& book, const Day& d) {
 // the weights set the day before.
 Book drifted(Book book, const Day& d, double gross) {
   for (size_t i = 0; i < d.tickers.size(); ++i)
-    if (Position* p = find(book, d.tickers[i])) p->second *= 1.0 + simple_return(d.ret[i]);
+    if (const size_t p = position(book, d.tickers[i]); p < book.size())
+      book[p].second *= 1.0 + simple_return(d.ret[i]);
   for (auto& [ticker, w] : book) w /= 1.0 + gross;
   return book;
 }
