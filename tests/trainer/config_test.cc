@@ -74,10 +74,7 @@ TEST_CASE("runtime settings from the environment") {
                                             {"PIN_MEMORY", "false"},
                                             {"AMP_DTYPE", "bfloat16"},
                                             {"OMP_NUM_THREADS", "2"}};
-  auto lookup = [&](const char* name) -> const char* {
-    auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  };
+  const EnvLookup lookup = testing::env_lookup(env);
   RuntimeSettings s = read_runtime_settings(lookup);
   CHECK(s.num_workers == 3);
   CHECK_FALSE(s.pin_memory);

@@ -9,15 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "tests/trainer/test_util.h"
+
 namespace hpo::trainer {
 namespace {
-
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-  return [vars = std::move(vars)](const char* name) -> const char* {
-    auto it = vars.find(name);
-    return it == vars.end() ? nullptr : it->second.c_str();
-  };
-}
 
 long minor_faults() {
   rusage usage{};
@@ -44,13 +39,14 @@ long allocation_round() {
 }
 
 TEST_CASE("heap: the environment's own malloc tuning is left alone") {
-  CHECK(keep_freed_memory(env_of({{"MALLOC_TRIM_THRESHOLD_", "4096"}})) ==
-        "left as MALLOC_TRIM_THRESHOLD_ sets it");
-  CHECK(keep_freed_memory(env_of({{"GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=65536"}})) ==
+  const auto setting = [](std::map<std::string, std::string> env) {
+    return keep_freed_memory(testing::env_lookup(env));
+  };
+  CHECK(setting({{"MALLOC_TRIM_THRESHOLD_", "4096"}}) == "left as MALLOC_TRIM_THRESHOLD_ sets it");
+  CHECK(setting({{"GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=65536"}}) ==
         "left as GLIBC_TUNABLES sets it");
   // Tunables of other parts of glibc, or empty variables, do not count.
-  CHECK(keep_freed_memory(
-            env_of({{"GLIBC_TUNABLES", "glibc.rtld.nns=2"}, {"MALLOC_TOP_PAD_", ""}})) ==
+  CHECK(setting({{"GLIBC_TUNABLES", "glibc.rtld.nns=2"}, {"MALLOC_TOP_PAD_", ""}}) ==
         "blocks under 32 MiB from the heap, freed memory kept for reuse");
 }
 
@@ -71,7 +67,8 @@ long fresh_round_faults() {
 TEST_CASE("heap: freed memory is reused without page faults, and released between trials") {
   const long round_pages = fresh_round_faults();
   REQUIRE(round_pages > 0);
-  REQUIRE(keep_freed_memory(env_of({})) ==
+  const std::map<std::string, std::string> none;
+  REQUIRE(keep_freed_memory(testing::env_lookup(none)) ==
           "blocks under 32 MiB from the heap, freed memory kept for reuse");
   allocation_round();  // maps the heap
   long later = 0;

@@ -35,6 +35,13 @@ std::string TempDir::write(const std::string& name, const std::string& text) con
   return path;
 }
 
+EnvLookup env_lookup(const std::map<std::string, std::string>& vars) {
+  return [&vars](const char* name) -> const char* {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;

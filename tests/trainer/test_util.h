@@ -3,8 +3,11 @@
 #define HPO_TESTS_TRAINER_TEST_UTIL_H_
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "trainer/runtime_settings.h"
 
 namespace hpo::trainer::testing {
 
@@ -25,6 +28,10 @@ class TempDir {
 };
 
 std::string read_file(const std::string& path);
+
+// The environment lookup of `vars` as they are at each call (a test changes
+// them between calls): they must outlive the lookup.
+EnvLookup env_lookup(const std::map<std::string, std::string>& vars);
 
 // A trainer report's lines of one type ("epoch", "series", "final"), in order.
 std::vector<std::string> report_lines(const std::string& report, const std::string& type);
