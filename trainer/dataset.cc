@@ -188,10 +188,6 @@ void with_held_days(Scores* scores, const DailyPortfolio& book) {
   scores->daily_skipped = book.skipped;
 }
 
-}  // namespace
-
-namespace {
-
 // Everything score_samples computes from, gathered per sample: equal inputs
 // give equal scores.
 struct ScoreInputs {
