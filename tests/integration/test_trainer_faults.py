@@ -183,12 +183,13 @@ def test_end_refused_by_database(p):
     expect([t["state"] for t in p.optuna_trials("stuck")] == ["FAIL"], p.optuna_trials("stuck"))
 
 
-def fail_running_trial(p, name, with_intermediate):
+def fail_running_trial(p, name, with_intermediate, release=False):
     """As an Optuna worker's fail_stale_trials does: sets the study's running
     trial to FAIL through Optuna's storage, once it has started (and, if
-    `with_intermediate`, has reported an intermediate value)."""
+    `with_intermediate`, has reported an intermediate value). With `release`,
+    then lets the unruly trainer's sleeps end (its `release` file)."""
     p.optuna(f"""
-        import time
+        import os, time
         from optuna.trial import TrialState
         storage = optuna.storages.RDBStorage(url)
         deadline = time.time() + 60
@@ -201,6 +202,9 @@ def fail_running_trial(p, name, with_intermediate):
                 running = []
             if running:
                 storage.set_trial_state_values(running[0]._trial_id, state=TrialState.FAIL)
+                if {release!r}:
+                    trial_dir = running[0].system_attrs["hpo:trial_dir"]
+                    open(os.path.join(trial_dir, "release"), "w").close()
                 print(running[0].number)
                 break
             time.sleep(0.05)
@@ -218,9 +222,11 @@ def start_run(p, name, n):
 def test_trial_failed_by_another_client(p):
     # A trainer that reports nothing until its end: its result is not
     # stored, not counted and not shown as a COMPLETE trial or a best.
-    p.unruly("silent", "slow_silent", "epochs: 1, sleep: 3")
+    # It sleeps until the other client has failed it, up to a minute: the
+    # client's start (import optuna) took longer than a 3 s trial at ctest -j6.
+    p.unruly("silent", "slow_silent", "epochs: 1, sleep: 60")
     proc = start_run(p, "silent", 1)
-    fail_running_trial(p, "silent", with_intermediate=False)
+    fail_running_trial(p, "silent", with_intermediate=False, release=True)
     out, err = proc.communicate(timeout=120)
     expect(proc.returncode == 1, f"exit {proc.returncode}\n{out}\n{err}")
     expect("COMPLETE" not in out and "new best" not in out, out)

@@ -79,12 +79,17 @@ if mode == "grandchild_outlives":
 if mode in ("slow_silent", "slow_reporting"):
     # Trial 0 runs `epochs` epochs of `sleep` seconds, later ones one epoch;
     # each is reported unless silent. Writes `finished` once done, so a test
-    # can tell it was stopped.
+    # can tell it was stopped. A `release` file in the trial directory ends
+    # the sleeps early: a test can give a slow client all the time it needs
+    # and still not wait for the trainer.
     with open(os.path.join(trial_dir, "trainer.pid"), "w") as f:
         f.write(str(os.getpid()))
     epochs = int(config.get("epochs", 1)) if os.environ["HPO_TRIAL_NUMBER"] == "0" else 1
+    release = os.path.join(trial_dir, "release")
     for epoch in range(epochs):
-        time.sleep(float(config.get("sleep", 0.0)))
+        until = time.time() + float(config.get("sleep", 0.0))
+        while time.time() < until and not os.path.exists(release):
+            time.sleep(0.02)
         if mode == "slow_reporting":
             send({"type": "epoch", "step": epoch, "metrics": {"score": 0.1 * epoch}})
     final()
