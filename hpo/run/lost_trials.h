@@ -1,8 +1,10 @@
-// Trials this worker ran until another worker took them over: a worker cut
-// off from the database longer than the heartbeat grace is judged dead, and
-// its trials are run again elsewhere. The heartbeat learns it (its guarded
-// beat is refused) and notes it here; the trial's runner then stops its
-// trainer, so that only the new owner's run writes to the trial.
+// Trials this worker ran until another worker took them over, or another
+// client ended them. A worker cut off from the database longer than the
+// heartbeat grace is judged dead, and its trials are run again elsewhere;
+// an Optuna worker's fail_stale_trials, or a person, can set a running trial
+// FAIL. The heartbeat learns either (its beat is refused) and notes it here;
+// the trial's runner then stops its trainer, which may report nothing until
+// its end, so that it writes nothing more to the trial.
 #ifndef HPO_RUN_LOST_TRIALS_H_
 #define HPO_RUN_LOST_TRIALS_H_
 
@@ -11,6 +13,8 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+
+#include "samplers/trial_view.h"
 
 namespace hpo {
 
@@ -29,9 +33,23 @@ class LostTrials {
     return it->second;
   }
 
+  // Notes that another client ended trial `trial_id` as `state`.
+  void mark_ended(int64_t trial_id, TrialState state) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ended_[trial_id] = state;
+  }
+  // What another client made the trial, if it ended it.
+  std::optional<TrialState> ended(int64_t trial_id) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = ended_.find(trial_id);
+    if (it == ended_.end()) return std::nullopt;
+    return it->second;
+  }
+
  private:
   mutable std::mutex mu_;
   std::map<int64_t, nlohmann::json> holders_;
+  std::map<int64_t, TrialState> ended_;
 };
 
 }  // namespace hpo

@@ -16,6 +16,7 @@
 #include "hpo/run/owner.h"
 #include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trial_config.h"
+#include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
 
@@ -289,12 +290,17 @@ void StudyRunner::find_orphans() {
 
 void StudyRunner::beat() {
   for (int64_t id : running_.ids()) {
+    const auto sent = BeatWatch::Clock::now();
     try {
-      const auto sent = BeatWatch::Clock::now();
       storage_.record_heartbeat(id, guard_);
       watch_.beat(id, sent);
     } catch (const OwnershipLost& e) {
       lost_.mark(id, e.holder);  // its runner stops the trainer
+    } catch (const TrialNotRunning& e) {
+      // The database answered, so this worker is not cut off: its runner,
+      // not the beat watch, stops the trainer and says why.
+      watch_.beat(id, sent);
+      lost_.mark_ended(id, e.state);
     } catch (const StorageError&) {
       // A missed beat is retried next period; the trial itself goes on.
     }

@@ -200,6 +200,9 @@ void TrialRunner::supervise(RunningTrainer& running, Watch& watch, const TrialPl
     if (const auto holder = lost_ ? lost_->holder(plan.trial_id) : std::nullopt) {
       throw OwnershipLost(plan.trial_id, *holder);
     }
+    if (const auto ended = lost_ ? lost_->ended(plan.trial_id) : std::nullopt) {
+      throw TrialNotRunning(plan.trial_id, *ended);  // its trainer may never report
+    }
     if ((run.exit = running.poll())) return;
     const bool fresh = watch.drain(false, run);
     const auto now = Clock::now();

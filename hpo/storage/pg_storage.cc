@@ -558,7 +558,8 @@ void PgStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
   std::lock_guard<std::mutex> lock(beat_mu_);
   if (!beat_conn_) beat_conn_ = std::make_unique<PgConnection>(conn_->url());
   beat_conn_->transact("record_heartbeat", [&](pqxx::work& tx, const PgAttempt&) {
-    if (!guard.key.empty()) guarded_state(tx, trial_id, guard, "SHARE");
+    const TrialState state = guarded_state(tx, trial_id, guard, "SHARE");
+    if (state != TrialState::kRunning) throw TrialNotRunning(trial_id, state);
     put_heartbeat(tx, trial_id);
   });
 }

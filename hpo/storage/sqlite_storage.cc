@@ -397,7 +397,9 @@ bool SqliteStorage::take_over_trial(int64_t trial_id, const json& from, const Ow
 
 void SqliteStorage::record_heartbeat(int64_t trial_id, const OwnerGuard& guard) {
   write("record_heartbeat", [&] {
+    const TrialState state = trial_state(*db_, trial_id);
     check_guard(*db_, trial_id, guard);
+    if (state != TrialState::kRunning) throw TrialNotRunning(trial_id, state);
     put_heartbeat(*db_, trial_id);
   });
 }

@@ -217,7 +217,9 @@ class Storage {
   // Marks the trial's owner as alive now (Optuna's trial_heartbeats, on the
   // database's clock, so hosts with skewed clocks still agree). Throws
   // OwnershipLost if `guard` does not hold: a beat is how a worker that was
-  // cut off learns that its trial was taken over.
+  // cut off learns that its trial was taken over. Throws TrialNotRunning,
+  // writing nothing, once the trial has ended: how a worker learns that
+  // another client ended it while a trainer that reports nothing ran.
   virtual void record_heartbeat(int64_t trial_id, const OwnerGuard& guard) = 0;
   void record_heartbeat(int64_t trial_id) { record_heartbeat(trial_id, OwnerGuard{}); }
   // RUNNING trials of the study whose last heartbeat is older than

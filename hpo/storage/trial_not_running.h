@@ -1,7 +1,7 @@
 // A write for a RUNNING trial that found it ended: another client set its
 // state (an Optuna worker's fail_stale_trials, say). Like OwnershipLost, an
 // answer for the caller rather than a failure, never retried; nothing was
-// written. Thrown by Storage::set_intermediate_value.
+// written. Thrown by Storage::set_intermediate_value and record_heartbeat.
 #ifndef HPO_STORAGE_TRIAL_NOT_RUNNING_H_
 #define HPO_STORAGE_TRIAL_NOT_RUNNING_H_
 

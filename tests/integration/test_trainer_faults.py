@@ -59,8 +59,8 @@ class FaultProject(Project):
         shutil.copy(os.path.join(HERE, "unruly_trainer.py"), tmp)
         self.storage = f"sqlite:///{os.path.join(tmp, 'studies.db')}"
 
-    def unruly(self, name, mode, fixed=""):
-        self.study(name=name, fixed=f"mode: {mode}" + (", " + fixed if fixed else ""))
+    def unruly(self, name, mode, fixed="", extra=""):
+        self.study(name=name, fixed=f"mode: {mode}" + (", " + fixed if fixed else ""), extra=extra)
         path = os.path.join(self.dir, "studies", name + ".yaml")
         text = open(path).read().replace("fake_trainer.py", "unruly_trainer.py")
         text = text.replace("storage: sqlite:///../studies.db", f'storage: "{self.storage}"')
@@ -224,7 +224,9 @@ def test_trial_failed_by_another_client(p):
     # stored, not counted and not shown as a COMPLETE trial or a best.
     # It sleeps until the other client has failed it, up to a minute: the
     # client's start (import optuna) took longer than a 3 s trial at ctest -j6.
-    p.unruly("silent", "slow_silent", "epochs: 1, sleep: 60")
+    # Its heartbeats are 10 minutes apart, so that hpo learns of the end only
+    # when the trainer exits.
+    p.unruly("silent", "slow_silent", "epochs: 1, sleep: 60", extra="heartbeat_interval: 600\n")
     proc = start_run(p, "silent", 1)
     fail_running_trial(p, "silent", with_intermediate=False, release=True)
     out, err = proc.communicate(timeout=120)
@@ -235,22 +237,38 @@ def test_trial_failed_by_another_client(p):
     expect("0 complete, 0 pruned, 0 failed, 1 ended by another client" in out, out)
     check_finished("silent", p.optuna_trials("silent"), 1, "FAIL", None)
 
+    # The same trainer, left to sleep its minute: hpo's next heartbeat (every
+    # 0.5 s here) is refused for the ended trial, and hpo stops the trainer
+    # then rather than at its end.
+    p.unruly("beating", "slow_silent", "epochs: 1, sleep: 60", extra="heartbeat_interval: 0.5\n")
+    out = stopped_once_failed(p, "beating", 1, with_intermediate=False, exit_code=1)
+    expect("0 complete, 0 pruned, 0 failed, 1 ended by another client" in out, out)
+    check_finished("beating", p.optuna_trials("beating"), 1, "FAIL", None)
+
     # A trainer that reports each epoch: stopped as soon as hpo learns of it;
     # the study goes on with its next trial.
     p.unruly("reporting", "slow_reporting", "epochs: 200, sleep: 0.1")
-    proc = start_run(p, "reporting", 2)
-    fail_running_trial(p, "reporting", with_intermediate=True)
-    trial_dir = p.optuna_trials("reporting")[0]["system_attrs"]["hpo:trial_dir"]
+    out = stopped_once_failed(p, "reporting", 2, with_intermediate=True, exit_code=0)
+    expect("taken over" not in out, out)
+    expect("1 complete, 0 pruned, 0 failed, 1 ended by another client" in out, out)
+    trials = p.optuna_trials("reporting")
+    expect([t["state"] for t in trials] == ["FAIL", "COMPLETE"], trials)
+
+
+def stopped_once_failed(p, name, n, with_intermediate, exit_code):
+    """Runs `n` trials of study `name`, fails trial 0 as another client while
+    it runs, and checks that hpo stopped its trainer before the trainer's
+    end and said so. Returns what hpo printed."""
+    proc = start_run(p, name, n)
+    fail_running_trial(p, name, with_intermediate=with_intermediate)
+    trial_dir = p.optuna_trials(name)[0]["system_attrs"]["hpo:trial_dir"]
     pid = int(open(os.path.join(trial_dir, "trainer.pid")).read())
     expect(gone_within(pid, 10), "the trainer of the trial set to FAIL still runs")
     out, err = proc.communicate(timeout=120)
-    expect(proc.returncode == 0, f"exit {proc.returncode}\n{out}\n{err}")
+    expect(proc.returncode == exit_code, f"exit {proc.returncode}\n{out}\n{err}")
     expect("trial 0: set to FAIL by another client while it ran; stopped its trainer" in out, out)
-    expect("taken over" not in out, out)
-    expect("1 complete, 0 pruned, 0 failed, 1 ended by another client" in out, out)
     expect(not os.path.exists(os.path.join(trial_dir, "finished")), "the trainer ran to its end")
-    trials = p.optuna_trials("reporting")
-    expect([t["state"] for t in trials] == ["FAIL", "COMPLETE"], trials)
+    return out
 
 
 def run_test(name, hpo):

@@ -313,6 +313,14 @@ STORAGE_CONTRACT(heartbeats,
   REQUIRE(storage.finish_trial(
       b.id, {TrialState::kFail, std::nullopt, {}, {}}));  // finished: never stale
   CHECK(storage.stale_trials(study.id, 60) == std::vector<int64_t>{a.id});
+  // An ended trial refuses its beat and says what it is now: how a worker
+  // learns that another client ended a trial whose trainer reports nothing.
+  try {
+    storage.record_heartbeat(b.id);
+    FAIL("a beat of a FAIL trial was taken");
+  } catch (const TrialNotRunning& e) {
+    CHECK(e.state == TrialState::kFail);
+  }
 }
 
 STORAGE_CONTRACT(take_over,
