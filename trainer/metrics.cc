@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <utility>
 
 #include "hpo/ranks/ranks.h"
 #include "trainer/day_groups.h"
@@ -56,23 +55,7 @@ double non_overlapping_sharpe(const std::vector<uint32_t>& days, const std::vect
 }  // namespace
 
 std::vector<size_t> by_prediction(const std::vector<double>& pred) {
-  std::vector<size_t> order(pred.size());
-  if (std::none_of(pred.begin(), pred.end(), [](double v) { return std::isnan(v); })) {
-    // (value, position) pairs sort faster than positions compared through
-    // the values, and the position breaks ties as a stable sort would. NaN
-    // (a diverged model) has no order, which std::sort would rely on.
-    std::vector<std::pair<double, size_t>> pairs(pred.size());
-    for (size_t i = 0; i < pred.size(); ++i) pairs[i] = {pred[i], i};
-    std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
-      return a.first > b.first || (a.first == b.first && a.second < b.second);
-    });
-    for (size_t i = 0; i < pred.size(); ++i) order[i] = pairs[i].second;
-    return order;
-  }
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return pred[a] > pred[b]; });
-  return order;
+  return ranks::stable_order(pred, /*descending=*/true);
 }
 
 double pearson(const std::vector<double>& x, const std::vector<double>& y) {

@@ -7,9 +7,15 @@
 #ifndef HPO_RANKS_RANKS_H_
 #define HPO_RANKS_RANKS_H_
 
+#include <cstddef>
 #include <vector>
 
 namespace hpo::ranks {
+
+// Positions of x from the lowest value to the highest (the highest first
+// with `descending`); equal values in input order, as a stable sort leaves
+// them.
+std::vector<size_t> stable_order(const std::vector<double>& x, bool descending = false);
 
 // 1-based ranks; tied values share the mean of their ranks.
 std::vector<double> average_ranks(const std::vector<double>& x);
