@@ -30,7 +30,9 @@ struct TrainerConfig {
   int64_t max_train_samples = 32768;  // per epoch, a fresh random subset; 0 = all
   int64_t max_valid_samples =
       32768;  // validate on every k-th valid date to stay under this; 0 = all
-  int eval_batch_size = 0;  // 0: 512 on the CPU, 4096 on CUDA (trainer.cc says why)
+  // 0: 512 on the CPU (2,048 where the TCN's windows share their series), 4096
+  // on CUDA (trainer.cc says why)
+  int eval_batch_size = 0;
   uint64_t seed = 0;
   // Data.
   std::string data;  // CSV path; empty = the built-in synthetic panel

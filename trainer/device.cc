@@ -161,6 +161,16 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
       << (setup.channels_last ? "channels-last (2-D convolutions over one row)"
                               : "[batch, channels, time] (1-D convolutions)")
       << "\n";
+  setup.tcn_scorer = !setup.cuda && setup.channels_last;
+  setup.series_scoring = setup.tcn_scorer ? s.series_scoring : std::optional<bool>(false);
+  log << "setting SERIES_SCORING=" << (s.series_scoring ? on_off(*s.series_scoring) : "auto")
+      << " -> "
+      << (!setup.tcn_scorer       ? "off: needs the CPU and CHANNELS_LAST"
+          : !setup.series_scoring ? "the TCN's scored windows of a name share their series' "
+                                    "steps where that is less work"
+          : *setup.series_scoring ? "the TCN's scored windows of a name share their series' steps"
+                                  : "off (each window scored alone)")
+      << "\n";
   // Several slots share a GPU: each trial's allocator keeps to its slot's
   // share, and a served trainer's cache, kept between trials, stays within
   // it too.

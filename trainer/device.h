@@ -9,6 +9,7 @@
 
 #include <torch/torch.h>
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ struct DeviceSetup {
   // where oneDNN's kernels scored with it 1.3x as fast (training up to 7%); not
   // on CUDA, where it has not been measured against cuDNN's 3-D path.
   bool channels_last = false;
+  // Scoring the TCN through TcnScorer (tcn_scorer.h): on the CPU in
+  // channels-last. Its windows share their names' series where that is less
+  // work (SERIES_SCORING=auto, nullopt), or always or never.
+  bool tcn_scorer = false;
+  std::optional<bool> series_scoring = false;
 };
 
 // CUDNN_BENCHMARK=auto: whether timing cuDNN's algorithms pays over a run of

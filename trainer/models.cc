@@ -83,12 +83,15 @@ WeightNormConv1dImpl::WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kern
   bias_ = register_parameter("bias", torch::empty({out}).uniform_(-bound, bound));
 }
 
+torch::Tensor WeightNormConv1dImpl::weight() const {
+  return v_ * (g_ / v_.norm(2, {1, 2}, /*keepdim=*/true));
+}
+
 torch::Tensor WeightNormConv1dImpl::forward(const torch::Tensor& x, int64_t count, int64_t stride) {
-  torch::Tensor weight = v_ * (g_ / v_.norm(2, {1, 2}, /*keepdim=*/true));
   const int64_t t = time_axis(x), need = (count - 1) * stride + kernel_, have = x.size(t);
   torch::Tensor input =
       need > have ? F::pad(x, F::PadFuncOptions({need - have, 0})) : x.narrow(t, have - need, need);
-  return conv_time(input, weight, bias_, stride);
+  return conv_time(input, weight(), bias_, stride);
 }
 
 TemporalBlockImpl::TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout) {
@@ -136,7 +139,7 @@ torch::Tensor Tcn::forward(const torch::Tensor& x) {
       channels_last_ ? x.unsqueeze(2).contiguous(torch::MemoryFormat::ChannelsLast) : x;
   for (size_t b = 0; b < blocks_.size(); ++b) h = blocks_[b]->forward(h, plans[b]);
   torch::Tensor last = h.select(time_axis(h), -1);  // [batch, hidden(, 1)]
-  return head_(last.dim() == 3 ? last.squeeze(2) : last).squeeze(1);
+  return head(last.dim() == 3 ? last.squeeze(2) : last);
 }
 
 Mlp::Mlp(int64_t features, const TrainerConfig& config) {

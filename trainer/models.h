@@ -62,6 +62,9 @@ class WeightNormConv1dImpl : public torch::nn::Module {
   WeightNormConv1dImpl(int64_t in, int64_t out, int64_t kernel);
   torch::Tensor forward(const torch::Tensor& x, int64_t count, int64_t stride);
   int64_t kernel() const { return kernel_; }
+  // The convolution's weight, g * v / ||v||, [out, in, kernel].
+  torch::Tensor weight() const;
+  const torch::Tensor& bias() const { return bias_; }
 
  private:
   torch::Tensor v_, g_, bias_;
@@ -75,6 +78,10 @@ class TemporalBlockImpl : public torch::nn::Module {
  public:
   TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout);
   torch::Tensor forward(const torch::Tensor& x, const BlockPlan& plan);
+  // The layers, for scoring over whole series (series_scorer.h).
+  const WeightNormConv1d& conv1() const { return conv1_; }
+  const WeightNormConv1d& conv2() const { return conv2_; }
+  const torch::nn::Conv1d& downsample() const { return downsample_; }  // null when in == out
 
  private:
   WeightNormConv1d conv1_{nullptr}, conv2_{nullptr};
@@ -90,6 +97,11 @@ class Tcn : public ReturnModel {
   Tcn(int64_t features, const TrainerConfig& config);
   torch::Tensor forward(const torch::Tensor& x) override;
   void use_channels_last(bool on) override { channels_last_ = on; }
+  // The layers, for scoring over whole series (series_scorer.h).
+  const std::vector<TemporalBlock>& blocks() const { return blocks_; }
+  int64_t kernel() const { return kernel_; }
+  // The head's score of each top-block output, [batch, hidden] -> [batch].
+  torch::Tensor head(const torch::Tensor& last) { return head_(last).squeeze(1); }
 
  private:
   std::vector<TemporalBlock> blocks_;

@@ -82,6 +82,7 @@ RuntimeSettings read_runtime_settings(const EnvLookup& getenv) {
   read_bool(getenv, "CUDA_GRAPHS", &s.cuda_graphs);
   read_bool(getenv, "DEVICE_FEATURES", &s.device_features);
   s.channels_last = read_auto_bool(getenv, "CHANNELS_LAST");
+  s.series_scoring = read_auto_bool(getenv, "SERIES_SCORING");
   if (const char* v = getenv("HPO_DEVICE"); v && *v) {
     s.device = lower(v);
     if (s.device != "auto" && s.device != "cpu" && s.device != "cuda")

@@ -113,6 +113,14 @@ TEST_CASE("runtime settings from the environment") {
                        "true/false, auto)",
                        UsageError);
   env.erase("CHANNELS_LAST");
+  CHECK_FALSE(s.series_scoring.has_value());  // default: auto, where sharing is less work
+  env["SERIES_SCORING"] = "0";
+  CHECK(read_runtime_settings(lookup).series_scoring == false);
+  env["SERIES_SCORING"] = "yes";
+  CHECK(read_runtime_settings(lookup).series_scoring == true);
+  env["SERIES_SCORING"] = "shared";
+  CHECK_THROWS_AS(read_runtime_settings(lookup), UsageError);
+  env.erase("SERIES_SCORING");
   env["DEVICE_FEATURES"] = "0";
   CHECK_FALSE(read_runtime_settings(lookup).device_features);
   env["DEVICE_FEATURES"] = "gpu";

@@ -162,6 +162,37 @@ TEST_CASE("train: the best epoch's kept validation scores equal scoring its weig
   CHECK(series == testing::series_line(scored.report, "valid"));
 }
 
+TEST_CASE("train: on the CPU the TCN's windows share their series, with each window's scores") {
+  TrainerConfig config = tiny_config();
+  config.device = "cpu";
+  config.epochs = 1;
+  config.layers =
+      3;  // the default TCN's depth and window: 13 of a window's 29 hidden steps its own
+  config.lookback = 20;
+  Dataset data = load_dataset(config);
+  TempDir shared_dir, alone_dir;
+  RuntimeSettings s = settings();
+  const Run shared = run(config, data, shared_dir.path(), false, nullptr, s);
+  // Every day of every name in both windows: sharing is less work.
+  CHECK(shared.log.find(std::to_string(data.test.size()) + " windows sharing each name's series") !=
+        std::string::npos);
+  CHECK(shared.log.find(std::to_string(data.valid.size()) +
+                        " windows sharing each name's series") != std::string::npos);
+  s.series_scoring = false;
+  const Run alone = run(config, data, alone_dir.path(), false, nullptr, s);
+  CHECK(alone.log.find("windows sharing") == std::string::npos);
+  // The same predictions to float rounding (tcn_scorer_test.cc): the same
+  // scores but for rounding, and the same epoch.
+  for (const char* key : {"val_rank_ic", "val_loss", "test_rank_ic", "test_ic", "test_loss"}) {
+    const std::string name = key;
+    CAPTURE(name);
+    CHECK(shared.result.final_metrics.at(key) ==
+          doctest::Approx(alone.result.final_metrics.at(key)).epsilon(1e-4));
+  }
+  CHECK(shared.result.final_metrics.at("best_epoch") ==
+        alone.result.final_metrics.at("best_epoch"));
+}
+
 TEST_CASE("train: the evaluation batch does not change the scores") {
   for (const std::string model : {"tcn", "mlp"}) {
     CAPTURE(model);
