@@ -196,10 +196,10 @@ TcnScorer::Chunk TcnScorer::run_series(int64_t first_ticker, int64_t tickers, in
   for (int64_t b = 0; b < plan_.series_blocks; ++b) {
     const BlockWeights& w = weights_[size_t(b)];
     const int64_t dilation = int64_t(1) << b;
-    torch::Tensor mid = torch::relu(conv_series(h, w.conv1, w.bias1, dilation));
-    torch::Tensor y = torch::relu(conv_series(mid, w.conv2, w.bias2, dilation));
+    torch::Tensor mid = conv_series(h, w.conv1, w.bias1, dilation).relu_();
+    torch::Tensor y = conv_series(mid, w.conv2, w.bias2, dilation).relu_();
     torch::Tensor skip = w.downsample.defined() ? conv_series(h, w.downsample, w.bias_down, 1) : h;
-    h = torch::relu(y + skip);
+    h = y.add_(skip).relu_();
     c.mid.push_back(as_rows(mid));
     c.out.push_back(as_rows(h));
   }
@@ -224,8 +224,8 @@ torch::Tensor TcnScorer::predict_batch(const Chunk& chunk, const std::vector<Sam
     // WeightNormConv1d pads it, then the steps the series has.
     if (mid_steps.own > 0) {
       const int64_t need = p.mid_count - 1 + k;
-      own = torch::relu(
-          conv_steps(steps(in, in_steps->count - need, mid_steps.own - 1 + k), w.steps1, 1));
+      own =
+          conv_steps(steps(in, in_steps->count - need, mid_steps.own - 1 + k), w.steps1, 1).relu_();
     }
     if (mid_steps.kept > mid_steps.own)
       taken = gather(chunk.mid[b], batch, mid_steps, mid_steps.own, mid_steps.kept, in_chunk);
@@ -233,14 +233,15 @@ torch::Tensor TcnScorer::predict_batch(const Chunk& chunk, const std::vector<Sam
     own = taken = torch::Tensor();
     if (out_steps.own > 0) {
       const int64_t need = (p.out_count - 1) * p.out_stride + k;
-      torch::Tensor y = torch::relu(
+      torch::Tensor y =
           conv_steps(steps(mid, p.mid_count - need, (out_steps.own - 1) * p.out_stride + k),
-                     w.steps2, p.out_stride));
+                     w.steps2, p.out_stride)
+              .relu_();
       const int64_t first = in_steps->count - 1 - (p.out_count - 1) * p.out_stride;
       torch::Tensor skip =
           in.slice(3, first, first + (out_steps.own - 1) * p.out_stride + 1, p.out_stride);
       if (w.downsample.defined()) skip = conv_steps(skip, w.steps_down, 1);
-      own = torch::relu(y + skip);
+      own = y.add_(skip).relu_();
     }
     if (out_steps.kept > out_steps.own)
       taken = gather(chunk.out[b], batch, out_steps, out_steps.own, out_steps.kept, in_chunk);
