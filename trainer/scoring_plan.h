@@ -1,4 +1,4 @@
-// Which of the pruned TCN's time steps (models.h) each scored window computes
+// Which of the pruned TCN's time steps (block_plan.h) each scored window computes
 // itself, and which it takes from one pass over each name's whole series.
 //
 // Windows of the same name overlap: the window of day t and that of day t + 1
@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "trainer/models.h"
+#include "trainer/block_plan.h"
 
 namespace hpo::trainer {
 
