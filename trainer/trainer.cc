@@ -132,7 +132,7 @@ class Loop {
     return score_samples(data_.features, samples, pred, config_.cost_bps, data_.skipped_days);
   }
 
-  // Each window's prediction from its own forward.
+  // The model's forward on batches of whole windows.
   std::vector<float> predict_windows(const std::vector<Sample>& samples, int64_t rows) {
     Batcher& b = batcher();
     b.start(samples, eval_batch_size());
@@ -172,7 +172,9 @@ class Loop {
           shared_work / 1e6, alone_work / 1e6);
     // Shared, a window's own steps are few, and oneDNN's matrix products
     // ran 1.4 times as fast on 2,048 windows' steps as on 512.
-    if (share && config_.eval_batch_size <= 0) return shared.predict(samples, 2048);
+    if (share && config_.eval_batch_size <= 0)
+      return shared.predict(
+          samples, std::max<int64_t>(kMinEvalRows, std::min<int64_t>(2048, samples.size())));
     return (share ? shared : alone).predict(samples, rows);
   }
 
