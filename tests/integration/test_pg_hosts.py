@@ -292,7 +292,19 @@ def test_fault_kill_worker_and_restart_server(p):
                 if os.path.exists(os.path.join(p.dir, "runs", "s", f"trial_{int(number):04d}", "seen.json")):
                     return int(number)
             return None
-        victim = wait_for("a trial of host-0's mid-run", running_on_host_0)
+        # The worker is frozen before it is killed, and its trial must still
+        # be RUNNING then: a trial of 0.75 s could end between the look and
+        # the kill on a loaded machine, and then no host had a trial to
+        # resume (seen once in a full CTest run). The pause lets a commit
+        # already sent land first.
+        while True:
+            victim = wait_for("a trial of host-0's mid-run", running_on_host_0)
+            os.kill(workers[0].pid, signal.SIGSTOP)
+            time.sleep(0.3)
+            state = p.pg.sql(f"SELECT state FROM trials WHERE number = {victim}", db="study")
+            if state == [["RUNNING"]]:
+                break
+            os.kill(workers[0].pid, signal.SIGCONT)
         workers[0].kill()
         workers[0].communicate()
         killed_at = time.time()
