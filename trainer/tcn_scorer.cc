@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace hpo::trainer {
@@ -168,15 +169,26 @@ std::pair<int64_t, int64_t> day_span(const std::vector<Sample>& samples, int64_t
 
 }  // namespace
 
+TcnScorer::Chunks TcnScorer::chunks(const std::vector<Sample>& samples) const {
+  Chunks c;
+  std::tie(c.first_day, c.days) = day_span(samples, plan_.lookback);
+  c.tickers = chunk_tickers(c.days);
+  c.members.resize(fs_.num_tickers / size_t(c.tickers) + 1);
+  for (size_t i = 0; i < samples.size(); ++i)
+    c.members[samples[i].ticker / size_t(c.tickers)].push_back(i);
+  return c;
+}
+
 double TcnScorer::work(const std::vector<Sample>& samples) const {
   const int64_t features = int64_t(fs_.num_features);
   const double windows = double(samples.size()) * double(plan_.own_macs(features, hidden_));
   if (samples.empty() || plan_.series_blocks == 0) return windows;
-  const int64_t days = day_span(samples, plan_.lookback).second, per = chunk_tickers(days);
-  std::vector<bool> chunk_used(fs_.num_tickers / size_t(per) + 1, false);
-  for (const Sample& s : samples) chunk_used[s.ticker / size_t(per)] = true;
-  const double names = double(per * std::count(chunk_used.begin(), chunk_used.end(), true));
-  return windows + names * double(days) * double(plan_.series_macs_per_day(features, hidden_));
+  // The series runs over every name of each chunk with samples (run_series).
+  const Chunks c = chunks(samples);
+  const auto used = std::count_if(c.members.begin(), c.members.end(),
+                                  [](const std::vector<size_t>& m) { return !m.empty(); });
+  const double names = double(c.tickers * used);
+  return windows + names * double(c.days) * double(plan_.series_macs_per_day(features, hidden_));
 }
 
 TcnScorer::Chunk TcnScorer::run_series(int64_t first_ticker, int64_t tickers, int64_t first_day,
@@ -277,18 +289,14 @@ std::vector<float> TcnScorer::predict(const std::vector<Sample>& samples, int64_
     predict_some(Chunk(), samples, all, rows, &pred);
     return pred;
   }
-  const auto [first_day, days] = day_span(samples, plan_.lookback);
-  const int64_t per = chunk_tickers(days);
-  // Each chunk's samples, in pass order.
-  std::vector<std::vector<size_t>> by_chunk(fs_.num_tickers / size_t(per) + 1);
-  for (size_t i = 0; i < samples.size(); ++i)
-    by_chunk[samples[i].ticker / size_t(per)].push_back(i);
-  for (size_t c = 0; c < by_chunk.size(); ++c) {
-    if (by_chunk[c].empty()) continue;
-    const int64_t first_ticker = int64_t(c) * per;
-    const Chunk chunk = run_series(
-        first_ticker, std::min(per, int64_t(fs_.num_tickers) - first_ticker), first_day, days);
-    predict_some(chunk, samples, by_chunk[c], rows, &pred);
+  const Chunks c = chunks(samples);
+  for (size_t k = 0; k < c.members.size(); ++k) {
+    if (c.members[k].empty()) continue;
+    const int64_t first_ticker = int64_t(k) * c.tickers;
+    const Chunk chunk =
+        run_series(first_ticker, std::min(c.tickers, int64_t(fs_.num_tickers) - first_ticker),
+                   c.first_day, c.days);
+    predict_some(chunk, samples, c.members[k], rows, &pred);
   }
   return pred;
 }

@@ -48,6 +48,14 @@ class TcnScorer {
   struct Chunk;  // a pass's series for some names (tcn_scorer.cc)
   struct BlockWeights;
 
+  // How a pass over `samples` splits into chunks of names: every chunk has
+  // `tickers` names and the pass's days; members[k] holds the indices of
+  // chunk k's samples, in pass order.
+  struct Chunks {
+    int64_t first_day = 0, days = 0, tickers = 0;
+    std::vector<std::vector<size_t>> members;
+  };
+  Chunks chunks(const std::vector<Sample>& samples) const;
   // Names per chunk, for a pass whose windows span `days` days.
   int64_t chunk_tickers(int64_t days) const;
   Chunk run_series(int64_t first_ticker, int64_t tickers, int64_t first_day, int64_t days) const;

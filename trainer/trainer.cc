@@ -34,6 +34,12 @@ using Clock = std::chrono::steady_clock;
 // rows or more, and another one in batches of 2 to 13.
 constexpr int64_t kMinEvalRows = 64;
 
+// The rows of every evaluation forward for a pass of `samples` in batches
+// of `batch` (see Loop::evaluate).
+int64_t eval_rows(int64_t batch, size_t samples) {
+  return std::max<int64_t>(kMinEvalRows, std::min<int64_t>(batch, int64_t(samples)));
+}
+
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -123,8 +129,7 @@ class Loop {
     // (tests/trainer/train_test.cc). Short batches are padded with windows
     // whose predictions are dropped; on CUDA that also spares cuDNN a shape
     // seen once.
-    const int64_t rows =
-        std::max<int64_t>(kMinEvalRows, std::min<int64_t>(eval_batch_size(), samples.size()));
+    const int64_t rows = eval_rows(eval_batch_size(), samples.size());
     Tcn* tcn = dynamic_cast<Tcn*>(model_.get());
     const std::vector<float> pred = tcn && device_.tcn_scorer ? predict_tcn(*tcn, samples, rows)
                                                               : predict_windows(samples, rows);
@@ -173,8 +178,7 @@ class Loop {
     // Shared, a window's own steps are few, and oneDNN's matrix products
     // ran 1.4 times as fast on 2,048 windows' steps as on 512.
     if (share && config_.eval_batch_size <= 0)
-      return shared.predict(
-          samples, std::max<int64_t>(kMinEvalRows, std::min<int64_t>(2048, samples.size())));
+      return shared.predict(samples, eval_rows(2048, samples.size()));
     return (share ? shared : alone).predict(samples, rows);
   }
 
