@@ -172,9 +172,9 @@ class Loop {
     const bool share = device_.series_scoring.value_or(shared_work < 0.75 * alone_work);
     if (series_logged_.insert(&samples).second)
       log_ << fmt::format(
-          "scoring {} windows {}: {:.3g} M multiply-adds shared, {:.3g} M window by window\n",
+          "scoring {} windows {}: {:.3g} G multiply-adds shared, {:.3g} G window by window\n",
           samples.size(), share ? "sharing each name's series" : "window by window",
-          shared_work / 1e6, alone_work / 1e6);
+          shared_work / 1e9, alone_work / 1e9);
     // Shared, a window's own steps are few, and oneDNN's matrix products
     // ran 1.4 times as fast on 2,048 windows' steps as on 512.
     if (share && config_.eval_batch_size <= 0)
