@@ -64,7 +64,7 @@ class TemporalBlockImpl : public torch::nn::Module {
  public:
   TemporalBlockImpl(int64_t in, int64_t out, int64_t kernel, double dropout);
   torch::Tensor forward(const torch::Tensor& x, const BlockPlan& plan);
-  // The layers, for scoring over whole series (series_scorer.h).
+  // The layers, for scoring over whole series (tcn_scorer.h).
   const WeightNormConv1d& conv1() const { return conv1_; }
   const WeightNormConv1d& conv2() const { return conv2_; }
   const torch::nn::Conv1d& downsample() const { return downsample_; }  // null when in == out
@@ -83,7 +83,7 @@ class Tcn : public ReturnModel {
   Tcn(int64_t features, const TrainerConfig& config);
   torch::Tensor forward(const torch::Tensor& x) override;
   void use_channels_last(bool on) override { channels_last_ = on; }
-  // The layers, for scoring over whole series (series_scorer.h).
+  // The layers, for scoring over whole series (tcn_scorer.h).
   const std::vector<TemporalBlock>& blocks() const { return blocks_; }
   int64_t kernel() const { return kernel_; }
   // The head's score of each top-block output, [batch, hidden] -> [batch].

@@ -31,7 +31,7 @@ struct RuntimeSettings {
   // auto: on the CPU only, where it was measured faster (device.h).
   std::optional<bool> channels_last;
   // SERIES_SCORING: the TCN's scoring passes share the steps of windows of
-  // one name (series_scorer.h); unset or auto: where that is less work.
+  // one name (tcn_scorer.h); unset or auto: where that is less work.
   std::optional<bool> series_scoring;
   std::string device;  // HPO_DEVICE: auto | cpu | cuda, the slot's; replaces the config's auto
   int omp_threads = 0;  // OMP_NUM_THREADS: intra-op threads; 0 = LibTorch's default

@@ -1,8 +1,13 @@
 #include "trainer/tcn_scorer.h"
 
+#include <ATen/Parallel.h>
+#include <ATen/record_function.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
+#include <string>
 
 #include "trainer/batcher.h"
 
@@ -101,7 +106,7 @@ TEST_CASE("tcn scorer: a field inside the window leaves each window only the hea
 }
 
 // The windows' own steps are summed in another order than Tcn::forward's
-// (series_scorer.cc, StepConv), so the predictions agree to float rounding:
+// (tcn_scorer.cc, StepConv), so the predictions agree to float rounding:
 // a few units in the last place of sums of up to a few hundred products.
 TEST_CASE("tcn scorer: the predictions are each window's forward, to float rounding") {
   torch::manual_seed(11);
@@ -165,6 +170,49 @@ TEST_CASE("tcn scorer: sharing is less work where windows of a name share days, 
   const double per_window =
       20 * 19 * 64 * 3 + 10 * 64 * 64 * 3 + 10 * 19 * 64 + (10 + 5 + 3 + 1) * 64 * 64 * 3 + 64;
   CHECK(alone.work(daily) == doctest::Approx(double(daily.size()) * per_window));
+}
+
+// The operators dispatched on this thread while the callback is registered.
+std::set<std::string>& ops_seen() {
+  static std::set<std::string> seen;
+  return seen;
+}
+
+std::unique_ptr<at::ObserverContext> note_op(const at::RecordFunction& fn) {
+  ops_seen().insert(fn.name());
+  return nullptr;
+}
+
+// LibTorch sends a 1x1 convolution of a single image to its own slow
+// convolution rather than oneDNN when it has one thread ("THNN is faster when
+// single-threaded"), and each window's matrix product is such a convolution:
+// with OMP_NUM_THREADS=1, as hpo gives trials that share a small machine, the
+// default TCN's test window took 20 s to score instead of 0.7 s.
+TEST_CASE("tcn scorer: with one thread, the matrix products still run in oneDNN") {
+  TrainerConfig config;  // the default TCN
+  const FeatureSet fs = random_store(20, 120, 19, 4);
+  Tcn model(19, config);
+  model.use_channels_last(true);
+  model.eval();
+  torch::InferenceMode inference;
+  const std::vector<Sample> samples = samples_between(fs, 60, 119, 5);
+  const int threads = at::get_num_threads();
+  at::set_num_threads(1);
+  for (bool shared : {true, false}) {
+    CAPTURE(shared);
+    ops_seen().clear();
+    const at::CallbackHandle handle =
+        at::addThreadLocalCallback(at::RecordFunctionCallback(note_op));
+    TcnScorer(model, fs, config.lookback, shared).predict(samples, 64);
+    at::removeCallback(handle);
+    CHECK(ops_seen().count("aten::mkldnn_convolution") == 1);
+    for (const std::string& op : ops_seen()) {
+      CAPTURE(op);
+      CHECK(op.find("slow_conv") == std::string::npos);
+      CHECK(op.find("thnn") == std::string::npos);
+    }
+  }
+  at::set_num_threads(threads);
 }
 
 TEST_CASE("tcn scorer: scoring in training mode is refused") {
