@@ -17,7 +17,7 @@ int64_t own_steps(const LayerSteps& s, int64_t lookback, bool shared) {
 
 }  // namespace
 
-ScoringPlan plan_scoring(int64_t layers, int64_t kernel, int64_t lookback, bool shared) {
+ScoringPlan plan_scoring(int64_t layers, int64_t kernel, int64_t lookback, int64_t shared_blocks) {
   ScoringPlan plan;
   plan.kernel = kernel;
   plan.lookback = lookback;
@@ -40,6 +40,7 @@ ScoringPlan plan_scoring(int64_t layers, int64_t kernel, int64_t lookback, bool 
     LayerSteps& in_steps = b == 0 ? plan.input : plan.out[size_t(b - 1)];
     LayerSteps& mid = plan.mid[size_t(b)];
     LayerSteps& out = plan.out[size_t(b)];
+    const bool shared = b < shared_blocks;
     out.own = std::min(own_steps(out, lookback, shared), out.kept);
     // Each activation read at all keeps at least one step, even where the
     // steps read are all padding, which is made from it.

@@ -14,7 +14,7 @@
 // the top step's receptive field fits the window.
 //
 // Unshared, every step the head needs is the window's own: plan_blocks'
-// steps.
+// steps. In between, the lower blocks can be shared and the upper not.
 #ifndef HPO_TRAINER_SCORING_PLAN_H_
 #define HPO_TRAINER_SCORING_PLAN_H_
 
@@ -57,7 +57,13 @@ struct ScoringPlan {
   int64_t series_macs_per_day(int64_t features, int64_t hidden) const;
 };
 
-ScoringPlan plan_scoring(int64_t layers, int64_t kernel, int64_t lookback, bool shared);
+// The series may run blocks [0, shared_blocks): their steps that read none
+// of the window's padding come from it, and the blocks above compute every
+// step they need in each window. 0: window by window; `layers`: the most
+// shared. Fewer shared blocks can be less work where the windows are sparse
+// (a validation window every fifth day): the lower blocks' series are cheap
+// per day, the upper ones' dear.
+ScoringPlan plan_scoring(int64_t layers, int64_t kernel, int64_t lookback, int64_t shared_blocks);
 
 }  // namespace hpo::trainer
 

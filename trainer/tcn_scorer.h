@@ -17,6 +17,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -29,14 +30,21 @@ namespace hpo::trainer {
 
 class TcnScorer {
  public:
-  // Reads the model's weights as they are now.
-  TcnScorer(Tcn& model, const FeatureSet& fs, int lookback, bool shared);
+  // Reads the model's weights as they are now. The series runs the lower
+  // `shared_blocks` blocks (plan_scoring); 0 scores window by window.
+  TcnScorer(Tcn& model, const FeatureSet& fs, int lookback, int64_t shared_blocks);
   ~TcnScorer();
   TcnScorer(const TcnScorer&) = delete;
   TcnScorer& operator=(const TcnScorer&) = delete;
 
   // The multiply-adds of scoring `samples`, the series pass's included.
   double work(const std::vector<Sample>& samples) const;
+  // The rows of a batch for scoring `samples`: `most`, halved while the
+  // chunks' padded last batches (half a batch each, on average) would pass
+  // 1/32 of the windows, but no fewer than `fewest`.
+  int64_t batch_rows(const std::vector<Sample>& samples, int64_t fewest, int64_t most) const;
+  // Blocks the series runs: at most the constructor's shared_blocks.
+  int64_t series_blocks() const { return plan_.series_blocks; }
 
   // The predictions of `samples`, in order, computing the windows' own steps
   // `rows` windows at a time. Every call has `rows` rows (the last padded),
@@ -54,6 +62,12 @@ class TcnScorer {
   struct Chunks {
     int64_t first_day = 0, days = 0, tickers = 0;
     std::vector<std::vector<size_t>> members;
+
+    // Chunks with samples: those a pass computes the series of.
+    int64_t used() const {
+      return std::count_if(members.begin(), members.end(),
+                           [](const std::vector<size_t>& m) { return !m.empty(); });
+    }
   };
   Chunks chunks(const std::vector<Sample>& samples) const;
   // Names per chunk, for a pass whose windows span `days` days.

@@ -62,7 +62,7 @@ std::vector<float> window_predictions(Tcn& model, const FeatureSet& fs, int look
 }
 
 TEST_CASE("tcn scorer: the default TCN computes 13 of a window's 29 hidden steps itself") {
-  const ScoringPlan plan = plan_scoring(3, 3, 20, true);
+  const ScoringPlan plan = plan_scoring(3, 3, 20, 3);
   // Activation by activation: (own, kept) steps of (count).
   CHECK(plan.input.kept == 4);  // of 20 days, the window reads its first 4 from the store
   CHECK(plan.mid[0].own == 2);
@@ -84,7 +84,7 @@ TEST_CASE("tcn scorer: the default TCN computes 13 of a window's 29 hidden steps
   CHECK(own == 13);
   CHECK(all == 29);
   // Unshared, a window computes every step of models.h's plan itself.
-  const ScoringPlan alone = plan_scoring(3, 3, 20, false);
+  const ScoringPlan alone = plan_scoring(3, 3, 20, 0);
   CHECK(alone.series_blocks == 0);
   CHECK(alone.input.kept == 20);
   for (size_t b = 0; b < 3; ++b) {
@@ -92,17 +92,29 @@ TEST_CASE("tcn scorer: the default TCN computes 13 of a window's 29 hidden steps
     CHECK(alone.out[b].own == alone.blocks[b].out_count);
   }
   CHECK(plan.own_macs(19, 64) < alone.own_macs(19, 64) / 2);
+  // Block 0 shared, blocks 1 and 2 computed by each window: block 0's steps
+  // as in the shared plan, every step of the blocks above.
+  const ScoringPlan lower = plan_scoring(3, 3, 20, 1);
+  CHECK(lower.series_blocks == 1);
+  CHECK(lower.mid[0].own == 2);
+  CHECK(lower.out[0].own == 2);
+  CHECK(lower.out[0].kept == 10);  // block 1 reads all of block 0's steps
+  for (size_t b = 1; b < 3; ++b) {
+    CHECK(lower.mid[b].own == alone.mid[b].own);
+    CHECK(lower.out[b].own == alone.out[b].own);
+  }
+  CHECK(lower.series_macs_per_day(19, 64) < plan.series_macs_per_day(19, 64) / 2);
 }
 
 TEST_CASE("tcn scorer: a field inside the window leaves each window only the head") {
   // 2 blocks of kernel 2 read 7 days.
-  const ScoringPlan plan = plan_scoring(2, 2, 7, true);
+  const ScoringPlan plan = plan_scoring(2, 2, 7, 2);
   CHECK(plan.out[1].field == 7);
   CHECK(plan.out[1].own == 0);
   CHECK(plan.series_blocks == 2);
   CHECK(plan.own_macs(5, 8) == 8);
   // One day shorter, the top step is each window's own again.
-  CHECK(plan_scoring(2, 2, 6, true).out[1].own == 1);
+  CHECK(plan_scoring(2, 2, 6, 2).out[1].own == 1);
 }
 
 // The windows' own steps are summed in another order than Tcn::forward's
@@ -132,7 +144,7 @@ TEST_CASE("tcn scorer: the predictions are each window's forward, to float round
           const std::vector<Sample> samples =
               samples_between(fs, uint32_t(40), uint32_t(40 + 2 * configs % 17), uint64_t(configs));
           const std::vector<float> want = window_predictions(model, fs, lookback, samples);
-          for (bool shared : {true, false}) {
+          for (int64_t shared = 0; shared <= layers; ++shared) {  // blocks the series runs
             CAPTURE(shared);
             const std::vector<float> got =
                 TcnScorer(model, fs, lookback, shared).predict(samples, 64);
@@ -152,16 +164,23 @@ TEST_CASE("tcn scorer: sharing is less work where windows of a name share days, 
   const FeatureSet fs = random_store(64, 400, 19, 2);
   Tcn model(19, config);
   model.eval();
-  const TcnScorer shared(model, fs, config.lookback, true);
-  const TcnScorer alone(model, fs, config.lookback, false);
-  std::vector<Sample> daily, monthly;
+  const TcnScorer shared(model, fs, config.lookback, 3);
+  const TcnScorer lower(model, fs, config.lookback, 1);  // block 0 alone
+  const TcnScorer alone(model, fs, config.lookback, 0);
+  std::vector<Sample> daily, weekly, monthly;
   for (uint32_t t = 0; t < 64; ++t)
     for (uint32_t d = 100; d < 400; ++d) {
       daily.push_back(Sample{t, d});
+      if (d % 5 == 0) weekly.push_back(Sample{t, d});
       if (d % 21 == 0) monthly.push_back(Sample{t, d});
     }
   // Every name on every day: the series' days are about the windows'.
   CHECK(shared.work(daily) < 0.6 * alone.work(daily));
+  CHECK(shared.work(daily) < lower.work(daily));
+  // Every fifth day: block 1's series costs more than the windows save by
+  // it, block 0's less.
+  CHECK(lower.work(weekly) < shared.work(weekly));
+  CHECK(lower.work(weekly) < 0.85 * alone.work(weekly));
   // A window every 21 days: the series computes 21 days for each.
   CHECK(shared.work(monthly) > alone.work(monthly));
   // Unshared, the work is the windows' alone: models.h's plan of steps for
@@ -170,6 +189,39 @@ TEST_CASE("tcn scorer: sharing is less work where windows of a name share days, 
   const double per_window =
       20 * 19 * 64 * 3 + 10 * 64 * 64 * 3 + 10 * 19 * 64 + (10 + 5 + 3 + 1) * 64 * 64 * 3 + 64;
   CHECK(alone.work(daily) == doctest::Approx(double(daily.size()) * per_window));
+}
+
+TEST_CASE("tcn scorer: a pass takes large batches only where their padding is a small share") {
+  TrainerConfig config;
+  const FeatureSet fs = random_store(300, 400, 19, 6);  // three chunks of 128 names
+  Tcn model(19, config);
+  model.eval();
+  const TcnScorer shared(model, fs, config.lookback, 3);
+  const TcnScorer alone(model, fs, config.lookback, 0);
+  for (uint32_t every : {1, 3, 5, 21, 97}) {
+    CAPTURE(every);
+    std::vector<Sample> samples;
+    for (uint32_t d = 100; d < 400; d += every)
+      for (uint32_t t = 0; t < 300; ++t) samples.push_back(Sample{t, d});
+    const int64_t n = int64_t(samples.size());
+    for (const TcnScorer* scorer : {&shared, &alone}) {
+      const int64_t chunks = scorer == &shared ? 3 : 1;
+      const int64_t rows = scorer->batch_rows(samples, 64, 2048);
+      CAPTURE(rows);
+      CHECK(rows >= 64);
+      CHECK(rows <= 2048);
+      // Larger than the fewest only while the padding stays within 1/32...
+      if (rows > 64) CHECK(chunks * rows / 2 <= n / 32);
+      // ...and as large as that allows.
+      if (rows < 2048) CHECK(chunks * rows > n / 32);
+    }
+  }
+  // The default panel's test window: 500 names on 283 days, in four chunks.
+  const FeatureSet panel = random_store(500, 320, 19, 7);
+  std::vector<Sample> test;
+  for (uint32_t d = 30; d < 30 + 283; ++d)
+    for (uint32_t t = 0; t < 500; ++t) test.push_back(Sample{t, d});
+  CHECK(TcnScorer(model, panel, config.lookback, 3).batch_rows(test, 512, 2048) == 2048);
 }
 
 // The operators dispatched on this thread while the callback is registered.
@@ -198,7 +250,7 @@ TEST_CASE("tcn scorer: with one thread, the matrix products still run in oneDNN"
   const std::vector<Sample> samples = samples_between(fs, 60, 119, 5);
   const int threads = at::get_num_threads();
   at::set_num_threads(1);
-  for (bool shared : {true, false}) {
+  for (int64_t shared : {0, 1, 3}) {
     CAPTURE(shared);
     ops_seen().clear();
     const at::CallbackHandle handle =
@@ -221,7 +273,7 @@ TEST_CASE("tcn scorer: scoring in training mode is refused") {
   const FeatureSet fs = random_store(4, 60, 19, 3);
   Tcn model(19, config);
   model.train();
-  TcnScorer scorer(model, fs, config.lookback, true);
+  TcnScorer scorer(model, fs, config.lookback, 3);
   CHECK_THROWS_AS(scorer.predict({Sample{0, 40}}, 64), std::logic_error);
 }
 
