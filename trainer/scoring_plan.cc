@@ -46,19 +46,17 @@ ScoringPlan plan_scoring(int64_t layers, int64_t kernel, int64_t lookback, int64
     // steps read are all padding, which is made from it.
     if (out.own > 0) {
       // The second convolution's own outputs read the first's (padded on the
-      // left to `need` steps, as WeightNormConv1d does) from its start...
-      const int64_t need = (p.out_count - 1) * p.out_stride + kernel;
-      const int64_t span = (out.own - 1) * p.out_stride + kernel;
-      mid.kept = std::max(mid.kept, std::clamp(p.mid_count - need + span, int64_t(1), mid.count));
+      // left, as WeightNormConv1d pads them) from its start...
+      const int64_t end = plan.out_first(size_t(b)) + (out.own - 1) * p.out_stride + kernel;
+      mid.kept = std::max(mid.kept, std::clamp(end, int64_t(1), mid.count));
       // ...and the residual reads the block's input at the same days.
-      const int64_t first = in_steps.count - 1 - (p.out_count - 1) * p.out_stride;
-      in_steps.kept = std::max(in_steps.kept, first + (out.own - 1) * p.out_stride + 1);
+      in_steps.kept =
+          std::max(in_steps.kept, plan.skip_first(size_t(b)) + (out.own - 1) * p.out_stride + 1);
     }
     mid.own = std::min(own_steps(mid, lookback, shared), mid.kept);
     if (mid.own > 0) {
-      const int64_t need = (p.mid_count - 1) + kernel, span = mid.own - 1 + kernel;
-      in_steps.kept = std::max(
-          in_steps.kept, std::clamp(in_steps.count - need + span, int64_t(1), in_steps.count));
+      const int64_t end = plan.mid_first(size_t(b)) + mid.own - 1 + kernel;
+      in_steps.kept = std::max(in_steps.kept, std::clamp(end, int64_t(1), in_steps.count));
     }
   }
   for (int64_t b = 0; b < layers; ++b) {
@@ -66,6 +64,21 @@ ScoringPlan plan_scoring(int64_t layers, int64_t kernel, int64_t lookback, int64
     if (mid.kept > mid.own || out.kept > out.own) plan.series_blocks = b + 1;
   }
   return plan;
+}
+
+int64_t ScoringPlan::mid_first(size_t b) const {
+  const int64_t in = b == 0 ? input.count : out[b - 1].count;
+  return in - (blocks[b].mid_count - 1 + kernel);
+}
+
+int64_t ScoringPlan::out_first(size_t b) const {
+  const BlockPlan& p = blocks[b];
+  return p.mid_count - ((p.out_count - 1) * p.out_stride + kernel);
+}
+
+int64_t ScoringPlan::skip_first(size_t b) const {
+  const int64_t in = b == 0 ? input.count : out[b - 1].count;
+  return in - 1 - (blocks[b].out_count - 1) * blocks[b].out_stride;
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #ifndef HPO_TRAINER_SCORING_PLAN_H_
 #define HPO_TRAINER_SCORING_PLAN_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -50,6 +51,15 @@ struct ScoringPlan {
   // Blocks whose activations some window takes from the series: the series
   // pass runs blocks [0, series_blocks). 0 when unshared.
   int64_t series_blocks = 0;
+
+  // The step of its input that output step 0 of block b's first
+  // convolution, its second, and its residual read first: output step i
+  // reads input steps first + i * stride + j, j < kernel (1 for the
+  // residual), where the stride is 1 for the first convolution and the
+  // block's out_stride for the others. Below 0: the causal zero padding.
+  int64_t mid_first(size_t b) const;
+  int64_t out_first(size_t b) const;
+  int64_t skip_first(size_t b) const;
 
   // Multiply-adds of one window's own steps and the head.
   int64_t own_macs(int64_t features, int64_t hidden) const;

@@ -292,17 +292,17 @@ torch::Tensor TcnScorer::predict_batch(const Chunk& chunk, const std::vector<Sam
     // padded as WeightNormConv1d pads it; the other steps are the series'.
     Activation mid{&plan_.mid[b], hidden_, chunk.rows(chunk.mid, b), {}};
     if (mid.steps->own > 0) {
-      const int64_t first = in.steps->count - (p.mid_count - 1 + k);
+      const int64_t first = plan_.mid_first(b);
       mid.own = product(gather_taps(in, batch, first, mid.steps->own, 1, k), w.steps1).relu_();
     }
     Activation out{&plan_.out[b], hidden_, chunk.rows(chunk.out, b), {}};
     if (out.steps->own > 0) {
-      const int64_t first = p.mid_count - ((p.out_count - 1) * p.out_stride + k);
+      const int64_t first = plan_.out_first(b);
       torch::Tensor y =
           product(gather_taps(mid, batch, first, out.steps->own, p.out_stride, k), w.steps2)
               .relu_();
-      const int64_t skip_first = in.steps->count - 1 - (p.out_count - 1) * p.out_stride;
-      torch::Tensor skip = gather_taps(in, batch, skip_first, out.steps->own, p.out_stride, 1);
+      torch::Tensor skip =
+          gather_taps(in, batch, plan_.skip_first(b), out.steps->own, p.out_stride, 1);
       if (w.downsample.defined()) skip = product(skip, w.steps_down);
       out.own = y.add_(skip).relu_();
     }

@@ -92,6 +92,10 @@ TEST_CASE("tcn scorer: the default TCN computes 13 of a window's 29 hidden steps
     CHECK(alone.out[b].own == alone.blocks[b].out_count);
   }
   CHECK(plan.own_macs(19, 64) < alone.own_macs(19, 64) / 2);
+  // Block 0's two convolutions and residual for 2 steps each, then 4 + 3
+  // steps of block 1 and 3 + 1 of block 2, each of 3 taps; and the head.
+  CHECK(plan.own_macs(19, 64) ==
+        2 * 3 * 19 * 64 + 2 * 3 * 64 * 64 + 2 * 19 * 64 + (4 + 3 + 3 + 1) * 3 * 64 * 64 + 64);
   // Block 0 shared, blocks 1 and 2 computed by each window: block 0's steps
   // as in the shared plan, every step of the blocks above.
   const ScoringPlan lower = plan_scoring(3, 3, 20, 1);
