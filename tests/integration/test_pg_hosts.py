@@ -49,6 +49,26 @@ def runs(p):
     return [(int(n), host, int(pid)) for n, host, pid in (line.split() for line in open(path))]
 
 
+def freeze(pid, sig):
+    """Sends `sig` (SIGSTOP, SIGCONT) to a worker and to its trainers' process
+    groups (each trainer leads one of its own)."""
+    os.kill(pid, sig)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                # pid (comm) state ppid ...: comm may hold spaces, so split after it.
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if ppid == pid:
+            try:
+                os.killpg(int(entry), sig)
+            except ProcessLookupError:
+                pass
+
+
 def owner_host(p, number):
     rows = p.pg.sql("SELECT a.value_json FROM trial_system_attributes a JOIN trials t ON t.trial_id = a.trial_id "
                     f"WHERE t.number = {number} AND a.key = 'hpo:owner'", db="study")
@@ -292,19 +312,21 @@ def test_fault_kill_worker_and_restart_server(p):
                 if os.path.exists(os.path.join(p.dir, "runs", "s", f"trial_{int(number):04d}", "seen.json")):
                     return int(number)
             return None
-        # The worker is frozen before it is killed, and its trial must still
-        # be RUNNING then: a trial of 0.75 s could end between the look and
-        # the kill on a loaded machine, and then no host had a trial to
-        # resume (seen once in a full CTest run). The pause lets a commit
-        # already sent land first.
+        # The worker and its trainer are frozen before the worker is killed,
+        # and the trial must still be RUNNING then, its run not at its end: a
+        # trial of 0.75 s could end between the look and the kill on a loaded
+        # machine, and then no host had a trial to resume (seen once in a
+        # full CTest run); a trainer left running while the worker was frozen
+        # finished its run, which the resuming host then ran again (seen
+        # once). The pause lets a commit already sent land first.
         while True:
             victim = wait_for("a trial of host-0's mid-run", running_on_host_0)
-            os.kill(workers[0].pid, signal.SIGSTOP)
+            freeze(workers[0].pid, signal.SIGSTOP)
             time.sleep(0.3)
             state = p.pg.sql(f"SELECT state FROM trials WHERE number = {victim}", db="study")
-            if state == [["RUNNING"]]:
+            if state == [["RUNNING"]] and victim not in (n for n, _, _ in runs(p)):
                 break
-            os.kill(workers[0].pid, signal.SIGCONT)
+            freeze(workers[0].pid, signal.SIGCONT)
         workers[0].kill()
         workers[0].communicate()
         killed_at = time.time()
