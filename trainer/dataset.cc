@@ -144,15 +144,18 @@ Dataset load_or_build(const TrainerConfig& config, const std::string& cache_dir,
   const std::string key = feature_cache_key(config);
   const std::string path = feature_cache_path(cache_dir, key);
   const std::string memo_id = path + "\n" + key;
-  if (std::optional<PanelData> kept = recall_panel_data(memo_id)) {
+  const auto with_id = [&](Dataset d) {
+    d.memo_id = memo_id;
+    return d;
+  };
+  if (std::optional<PanelData> kept = take_panel_data(memo_id)) {
     if (log) *log << "features: kept in memory, as read from the cache " << path << "\n";
-    return make_dataset(std::move(*kept), config);
+    return with_id(make_dataset(std::move(*kept), config));
   }
   std::string why;
   if (std::optional<PanelData> cached = read_feature_cache(path, key, &why)) {
     if (log) *log << "features: from the cache " << path << "\n";
-    remember_panel_data(memo_id, *cached);
-    return make_dataset(std::move(*cached), config);
+    return with_id(make_dataset(std::move(*cached), config));
   }
   PanelData built = build_panel_data(config);
   try {
@@ -161,11 +164,17 @@ Dataset load_or_build(const TrainerConfig& config, const std::string& cache_dir,
   } catch (const std::exception& e) {  // a cache that cannot be written costs time, not the trial
     if (log) *log << "features: built; not cached (" << e.what() << ")\n";
   }
-  remember_panel_data(memo_id, built);
-  return make_dataset(std::move(built), config);
+  return with_id(make_dataset(std::move(built), config));
 }
 
 }  // namespace
+
+void give_back(Dataset&& data) {
+  if (data.memo_id.empty() || !panel_memo_enabled()) return;
+  give_back_panel_data(data.memo_id, PanelData{std::move(data.features), std::move(data.dates),
+                                               std::move(data.tickers), std::move(data.summary),
+                                               std::move(data.oracle), std::move(data.source)});
+}
 
 Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir, std::ostream* log) {
   Dataset d = load_or_build(config, cache_dir, log);

@@ -43,6 +43,9 @@ struct Dataset {
   // Synthetic panel only: the true expected return (tickers x days).
   std::vector<float> oracle;
   std::string source;  // for the log
+  // A server's: the panel memo's name for this data (panel_memo.h), which
+  // give_back returns it under; empty without a feature cache.
+  std::string memo_id;
 };
 
 // Builds features, splits and samples from `panel` (read and put on its
@@ -59,6 +62,10 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config);
 // says which.
 Dataset load_dataset(const TrainerConfig& config, const std::string& cache_dir = "",
                      std::ostream* log = nullptr);
+
+// Gives a trial's panel data, unchanged, back to a server's memo
+// (panel_memo.h) for its next trial; nothing where the memo is off.
+void give_back(Dataset&& data);
 
 // Scores `pred` (one value per sample, in order) on `samples`, with the
 // daily portfolio net of `cost_bps` per unit of turnover, held through the

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "trainer/config.h"
 #include "trainer/dataset.h"
@@ -284,10 +285,12 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   const auto data_start = std::chrono::steady_clock::now();
   // hpo points every trial at one cache (its runs directory's), so the panel
   // and features are built once per data file, not once per trial.
-  const Dataset data = load_dataset(config, env_or("HPO_CACHE_DIR", ""), &std::cerr);
+  Dataset data = load_dataset(config, env_or("HPO_CACHE_DIR", ""), &std::cerr);
   options.data_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - data_start).count();
-  return train(config, settings, data, options).exit_code;
+  const int code = train(config, settings, data, options).exit_code;
+  give_back(std::move(data));  // to a server's next trial (panel_memo.h)
+  return code;
 }
 
 // run() with its exceptions turned into exit codes and messages.

@@ -25,18 +25,19 @@ void set_panel_memo(bool on) {
 
 bool panel_memo_enabled() { return memo().enabled; }
 
-std::optional<PanelData> recall_panel_data(const std::string& id) {
-  const Memo& m = memo();
+std::optional<PanelData> take_panel_data(const std::string& id) {
+  Memo& m = memo();
   if (!m.enabled || !m.data || m.id != id) return std::nullopt;
-  return m.data;
+  std::optional<PanelData> taken = std::move(m.data);
+  m.data.reset();
+  return taken;
 }
 
-void remember_panel_data(const std::string& id, const PanelData& data) {
+void give_back_panel_data(const std::string& id, PanelData data) {
   Memo& m = memo();
   if (!m.enabled) return;
-  m.data.reset();  // free the old entry before copying the new one
   m.id = id;
-  m.data = data;
+  m.data = std::move(data);
 }
 
 }  // namespace hpo::trainer

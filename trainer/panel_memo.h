@@ -6,6 +6,11 @@
 // cache directory, so other data, or a rebuilt trainer, never matches. Only
 // the last entry is kept: a server serves one study's slot, whose trials
 // almost always share their data.
+//
+// The data is lent, not copied: a trial takes it and gives it back when it
+// is done (dataset.h's give_back), as no trial changes its data. Copying the
+// default panel's 70 MB cost each served trial 0.05 s. A trial that ends by
+// an exception gives nothing back, and the next one reads the cache file.
 #ifndef HPO_TRAINER_PANEL_MEMO_H_
 #define HPO_TRAINER_PANEL_MEMO_H_
 
@@ -22,11 +27,12 @@ void set_panel_memo(bool on);
 // Whether it is on: other memos of a server's trials follow it (dataset.cc).
 bool panel_memo_enabled();
 
-// A copy of the data remembered under `id`, if it is the last remembered.
-std::optional<PanelData> recall_panel_data(const std::string& id);
+// The data kept under `id`, if it is the last given back: moved out, so
+// that the memo holds nothing until it is given back.
+std::optional<PanelData> take_panel_data(const std::string& id);
 
-// Keeps a copy of `data` under `id` (in place of the last), when enabled.
-void remember_panel_data(const std::string& id, const PanelData& data);
+// Keeps `data` under `id`, in place of the last, when enabled.
+void give_back_panel_data(const std::string& id, PanelData data);
 
 }  // namespace hpo::trainer
 

@@ -146,12 +146,21 @@ TEST_CASE("feature cache: a server's memo hands back only the data asked for") {
   SyntheticPanel synthetic;
   const TrainerConfig config = csv_config(dir, &synthetic);
   const std::string cache = dir.file("cache");
+  // A trial: loads its data, and gives it back when done.
   const auto load = [&](const TrainerConfig& c, const char* expected) {
     std::ostringstream log;
-    check_same(load_dataset(c, cache, &log), load_dataset(c));
+    Dataset d = load_dataset(c, cache, &log);
+    check_same(d, load_dataset(c));
     CHECK_MESSAGE(log.str().find(expected) != std::string::npos, log.str());
+    give_back(std::move(d));
   };
   load(config, "built and cached");
+  load(config, "kept in memory");
+  load(config, "kept in memory");  // what was given back is the data, whole
+  // A trial that ends without giving its data back (an exception): the next
+  // reads the cache file.
+  load_dataset(config, cache);
+  load(config, "from the cache");
   load(config, "kept in memory");
   TrainerConfig other = config;
   other.horizon = 3;
