@@ -103,7 +103,8 @@ class Reader {
   }
   void raw(void* out, size_t n) {
     need(n);
-    std::memcpy(out, p_, n);
+    if (n > 0)
+      std::memcpy(out, p_, n);  // an empty array's data() may be null, which memcpy may not get
     skip(n);
   }
   size_t left() const { return left_; }

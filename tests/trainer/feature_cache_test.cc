@@ -53,7 +53,9 @@ bool same_samples(const std::vector<Sample>& a, const std::vector<Sample>& b) {
 
 // Bitwise, NaN included: the cache must hand back what was built.
 bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  // memcmp may not be given the null data() of an empty vector, even for 0 bytes.
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 void check_same(const Dataset& got, const Dataset& want) {
