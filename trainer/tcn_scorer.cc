@@ -224,9 +224,9 @@ TcnScorer::Chunks TcnScorer::chunks(const std::vector<Sample>& samples) const {
   Chunks c;
   std::tie(c.first_day, c.days) = day_span(samples, plan_.lookback);
   c.tickers = chunk_tickers(c.days);
-  c.members.resize(fs_.num_tickers / size_t(c.tickers) + 1);
-  for (size_t i : by_name(samples, fs_.num_tickers))
-    c.members[samples[i].ticker / size_t(c.tickers)].push_back(i);
+  std::vector<bool> used(fs_.num_tickers / size_t(c.tickers) + 1, false);
+  for (const Sample& s : samples) used[s.ticker / size_t(c.tickers)] = true;
+  c.used = std::count(used.begin(), used.end(), true);
   return c;
 }
 
@@ -236,16 +236,14 @@ double TcnScorer::work(const std::vector<Sample>& samples) const {
   if (samples.empty() || plan_.series_blocks == 0) return windows;
   // The series runs over every name of each chunk with samples (run_series).
   const Chunks c = chunks(samples);
-  const double names = double(c.tickers * c.used());
+  const double names = double(c.tickers * c.used);
   return windows + names * double(c.days) * double(plan_.series_macs_per_day(features, hidden_));
 }
 
 int64_t TcnScorer::batch_rows(const std::vector<Sample>& samples, int64_t fewest,
                               int64_t most) const {
-  int64_t chunks = 1;
-  if (plan_.series_blocks > 0) {
-    chunks = this->chunks(samples).used();
-  }
+  const int64_t chunks =
+      plan_.series_blocks > 0 && !samples.empty() ? this->chunks(samples).used : 1;
   int64_t rows = most;
   while (rows / 2 >= fewest && chunks * rows / 2 > int64_t(samples.size()) / 32) rows /= 2;
   return std::max(rows, fewest);
@@ -335,13 +333,17 @@ std::vector<float> TcnScorer::predict(const std::vector<Sample>& samples, int64_
     return pred;
   }
   const Chunks c = chunks(samples);
-  for (size_t k = 0; k < c.members.size(); ++k) {
-    if (c.members[k].empty()) continue;
+  // Each chunk's samples, name by name.
+  std::vector<std::vector<size_t>> members(fs_.num_tickers / size_t(c.tickers) + 1);
+  for (size_t i : by_name(samples, fs_.num_tickers))
+    members[samples[i].ticker / size_t(c.tickers)].push_back(i);
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (members[k].empty()) continue;
     const int64_t first_ticker = int64_t(k) * c.tickers;
     const Chunk chunk =
         run_series(first_ticker, std::min(c.tickers, int64_t(fs_.num_tickers) - first_ticker),
                    c.first_day, c.days);
-    predict_some(chunk, samples, c.members[k], rows, &pred);
+    predict_some(chunk, samples, members[k], rows, &pred);
   }
   return pred;
 }

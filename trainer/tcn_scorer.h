@@ -17,7 +17,6 @@
 
 #include <torch/torch.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -57,17 +56,11 @@ class TcnScorer {
   struct BlockWeights;
 
   // How a pass over `samples` splits into chunks of names: every chunk has
-  // `tickers` names and the pass's days; members[k] holds the indices of
-  // chunk k's samples, in pass order.
+  // `tickers` names and the pass's days; `used` of them have samples, and a
+  // pass computes their series. One look at each sample: work() and
+  // batch_rows() need no more.
   struct Chunks {
-    int64_t first_day = 0, days = 0, tickers = 0;
-    std::vector<std::vector<size_t>> members;
-
-    // Chunks with samples: those a pass computes the series of.
-    int64_t used() const {
-      return std::count_if(members.begin(), members.end(),
-                           [](const std::vector<size_t>& m) { return !m.empty(); });
-    }
+    int64_t first_day = 0, days = 0, tickers = 0, used = 0;
   };
   Chunks chunks(const std::vector<Sample>& samples) const;
   // Names per chunk, for a pass whose windows span `days` days.
