@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "samplers/bounded_minimize.h"
+#include "samplers/uniform.h"
 
 namespace hpo {
 
@@ -14,12 +15,6 @@ namespace {
 // distances from the current point, so a 1..100000 int costs ~34 tries.
 constexpr size_t kExhaustiveGrid = 32;
 constexpr double kMinGain = 1e-9;
-
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
-size_t uniform_index(std::mt19937_64& rng, size_t n) {
-  return std::min(n - 1, static_cast<size_t>(uniform01(rng) * static_cast<double>(n)));
-}
 
 std::vector<Eigen::Index> continuous_dims(const GpSpace& space) {
   std::vector<Eigen::Index> out;

@@ -7,12 +7,11 @@
 #include "samplers/conditions.h"
 #include "samplers/pareto.h"
 #include "samplers/random_sampler.h"
+#include "samplers/uniform.h"
 
 namespace hpo {
 
 namespace {
-
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 // Crowded comparison: the lower rank, then the larger crowding distance.
 bool better(const Nsga2Sampler::Member& a, const Nsga2Sampler::Member& b) {
@@ -93,7 +92,7 @@ size_t Nsga2Sampler::tournament(const std::vector<Member>& parents, std::mt19937
   // that a child never crosses a parent with itself).
   const size_t n = parents.size() - (skip < parents.size() ? 1 : 0);
   const auto pick = [&] {
-    size_t i = std::min(n - 1, static_cast<size_t>(uniform01(rng) * static_cast<double>(n)));
+    const size_t i = uniform_index(rng, n);
     return i >= skip ? i + 1 : i;
   };
   const size_t a = pick(), b = pick();

@@ -12,6 +12,7 @@
 #include "samplers/kernels/discrete.h"
 #include "samplers/kernels/neighbour_gaps.h"
 #include "samplers/truncnorm.h"
+#include "samplers/uniform.h"
 
 namespace hpo {
 
@@ -90,8 +91,6 @@ struct ParzenEstimator::Prepared {
   Eigen::ArrayXd inv_sigma;  // continuous
   GridTable table;  // grid
 };
-
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 ParzenEstimator::ParzenEstimator(std::vector<KernelDim> dims, const Eigen::ArrayXXd& obs,
                                  const Eigen::ArrayXd& weights, const ParzenOptions& options,

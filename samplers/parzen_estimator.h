@@ -103,9 +103,6 @@ class ParzenEstimator {
   Eigen::ArrayXd cumulative_;  // running sum of the weights, for drawing kernels
 };
 
-// A uniform double in [0, 1) from 53 random bits.
-double uniform01(std::mt19937_64& rng);
-
 }  // namespace hpo
 
 #endif  // HPO_SAMPLERS_PARZEN_ESTIMATOR_H_

@@ -5,15 +5,11 @@
 
 #include "samplers/conditions.h"
 #include "samplers/startup.h"
+#include "samplers/uniform.h"
 
 namespace hpo {
 
 namespace {
-
-double uniform01(std::mt19937_64& rng) {
-  // 53 random bits -> [0, 1); std::generate_canonical is allowed to return 1.
-  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
 
 // The cell of [0, 1) cut into n equal cells that holds u.
 int64_t unit_index(double u, int64_t n) {

@@ -11,6 +11,7 @@
 #include "samplers/motpe_sampler.h"
 #include "samplers/nsga2_sampler.h"
 #include "samplers/random_sampler.h"
+#include "tests/unit/motpe_split_probe.h"
 
 namespace hpo {
 namespace {
@@ -143,12 +144,6 @@ TEST_CASE("nsga2 and multi-objective TPE beat random search on ZDT1") {
 }
 
 // Exposes the split for the test.
-class SplitProbe : public MotpeSampler {
- public:
-  using MotpeSampler::MotpeSampler;
-  TpeSplit probe() { return split(); }
-};
-
 TEST_CASE("multi-objective TPE: the good trials are the best fronts, feasible first") {
   SplitProbe s(1, kMinMin);
   // 20 trials: the good ones are ceil(0.15 * 20) = 3.

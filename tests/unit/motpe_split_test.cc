@@ -10,6 +10,7 @@
 #include "samplers/hypervolume.h"
 #include "samplers/motpe_sampler.h"
 #include "samplers/pareto.h"
+#include "tests/unit/motpe_split_probe.h"
 
 namespace hpo {
 namespace {
@@ -26,12 +27,6 @@ TrialView complete(int number, std::vector<double> values, double violation) {
 }
 
 // Exposes the split for the test.
-class SplitProbe : public MotpeSampler {
- public:
-  using MotpeSampler::MotpeSampler;
-  TpeSplit probe() { return split(); }
-};
-
 // The good trials as the split defines them, from scratch: every trial
 // ranked, whole fronts in trial order, the last one cut by hypervolume
 // subset selection, infeasible trials by violation and then number.

@@ -9,6 +9,7 @@
 
 #include "samplers/kernel_width.h"
 #include "samplers/truncnorm.h"
+#include "samplers/uniform.h"
 
 namespace hpo {
 namespace {
