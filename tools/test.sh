@@ -7,6 +7,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
+# Each step's header says how long the run has taken so far.
+step() { printf '== %s (at %dm%02ds)\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 # What only the tests need: the real servers they start privately
 # (PostgreSQL, Slurm with munge), the Python client Optuna uses for
@@ -17,7 +19,7 @@ jobs=$(nproc)
 "$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn python3-scipy python3-numpy clang-format
 "$root/tools/setup.sh" "$root/build"
 
-echo "== sanitizer build (ASan+UBSan) of the unit tests"
+step "sanitizer build (ASan+UBSan) of the unit tests"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}  # as setup.sh: objects kept between builds
 # The sanitizer and fuzzer builds are made only here, from scratch in a clean
 # clone, so they are unity builds (8 sources a compile): each header is
@@ -35,7 +37,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 asan_pid=$!
 trap 'kill "$asan_pid" 2>/dev/null || true' EXIT  # a failed fuzz step leaves no run behind
 
-echo "== fuzzing the config parsers (libFuzzer, ASan+UBSan, 60 s)"
+step "fuzzing the config parsers (libFuzzer, ASan+UBSan, 60 s)"
 CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_UNITY_BUILD=ON \
   -DHPO_FUZZ=ON -DHPO_SANITIZE=ON -DHPO_BUILD_TESTS=OFF -DHPO_BUILD_TRAINER=OFF
@@ -46,7 +48,7 @@ found=$(mktemp -d)  # new inputs land here; tests/fuzz/corpus is only read
 echo "fuzz: no crash, leak or sanitizer report in 60 s"
 rm -rf "$found"
 
-echo "== the unit tests under ASan+UBSan (run beside the fuzzer)"
+step "the unit tests under ASan+UBSan (run beside the fuzzer)"
 asan_status=0
 wait "$asan_pid" || asan_status=$?
 trap - EXIT
@@ -57,5 +59,6 @@ if [ "$asan_status" -ne 0 ]; then
   exit "$asan_status"
 fi
 
-echo "== the whole suite (Release)"
+step "the whole suite (Release)"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
+step "done"
