@@ -14,9 +14,10 @@ step() { printf '== %s (at %dm%02ds)\n' "$1" $((SECONDS / 60)) $((SECONDS % 60))
 # (PostgreSQL, Slurm with munge), the Python client Optuna uses for
 # PostgreSQL, the browser hpo report's pages are checked in, and the
 # scikit-learn Optuna's fANOVA needs, with the NumPy and SciPy that
-# stats_check recomputes hpo/stats with. The main job's setup (setup.sh)
-# stays without them.
-"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn python3-scipy python3-numpy clang-format
+# stats_check recomputes hpo/stats with, and patchelf for the GPU kit's
+# test (bench_gpu_kit). The main job's setup (setup.sh) stays without them.
+"$root/tools/apt_install.sh" postgresql python3-psycopg2 slurm-wlm munge chromium python3-sklearn python3-scipy python3-numpy clang-format \
+  patchelf
 "$root/tools/setup.sh" "$root/build"
 
 step "sanitizer build (ASan+UBSan) of the unit tests"
