@@ -224,8 +224,9 @@ TcnScorer::Chunks TcnScorer::chunks(const std::vector<Sample>& samples) const {
   Chunks c;
   std::tie(c.first_day, c.days) = day_span(samples, plan_.lookback);
   c.tickers = chunk_tickers(c.days);
-  std::vector<bool> used(fs_.num_tickers / size_t(c.tickers) + 1, false);
-  for (const Sample& s : samples) used[s.ticker / size_t(c.tickers)] = true;
+  c.count = (fs_.num_tickers + size_t(c.tickers) - 1) / size_t(c.tickers);
+  std::vector<bool> used(c.count, false);
+  for (const Sample& s : samples) used[c.of(s.ticker)] = true;
   c.used = std::count(used.begin(), used.end(), true);
   return c;
 }
@@ -334,9 +335,8 @@ std::vector<float> TcnScorer::predict(const std::vector<Sample>& samples, int64_
   }
   const Chunks c = chunks(samples);
   // Each chunk's samples, name by name.
-  std::vector<std::vector<size_t>> members(fs_.num_tickers / size_t(c.tickers) + 1);
-  for (size_t i : by_name(samples, fs_.num_tickers))
-    members[samples[i].ticker / size_t(c.tickers)].push_back(i);
+  std::vector<std::vector<size_t>> members(c.count);
+  for (size_t i : by_name(samples, fs_.num_tickers)) members[c.of(samples[i].ticker)].push_back(i);
   for (size_t k = 0; k < members.size(); ++k) {
     if (members[k].empty()) continue;
     const int64_t first_ticker = int64_t(k) * c.tickers;

@@ -17,6 +17,7 @@
 
 #include <torch/torch.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -61,6 +62,9 @@ class TcnScorer {
   // batch_rows() need no more.
   struct Chunks {
     int64_t first_day = 0, days = 0, tickers = 0, used = 0;
+    size_t count = 0;  // chunks of the panel's names, used or not
+
+    size_t of(size_t ticker) const { return ticker / size_t(tickers); }
   };
   Chunks chunks(const std::vector<Sample>& samples) const;
   // Names per chunk, for a pass whose windows span `days` days.
