@@ -155,7 +155,7 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
                                    : "unavailable in this LibTorch (needs CUDA torch >= 2.4): "
                                      "kernels launched one by one")
       << "\n";
-  setup.channels_last = s.channels_last.value_or(!setup.cuda);
+  setup.channels_last = s.channels_last.value_or(true);
   log << "setting CHANNELS_LAST=" << (s.channels_last ? on_off(*s.channels_last) : "auto")
       << " -> TCN activations "
       << (setup.channels_last ? "channels-last (2-D convolutions over one row)"

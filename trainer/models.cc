@@ -10,8 +10,8 @@ namespace F = torch::nn::functional;
 namespace {
 
 // The TCN's activations come in two layouts (see Tcn::forward): [batch,
-// channels, time], or [batch, channels, 1, time] channels-last (the CPU's
-// default, DeviceSetup::channels_last). Time is the last axis in both.
+// channels, time], or [batch, channels, 1, time] channels-last (the default,
+// DeviceSetup::channels_last). Time is the last axis in both.
 int64_t time_axis(const torch::Tensor& x) { return x.dim() - 1; }
 
 // A convolution along time with a [out, in, kernel] weight, in either layout.

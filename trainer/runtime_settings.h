@@ -28,7 +28,7 @@ struct RuntimeSettings {
   bool device_features =
       true;  // DEVICE_FEATURES: features kept on the CUDA device, batches gathered there
   // CHANNELS_LAST: the TCN's activations in channels-last layout; unset or
-  // auto: on the CPU only, where it was measured faster (device.h).
+  // auto: on, measured faster on the CPU and on CUDA (device.h).
   std::optional<bool> channels_last;
   // SERIES_SCORING: the TCN's scoring passes share the steps of windows of
   // one name (tcn_scorer.h); unset or auto: where that is less work.

@@ -209,17 +209,14 @@ class CompactTcn(nn.Module):
             CompactBlock(features if i == 0 else hidden, hidden, kernel, dropout) for i in range(layers))
         self.head = nn.Linear(hidden, 1)
         self.kernel = kernel
-        self.channels_last = None  # None: on the CPU only, as hpo-trainer's CHANNELS_LAST=auto
-
-    def uses_channels_last(self, cuda):
-        return not cuda if self.channels_last is None else self.channels_last
+        self.channels_last = True  # as hpo-trainer's CHANNELS_LAST=auto
 
     def forward(self, x):  # x: [batch, features, lookback]
         # Channels-last, as 2-D convolutions over a one-row image: PyTorch's
-        # CPU tuning advice, faster on the CPU (hpo-trainer does the same,
-        # trainer/models.cc).
+        # CPU tuning advice, faster on the CPU, and on CUDA at large batches
+        # (hpo-trainer does the same, trainer/models.cc).
         h = x
-        if self.uses_channels_last(x.is_cuda):
+        if self.channels_last:
             h = x.unsqueeze(2).contiguous(memory_format=torch.channels_last)
         for block, plan in zip(self.blocks, plan_blocks(len(self.blocks), self.kernel, x.shape[2])):
             h = block(h, plan)
@@ -259,7 +256,7 @@ def self_check():
                     cb.downsample.load_state_dict(fb.downsample.state_dict())
             compact.head.load_state_dict(full.head.state_dict())
             x = torch.randn(64, steps, nf)
-            for compact.channels_last in (False, True):  # both layouts: CUDA's default, the CPU's
+            for compact.channels_last in (False, True):  # both layouts: --channels-last off and on
                 gap = (full(x) - compact(x.transpose(1, 2).contiguous())).abs().max().item()
                 assert gap < 1e-5, (f"compact TCN differs by {gap} (layers {layers}, kernel {kernel}, "
                                     f"lookback {steps}, channels-last {compact.channels_last})")
@@ -303,7 +300,7 @@ def main():
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument("--amp", choices=["bf16", "off"], default="bf16", help="autocast dtype on CUDA")
     ap.add_argument("--channels-last", choices=["auto", "on", "off"], default="auto",
-                    help="the gather peer's TCN in channels-last layout (auto: on the CPU only, as hpo-trainer)")
+                    help="the gather peer's TCN in channels-last layout (auto: on, as hpo-trainer)")
     ap.add_argument("--prefetch-factor", type=int, default=2, help="batches built ahead (with --workers > 0)")
     ap.add_argument("--compile", choices=["auto", "on", "off"], default="auto",
                     help="torch.compile the model (auto: with --loader gather on CUDA, where torch has it)")
@@ -336,7 +333,7 @@ def main():
     model = tcn(nf, args.hidden_size, args.layers, args.kernel_size, args.dropout).to(device)
     if args.channels_last != "auto" and tcn is CompactTcn:
         model.channels_last = args.channels_last == "on"
-    channels_last = tcn is CompactTcn and model.uses_channels_last(cuda)
+    channels_last = tcn is CompactTcn and model.channels_last
     params = list(model.parameters())
     optimizer, optimizer_kind = make_optimizer(model, args, cuda)
     clip_options = {"foreach": True} if args.loader == "gather" and supports(nn.utils.clip_grad_norm_, "foreach") else {}
