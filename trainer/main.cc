@@ -80,8 +80,9 @@ graph), DEVICE_FEATURES (1: on CUDA, the features are copied to the GPU once
 where they take at most a quarter of its free memory, and each batch is
 gathered there from its indices), CHANNELS_LAST (auto: on; the TCN's
 convolutions in channels-last layout, the same function, faster on the CPU
-and on CUDA; 0: 3-D convolutions), SERIES_SCORING (auto: on the CPU, the TCN's scored windows of a name
-share the steps they have in common where that is less work; 1 or 0),
+and on CUDA; 0: 3-D convolutions), SERIES_SCORING (auto: on the CPU, the
+TCN's scored windows of a name share the steps they have in common where
+that is less work; 1 or 0),
 OMP_NUM_THREADS (intra-op threads),
 HPO_GPU_MEMORY_FRACTION (hpo sets a GPU profile's memory_fraction: CUDA's
 caching allocator keeps to that share of the GPU). Each is logged at start-up as
