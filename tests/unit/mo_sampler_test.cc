@@ -143,7 +143,6 @@ TEST_CASE("nsga2 and multi-objective TPE beat random search on ZDT1") {
   CHECK(tpe > random);
 }
 
-// Exposes the split for the test.
 TEST_CASE("multi-objective TPE: the good trials are the best fronts, feasible first") {
   SplitProbe s(1, kMinMin);
   // 20 trials: the good ones are ceil(0.15 * 20) = 3.

@@ -26,7 +26,6 @@ TrialView complete(int number, std::vector<double> values, double violation) {
   return t;
 }
 
-// Exposes the split for the test.
 // The good trials as the split defines them, from scratch: every trial
 // ranked, whole fronts in trial order, the last one cut by hypervolume
 // subset selection, infeasible trials by violation and then number.
