@@ -11,11 +11,6 @@ namespace hpo {
 
 namespace {
 
-// The cell of [0, 1) cut into n equal cells that holds u.
-int64_t unit_index(double u, int64_t n) {
-  return std::min<int64_t>(n - 1, static_cast<int64_t>(u * static_cast<double>(n)));
-}
-
 double float_from_unit(const FloatDistribution& d, double u) {
   if (d.step) {
     const auto n = static_cast<int64_t>(std::llround((d.high - d.low) / *d.step)) + 1;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <random>
 
 namespace hpo {
@@ -16,9 +17,14 @@ inline double uniform01(std::mt19937_64& rng) {
   return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
 
+// The cell of [0, 1) cut into n > 0 equal cells that holds u in [0, 1).
+inline int64_t unit_index(double u, int64_t n) {
+  return std::min<int64_t>(n - 1, static_cast<int64_t>(u * static_cast<double>(n)));
+}
+
 // An index in [0, n), n > 0.
 inline size_t uniform_index(std::mt19937_64& rng, size_t n) {
-  return std::min(n - 1, static_cast<size_t>(uniform01(rng) * static_cast<double>(n)));
+  return static_cast<size_t>(unit_index(uniform01(rng), static_cast<int64_t>(n)));
 }
 
 }  // namespace hpo
