@@ -71,7 +71,10 @@ namespace {
 PanelData panel_data(const Panel& panel, const TrainerConfig& config) {
   PanelData p;
   const LabelSpec label{config.horizon, label_entry_named(config.label_entry).value()};
-  p.features = compute_features(panel, label, size_t(config.min_names));
+  // On the trial's intra-op threads: this build is the first trial's wait,
+  // with the card idle on a GPU slot.
+  p.features = compute_features(panel, label, size_t(config.min_names),
+                                size_t(std::max(1, at::get_num_threads())));
   p.dates = panel.dates;
   p.tickers = panel.tickers;
   p.summary = panel.summary;

@@ -80,13 +80,16 @@ struct FeatureSet {
 // The longest lookback any feature uses, in days.
 constexpr size_t kLongestWindow = 60;
 
+// On `threads` threads (features.cc says how it splits); the values do not
+// depend on how many.
 FeatureSet compute_features(const Panel& panel, const LabelSpec& label,
-                            size_t min_names = kDefaultMinNames);
+                            size_t min_names = kDefaultMinNames, size_t threads = 1);
 
-// Z-scores each date's finite values across tickers (in a tickers x days
-// array), clips to +-5 and writes `missing` where a value is not finite.
-void normalize_cross_section(std::vector<float>* values, size_t tickers, size_t days, size_t stride,
-                             size_t offset, float missing);
+// Z-scores each date's finite values across tickers, in each of the
+// `columns` columns of a tickers x days x columns array; clips to +-5 and
+// writes `missing` where a value is not finite.
+void normalize_cross_sections(std::vector<float>* values, size_t tickers, size_t days,
+                              size_t columns, float missing, size_t threads = 1);
 
 }  // namespace hpo::trainer
 

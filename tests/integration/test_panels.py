@@ -76,7 +76,9 @@ class Trainer:
         out = os.path.join(self.tmp, f"export{self.n}")
         p = subprocess.run([self.binary, "--config", cfg_path, "--export-features", out],
                            capture_output=True, text=True, timeout=120,
-                           env={**os.environ, "OMP_NUM_THREADS": "1"})
+                           # 3 threads: the features are built split by ticker
+                           # and by day (trainer/features.cc), checked here too
+                           env={**os.environ, "OMP_NUM_THREADS": "3"})
         if not ok:
             expect(p.returncode != 0, f"{csv} was accepted:\n{p.stdout}{p.stderr}")
             return p.stderr

@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "trainer/splits.h"
+#include "trainer/synthetic.h"
 
 namespace hpo::trainer {
 namespace {
@@ -128,11 +130,41 @@ TEST_CASE("features: the longest window needs 60 days of history") {
 
 TEST_CASE("features: cross-sectional normalization") {
   std::vector<float> v = {1, 2, 3, std::numeric_limits<float>::quiet_NaN()};  // 4 tickers, 1 day
-  normalize_cross_section(&v, 4, 1, 1, 0, -9.0f);
+  normalize_cross_sections(&v, 4, 1, 1, -9.0f);
   CHECK(v[0] == doctest::Approx(-std::sqrt(1.5)));
   CHECK(v[1] == doctest::Approx(0.0));
   CHECK(v[2] == doctest::Approx(std::sqrt(1.5)));
   CHECK(v[3] == -9.0f);
+}
+
+template <typename T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+TEST_CASE("features: the same values, bit for bit, on any number of threads") {
+  SyntheticSpec spec;
+  spec.tickers = 23;  // not a multiple of the thread counts below
+  spec.days = 211;
+  spec.missing_rate = 0.05;
+  Panel panel = make_synthetic_panel(spec).panel;
+  // Ticker 5 stops trading on day 150: its last labels close at a delisting.
+  for (size_t t = 150; t < panel.num_days(); ++t) {
+    const size_t c = panel.index(5, t);
+    panel.open[c] = panel.high[c] = panel.low[c] = panel.close[c] = panel.volume[c] = NAN;
+  }
+  const FeatureSet one = compute_features(panel, held(3), 3, 1);
+  REQUIRE(one.delisting_labels > 0);
+  for (size_t threads : {2, 3, 7, 64}) {
+    CAPTURE(threads);
+    const FeatureSet many = compute_features(panel, held(3), 3, threads);
+    CHECK(same_bits(many.values, one.values));
+    CHECK(same_bits(many.label, one.label));
+    CHECK(same_bits(many.target, one.target));
+    CHECK(same_bits(many.daily_return, one.daily_return));
+    CHECK(many.first_row == one.first_row);
+    CHECK(many.delisting_labels == one.delisting_labels);
+  }
 }
 
 }  // namespace
