@@ -1,6 +1,9 @@
 #include "trainer/feature_cache.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -40,9 +43,47 @@ std::string absolute_path(const std::string& path) {
   return ::getcwd(cwd, sizeof cwd) ? std::string(cwd) + "/" + path : path;
 }
 
-// The bytes of one cache file, appended field by field.
+constexpr uint64_t kHashPrime = 1099511628211ULL;
+
+// hash64 fed in pieces: value() is hash64 of the pieces joined, so a file is
+// checksummed as it is written, without a copy of it in memory.
+class Hash64 {
+ public:
+  explicit Hash64(uint64_t seed) : h_(seed) {}
+  void add(const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    total_ += size;
+    for (; pending_size_ > 0 && size > 0; --size) take(*p++);  // finish the last piece's word
+    for (; size >= 8; p += 8, size -= 8) mix(p);
+    for (; size > 0; --size) take(*p++);
+  }
+  uint64_t value() const {
+    uint64_t h = h_;
+    for (size_t i = 0; i < pending_size_; ++i) h = (h ^ pending_[i]) * kHashPrime;
+    return h ^ total_;
+  }
+
+ private:
+  void mix(const unsigned char* p) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    h_ = (h_ ^ word) * kHashPrime;
+    h_ ^= h_ >> 29;  // fold the high bits down, which the multiply alone never does
+  }
+  void take(unsigned char byte) {
+    pending_[pending_size_ % 8] = byte;  // always < 8; the % says so to GCC's bounds check
+    if (++pending_size_ == 8) mix(pending_), pending_size_ = 0;
+  }
+  uint64_t h_;
+  uint64_t total_ = 0;
+  unsigned char pending_[8] = {};
+  size_t pending_size_ = 0;
+};
+
+// Writes one cache file's fields to `out` and, after them, their checksum.
 class Writer {
  public:
+  explicit Writer(std::ostream* out) : out_(out) {}
   void u64(uint64_t v) { raw(&v, sizeof v); }
   void text(const std::string& s) {
     u64(s.size());
@@ -60,11 +101,46 @@ class Writer {
     u64(v.size());
     raw(v.data(), v.size() * sizeof(uint32_t));
   }
-  void raw(const void* p, size_t n) { bytes_.append(static_cast<const char*>(p), n); }
-  std::string& bytes() { return bytes_; }
+  void raw(const void* p, size_t n) {
+    hash_.add(p, n);
+    out_->write(static_cast<const char*>(p), std::streamsize(n));
+  }
+  void checksum() {
+    const uint64_t sum = hash_.value();
+    out_->write(reinterpret_cast<const char*>(&sum), sizeof sum);
+  }
 
  private:
-  std::string bytes_;
+  std::ostream* out_;
+  Hash64 hash_{kHashSeed};
+};
+
+// A file mapped read-only, for reading a cache without copying it whole
+// first. Writers replace a cache by renaming, never in place, so the mapped
+// file does not change under the reader.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (p != MAP_FAILED) data_ = static_cast<const char*>(p), size_ = size_t(st.st_size);
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const char* data() const { return data_; }
+  size_t size() const { return size_; }  // 0 when missing, empty or unreadable
+
+ private:
+  const char* data_ = nullptr;
+  size_t size_ = 0;
 };
 
 // Reads a cache file's fields back, checking every length against what is
@@ -197,18 +273,9 @@ FeatureSet read_features(Reader& r) {
 }  // namespace
 
 uint64_t hash64(const void* data, size_t size, uint64_t seed) {
-  constexpr uint64_t kPrime = 1099511628211ULL;
-  const auto* p = static_cast<const unsigned char*>(data);
-  uint64_t h = seed;
-  size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, p + i, 8);
-    h = (h ^ word) * kPrime;
-    h ^= h >> 29;  // fold the high bits down, which the multiply alone never does
-  }
-  for (; i < size; ++i) h = (h ^ p[i]) * kPrime;
-  return h ^ size;
+  Hash64 h(seed);
+  h.add(data, size);
+  return h.value();
 }
 
 std::string feature_cache_key(const TrainerConfig& config) {
@@ -233,19 +300,20 @@ std::string feature_cache_path(const std::string& dir, const std::string& key) {
 
 std::optional<PanelData> read_feature_cache(const std::string& path, const std::string& key,
                                             std::string* why) {
-  const std::string bytes = read_file(path);
-  if (bytes.empty()) {
+  const MappedFile file(path);
+  if (file.size() == 0) {
     *why = "not cached yet";
     return std::nullopt;
   }
   try {
-    if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    const char* bytes = file.data();
+    if (file.size() < sizeof kMagic + 8 || std::memcmp(bytes, kMagic, sizeof kMagic) != 0)
       throw std::runtime_error("not a feature cache file");
-    const size_t body = bytes.size() - 8;
+    const size_t body = file.size() - 8;
     uint64_t stored;
-    std::memcpy(&stored, bytes.data() + body, 8);
-    if (stored != hash64(bytes.data(), body)) throw std::runtime_error("its checksum is wrong");
-    Reader r(bytes.data() + sizeof kMagic, body - sizeof kMagic);
+    std::memcpy(&stored, bytes + body, 8);
+    if (stored != hash64(bytes, body)) throw std::runtime_error("its checksum is wrong");
+    Reader r(bytes + sizeof kMagic, body - sizeof kMagic);
     if (r.text() != key) {
       *why = "written for other data";
       return std::nullopt;
@@ -269,17 +337,6 @@ std::optional<PanelData> read_feature_cache(const std::string& path, const std::
 }
 
 void write_feature_cache(const std::string& path, const std::string& key, const PanelData& data) {
-  Writer w;
-  w.raw(kMagic, sizeof kMagic);
-  w.text(key);
-  write_features(w, data.features);
-  w.texts(data.dates);
-  w.texts(data.tickers);
-  write_summary(w, data.summary);
-  w.floats(data.oracle);
-  w.text(data.source);
-  w.u64(hash64(w.bytes().data(), w.bytes().size()));
-
   fs::create_directories(fs::path(path).parent_path());
   // A name of this process's own, renamed into place: a reader sees the old
   // file or the new one, never a part.
@@ -287,7 +344,16 @@ void write_feature_cache(const std::string& path, const std::string& key, const 
       fmt::format("{}.tmp.{}.{}", path, ::getpid(), std::random_device{}() & 0xffffff);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(w.bytes().data(), std::streamsize(w.bytes().size()));
+    Writer w(&out);
+    w.raw(kMagic, sizeof kMagic);
+    w.text(key);
+    write_features(w, data.features);
+    w.texts(data.dates);
+    w.texts(data.tickers);
+    write_summary(w, data.summary);
+    w.floats(data.oracle);
+    w.text(data.source);
+    w.checksum();
     out.flush();
     if (!out) {
       ::unlink(tmp.c_str());

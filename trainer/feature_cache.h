@@ -56,7 +56,8 @@ void write_feature_cache(const std::string& path, const std::string& key, const 
 // A 64-bit hash of bytes (FNV-1a's multiply, 8 bytes at a time), for keys
 // and checksums: not cryptographic, but any change of content changes it
 // with overwhelming likelihood.
-uint64_t hash64(const void* data, size_t size, uint64_t seed = 14695981039346656037ULL);
+constexpr uint64_t kHashSeed = 14695981039346656037ULL;
+uint64_t hash64(const void* data, size_t size, uint64_t seed = kHashSeed);
 
 }  // namespace hpo::trainer
 

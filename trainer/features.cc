@@ -14,8 +14,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One ticker's series on the dense date grid (NaN on missing days).
-// The logs that several days' features share are taken once a day: the
-// same values as taking them in each feature, for a tenth of the time.
+// The logs that several days' windows share are taken once a day, the same
+// values as taking them in each window (vstd_20 took 20 a cell, range_5 5).
 struct Series {
   std::vector<double> open, high, low, close, volume, ret;  // ret[t] = log(c[t] / c[t-1])
   std::vector<double> log_range;  // log(high[t] / low[t])
@@ -223,15 +223,17 @@ void normalize_day(const At& at, size_t tickers, size_t d, float missing) {
 void normalize_cross_sections(std::vector<float>* values, size_t tickers, size_t days,
                               size_t columns, float missing, size_t threads) {
   // Each day's cross-section is its own, so the days split across threads
-  // (the serial loop's values, bit for bit). A range takes every column of
-  // its days: a ticker's columns share cache lines, which a pass per column
-  // would read from memory again.
+  // (the serial loop's values, bit for bit). Each day's columns are done
+  // together: a ticker's columns of a day share cache lines, which a pass
+  // per column would read from memory again.
   parallel_ranges(days, threads, [&](size_t first, size_t end) {
-    for (size_t column = 0; column < columns; ++column) {
-      auto at = [&](size_t ticker, size_t day) -> float& {
-        return (*values)[(ticker * days + day) * columns + column];
-      };
-      for (size_t d = first; d < end; ++d) normalize_day(at, tickers, d, missing);
+    for (size_t d = first; d < end; ++d) {
+      for (size_t column = 0; column < columns; ++column) {
+        auto at = [&](size_t ticker, size_t day) -> float& {
+          return (*values)[(ticker * days + day) * columns + column];
+        };
+        normalize_day(at, tickers, d, missing);
+      }
     }
   });
 }

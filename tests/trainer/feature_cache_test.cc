@@ -112,6 +112,26 @@ TEST_CASE("feature cache: a cached dataset is the one built afresh") {
   CHECK(files_in(dir.path()).size() == 2);
 }
 
+TEST_CASE("feature cache: the checksum is hash64 of the bytes before it, at any alignment") {
+  // The writer checksums the fields as it writes them; keys of every length
+  // mod 8 start the arrays after them at every offset within a hash word.
+  TempDir dir;
+  const Dataset d = load_dataset(small_config());
+  const PanelData data{d.features, d.dates, d.tickers, d.summary, d.oracle, d.source};
+  for (size_t length = 0; length <= 16; ++length) {
+    const std::string key(length, 'k'), path = dir.file("entry-" + std::to_string(length));
+    CAPTURE(length);
+    write_feature_cache(path, key, data);
+    const std::string whole = testing::read_file(path);
+    REQUIRE(whole.size() > 8);
+    uint64_t stored;
+    std::memcpy(&stored, whole.data() + whole.size() - 8, 8);
+    CHECK(stored == hash64(whole.data(), whole.size() - 8));
+    std::string why;
+    CHECK(read_feature_cache(path, key, &why).has_value());
+  }
+}
+
 TEST_CASE("feature cache: a changed data file is never served from the old entry") {
   TempDir dir;
   SyntheticPanel synthetic;
