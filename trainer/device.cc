@@ -75,21 +75,39 @@ std::string no_cuda_reason(const std::string& asked) {
 #endif
 }
 
+// hpo's slot decides where `auto` trains: a GPU slot must not fall back to
+// the CPU unnoticed.
+bool from_slot(const RuntimeSettings& s, const std::string& device) {
+  return device == "auto" && !s.device.empty() && s.device != "auto";
+}
+
 }  // namespace
+
+bool wants_cuda(const RuntimeSettings& s, const std::string& device) {
+  return (from_slot(s, device) ? s.device : device) == "cuda";
+}
+
+std::future<void> start_cuda_early(const RuntimeSettings& s, const std::string& device) {
+  if (!wants_cuda(s, device)) return {};
+  return std::async(std::launch::async, [] {
+    try {
+      if (torch::cuda::is_available())
+        torch::empty({1}, torch::TensorOptions().device(torch::kCUDA, 0));
+    } catch (const std::exception&) {  // apply_runtime_settings says why, on the trial's thread
+    }
+  });
+}
 
 DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& device,
                                    std::ostream& log) {
   DeviceSetup setup;
   const bool has_cuda = torch::cuda::is_available();
-  // hpo's slot decides where `auto` trains: a GPU slot must not fall back to
-  // the CPU unnoticed.
-  const bool from_slot = device == "auto" && !s.device.empty() && s.device != "auto";
-  const std::string wanted = from_slot ? s.device : device;
-  setup.cuda = wanted == "cuda" || (wanted == "auto" && has_cuda);
-  const std::string asked = from_slot ? "HPO_DEVICE=cuda (hpo's GPU slot)" : "device=cuda";
+  const bool slot = from_slot(s, device);
+  setup.cuda = wants_cuda(s, device) || (device == "auto" && !slot && has_cuda);
+  const std::string asked = slot ? "HPO_DEVICE=cuda (hpo's GPU slot)" : "device=cuda";
   if (setup.cuda && !has_cuda) throw UsageError(no_cuda_reason(asked));
   setup.device = setup.cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
-  log << "setting device=" << device << (from_slot ? " with HPO_DEVICE=" + s.device : "") << " -> "
+  log << "setting device=" << device << (slot ? " with HPO_DEVICE=" + s.device : "") << " -> "
       << (setup.cuda ? "cuda:0" : "cpu") << "\n";
 
   if (s.omp_threads > 0) at::set_num_threads(s.omp_threads);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@
 
 #include "trainer/config.h"
 #include "trainer/dataset.h"
+#include "trainer/device.h"
 #include "trainer/error.h"
 #include "trainer/graph_step.h"
 #include "trainer/heap.h"
@@ -283,6 +285,8 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   options.load_s =
       arrived ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *arrived).count()
               : seconds_since_process_start();
+  // Where the trial trains is known now: on CUDA its context starts beside the data's load.
+  const std::future<void> cuda_started = start_cuda_early(settings, config.device);
   const auto data_start = std::chrono::steady_clock::now();
   // hpo points every trial at one cache (its runs directory's), so the panel
   // and features are built once per data file, not once per trial.

@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include <future>
 #include <sstream>
 #include <string>
 
@@ -45,6 +46,38 @@ TEST_CASE("device: the slot's HPO_DEVICE decides where auto trains") {
     error = e.what();
   }
   CHECK(error.rfind("no_cuda: device=cuda, but ", 0) == 0);
+}
+
+TEST_CASE("device: CUDA starts early exactly for the trials that then train on it") {
+  // start_cuda_early runs before the data loads, apply_runtime_settings after:
+  // they must agree, or a CPU trial would start CUDA, or a GPU one not early.
+  const bool has_cuda = torch::cuda::is_available();
+  for (const char* slot : {"", "auto", "cpu", "cuda"}) {
+    for (const char* device : {"auto", "cpu", "cuda"}) {
+      CAPTURE(slot);
+      CAPTURE(device);
+      RuntimeSettings s;
+      s.device = slot;
+      const bool early = wants_cuda(s, device);
+      // The config's cuda, or its auto on hpo's GPU slot; a config's cpu stands.
+      const std::string d = device, on = slot;
+      CHECK(early == (d == "cuda" || (d == "auto" && on == "cuda")));
+      std::future<void> started = start_cuda_early(s, device);
+      CHECK(started.valid() == early);
+      if (started.valid()) CHECK_NOTHROW(started.get());  // without CUDA too
+      std::ostringstream log;
+      bool trains_on_cuda = true;  // a no_cuda error: it asked for CUDA
+      try {
+        trains_on_cuda = apply_runtime_settings(s, device, log).cuda;
+      } catch (const UsageError&) {
+        CHECK_FALSE(has_cuda);
+      }
+      // `auto` without a slot also trains on CUDA when there is one, known
+      // only once CUDA is up: that start is not early.
+      const bool auto_without_slot = d == "auto" && (on.empty() || on == "auto");
+      CHECK(trains_on_cuda == (early || (auto_without_slot && has_cuda)));
+    }
+  }
 }
 
 TEST_CASE("device: the slot's GPU memory share caps CUDA's allocator, and is logged") {
