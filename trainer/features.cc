@@ -198,19 +198,19 @@ std::optional<LabelEntry> label_entry_named(const std::string& name) {
 
 namespace {
 
-// Z-scores day d's finite values across tickers; `at` gives a ticker's cell.
-template <typename At>
-void normalize_day(const At& at, size_t tickers, size_t d, float missing) {
+// Z-scores one day's finite values across tickers, ticker i's at cell[i * stride].
+void normalize_day(float* cell, size_t stride, size_t tickers, float missing) {
   double sum = 0, ss = 0;
   size_t n = 0;
   for (size_t i = 0; i < tickers; ++i)
-    if (std::isfinite(at(i, d))) sum += at(i, d), ++n;
+    if (std::isfinite(cell[i * stride])) sum += cell[i * stride], ++n;
   double mean = n ? sum / double(n) : 0;
   for (size_t i = 0; i < tickers; ++i)
-    if (std::isfinite(at(i, d))) ss += (at(i, d) - mean) * (at(i, d) - mean);
+    if (std::isfinite(cell[i * stride]))
+      ss += (cell[i * stride] - mean) * (cell[i * stride] - mean);
   double sd = n > 1 ? std::sqrt(ss / double(n)) : 0;
   for (size_t i = 0; i < tickers; ++i) {
-    float& v = at(i, d);
+    float& v = cell[i * stride];
     if (!std::isfinite(v) || sd <= 0)
       v = std::isfinite(v) ? 0.0f : missing;
     else
@@ -227,14 +227,9 @@ void normalize_cross_sections(std::vector<float>* values, size_t tickers, size_t
   // together: a ticker's columns of a day share cache lines, which a pass
   // per column would read from memory again.
   parallel_ranges(days, threads, [&](size_t first, size_t end) {
-    for (size_t d = first; d < end; ++d) {
-      for (size_t column = 0; column < columns; ++column) {
-        auto at = [&](size_t ticker, size_t day) -> float& {
-          return (*values)[(ticker * days + day) * columns + column];
-        };
-        normalize_day(at, tickers, d, missing);
-      }
-    }
+    for (size_t d = first; d < end; ++d)
+      for (size_t column = 0; column < columns; ++column)
+        normalize_day(&(*values)[d * columns + column], days * columns, tickers, missing);
   });
 }
 
@@ -259,13 +254,13 @@ size_t fill_ticker(const Panel& panel, const std::vector<Feature>& features, siz
   size_t last_row = 0, delisting_labels = 0;
   row_span(panel, i, &fs->first_row[i], &last_row);
   for (size_t t = 0; t < fs->num_days; ++t) {
-    float* values = &fs->values[fs->cell(i, t) * fs->num_features];
+    const size_t cell = fs->cell(i, t);
+    float* values = &fs->values[cell * fs->num_features];
     if (std::isnan(s.close[t])) {
       std::fill(values, values + fs->num_features, float(kNaN));
       continue;
     }
     for (size_t f = 0; f < fs->num_features; ++f) values[f] = float(features[f].at(s, t));
-    const size_t cell = fs->cell(i, t);
     fs->label[cell] = float(label_at(s, t, label));
     fs->daily_return[cell] = float(label_at(s, t, one_day, true));
     delisting_labels += std::isfinite(fs->label[cell]) && delisting_exit(s, t, label, last_row);
