@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "hpo/cli/at_least_zero.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/selection_flags.h"
@@ -256,7 +257,7 @@ void add_export_command(CLI::App& app, int& exit_code) {
                 "Export every trial (params, state, metrics) as json or csv");
   add_selection_options(cmd, flags->selection, true);
   cmd->add_option("--trial", flags->trial, "Export trial N (a COMPLETE one)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least_zero());
   cmd->add_flag("--knee", flags->knee,
                 "Several objectives: the trial of the Pareto front nearest the ideal point, "
                 "each objective scaled to [0, 1] over the front (the default)");

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hpo/cli/at_least_zero.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/signals.h"
@@ -314,7 +315,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-n,--n-trials", flags->n_trials,
                   "New trials to run now; interrupted trials are resumed first and not counted, "
                   "so 0 only resumes them (default: the study file's n_trials)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least_zero());
   cmd->add_option(
       "-j,--n-jobs", flags->n_jobs,
       "Trainers to run at once, or 'auto': one per GPU slot of the profile, or the CPU cores "
@@ -334,13 +335,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Sampler seed (default: the study file's, else the one stored with the study)");
   cmd->add_option("--timeout", flags->timeout,
                   "Per-trial timeout in seconds, 0 for none (default: the study file's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least_zero());
   cmd->add_option("--runs-dir", flags->runs_dir,
                   "Where trial directories go (default: the study file's runs_dir)");
   cmd->add_option("--max-failures", flags->max_failures,
                   "Stop launching after N failed trials, or (below 1) once that fraction of "
                   "finished trials failed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least_zero());
   cmd->footer(
       "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), "
       "report.jsonl\n"

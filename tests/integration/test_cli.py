@@ -950,7 +950,9 @@ def test_bad_input_leaves_db_untouched(p):
     r = p.run("run", "--study", "s", "-n", "1", check=False)
     expect(r.returncode == 2 and "pruner.n_startup_trial" in r.stderr and "n_startup_trials" in r.stderr, r.stderr)
     p.study()
-    for args, needle in [(["--n-trials", "-1"], "n-trials"), (["--sampler", "grid"], "sampler"),
+    for args, needle in [(["--n-trials", "-1"], "--n-trials: must be >= 0, got '-1'"),
+                         (["--timeout", "soon"], "--timeout: expected a number >= 0, got 'soon'"),
+                         (["--sampler", "grid"], "sampler"),
                          (["--storage", "mysql://x"], "mysql://x")]:
         r = p.run("run", "--study", "s", *args, check=False)
         expect(r.returncode != 0 and needle in r.stderr, (args, r.returncode, r.stderr))
