@@ -22,7 +22,7 @@
 #include "hpo/gpu/memory_estimate.h"
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/space_fit.h"
-#include "hpo/report/stderr_summary.h"
+#include "hpo/run/stderr_summary.h"
 #include "hpo/run/trainer_check.h"
 #include "hpo/run/trainer_program.h"
 #include "samplers/param_value.h"

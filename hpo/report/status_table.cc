@@ -8,8 +8,8 @@
 
 #include "hpo/report/host_summary.h"
 #include "hpo/report/pareto_view.h"
-#include "hpo/report/stderr_summary.h"
 #include "hpo/run/progress.h"
+#include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/trial_constraints.h"
 
@@ -135,10 +135,9 @@ std::string status_table(const StudyView& view) {
     }
     const double seconds = trial_seconds(t);
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");
-    std::string note = system_attr_text(t, "hpo:fail_reason");
     // What the trainer said last, where the reason is only an exit code.
-    const std::string said = last_meaningful_line(system_attr_text(t, "hpo:stderr_tail"));
-    if (!note.empty() && !said.empty() && note.find(said) == std::string::npos) note += ": " + said;
+    std::string note = with_last_line(system_attr_text(t, "hpo:fail_reason"),
+                                      system_attr_text(t, "hpo:stderr_tail"));
     const auto bad = t.system_attrs.find("hpo:invalid_report_lines");
     if (bad != t.system_attrs.end() && bad->second.is_number_integer() &&
         bad->second.get<int>() > 0)

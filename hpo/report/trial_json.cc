@@ -6,7 +6,7 @@
 
 #include "hpo/report/host_summary.h"
 #include "hpo/report/pareto_view.h"
-#include "hpo/report/stderr_summary.h"
+#include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
 #include "hpo/storage/trial_constraints.h"

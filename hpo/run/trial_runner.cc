@@ -13,6 +13,7 @@
 #include "hpo/run/atomic_file.h"
 #include "hpo/run/no_cuda.h"
 #include "hpo/run/oom.h"
+#include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/run/trial_end.h"
 #include "hpo/run/verdict.h"
@@ -412,6 +413,11 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   result.value = verdict.value;
   if (result.state == TrialState::kComplete) result.values = outcome.values;
   result.reason = verdict.reason;
+  // The run's FAIL line says why, as hpo status's note does: a bare exit
+  // code sends the user to the trial's files for the exception.
+  const auto tail = outcome.system_attrs.find("hpo:stderr_tail");
+  if (tail != outcome.system_attrs.end() && tail->second.is_string())
+    result.reason = with_last_line(result.reason, tail->second.get<std::string>());
   if (!oom_retries.empty()) {
     result.reason += (result.reason.empty() ? "" : "; ") + std::to_string(oom_retries.size()) +
                      " OOM retr" + (oom_retries.size() == 1 ? "y" : "ies") +

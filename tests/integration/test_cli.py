@@ -474,7 +474,8 @@ def test_failing_trainer(p):
     p.study(fixed="mode: fail")
     r = p.run("run", "--study", "s", "-n", "2", check=False)
     expect(r.returncode == 1, f"exit {r.returncode}: {r.stdout}{r.stderr}")
-    expect("trainer failed: exit code 3" in r.stdout, r.stdout)
+    # The FAIL line says why, not only the exit code.
+    expect("trial 0 FAIL: trainer failed: exit code 3: something went wrong in epoch 0" in r.stdout, r.stdout)
     st = p.status()
     expect([t["state"] for t in st["trials"]] == ["FAIL", "FAIL"], st)
     expect(st["trials"][0]["fail_reason"] == "trainer failed: exit code 3", st)

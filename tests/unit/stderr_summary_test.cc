@@ -1,4 +1,4 @@
-#include "hpo/report/stderr_summary.h"
+#include "hpo/run/stderr_summary.h"
 
 #include <doctest/doctest.h>
 
@@ -23,6 +23,17 @@ TEST_CASE("the last meaningful stderr line: the exception, not blanks or a progr
   const std::string long_line = "E" + std::string(199, 'x') + "\xc3\xa9" + "rest";
   const std::string cut = last_meaningful_line(long_line);
   CHECK(cut == "E" + std::string(199, 'x') + "...");
+}
+
+TEST_CASE("a failure's reason carries the trainer's last words once, and only a failure's") {
+  const std::string tail = "Traceback (most recent call last):\nValueError: bad lr\n";
+  CHECK(with_last_line("trainer failed: exit code 1", tail) ==
+        "trainer failed: exit code 1: ValueError: bad lr");
+  // Already said (an OOM reason quotes its line): not twice.
+  CHECK(with_last_line("oom: ValueError: bad lr (exit code 1)", tail) ==
+        "oom: ValueError: bad lr (exit code 1)");
+  CHECK(with_last_line("trainer failed: exit code 1", "\n 42%\r") == "trainer failed: exit code 1");
+  CHECK(with_last_line("", tail).empty());
 }
 
 }  // namespace

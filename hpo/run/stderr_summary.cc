@@ -1,4 +1,4 @@
-#include "hpo/report/stderr_summary.h"
+#include "hpo/run/stderr_summary.h"
 
 #include <algorithm>
 #include <cctype>
@@ -40,6 +40,12 @@ std::string last_meaningful_line(const std::string& stderr_tail) {
     end = start;
   }
   return "";
+}
+
+std::string with_last_line(const std::string& reason, const std::string& stderr_tail) {
+  const std::string said = last_meaningful_line(stderr_tail);
+  if (reason.empty() || said.empty() || reason.find(said) != std::string::npos) return reason;
+  return reason + ": " + said;
 }
 
 }  // namespace hpo
