@@ -241,6 +241,13 @@ def listed(variable, names):
     return [n for n in names if n in wanted.split(",")] if wanted else list(names)
 
 
+def check_listed(variable, names):
+    """Exits on a name in `variable` that is none of `names`, before any study runs."""
+    for name in (os.environ.get(variable) or "").split(","):
+        if name and name not in names:
+            sys.exit(f"{variable}: no '{name}' (known: {', '.join(names)})")
+
+
 def problems(tabular_dir):
     out = synthetic_problems()
     if os.path.isdir(tabular_dir):
@@ -310,7 +317,9 @@ def main():
     n_procs = int(sys.argv[4]) if len(sys.argv) > 4 else 2
     first_seed = int(sys.argv[5]) if len(sys.argv) > 5 else 0
     n_shared = shared_trials()
-    for p in problems(tabular_dir):
+    every = problems(tabular_dir)
+    check_listed("HPO_BENCH_PROBLEMS", [p.name for p in every])
+    for p in every:
         if listed("HPO_BENCH_PROBLEMS", [p.name]):
             _PROBLEMS[p.name] = p
     jobs = [(name, sampler, seed, n_trials, n_shared) for name in _PROBLEMS

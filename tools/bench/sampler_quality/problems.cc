@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <string>
 #include <variant>
 
 #include "samplers/conditions.h"
@@ -339,10 +341,19 @@ std::vector<BenchProblem> tabular_problems(const std::string& dir) {
 
 std::vector<std::string> listed(const char* variable, const std::vector<std::string>& all) {
   const char* env = std::getenv(variable);
-  if (!env) return all;
+  if (!env || !*env) return all;  // empty: all, as on the peer's side (peer.py)
   std::vector<std::string> out;
   std::stringstream in(env);
-  for (std::string name; std::getline(in, name, ',');) out.push_back(name);
+  for (std::string name; std::getline(in, name, ',');) {
+    if (std::find(all.begin(), all.end(), name) == all.end()) {
+      // A typo must stop the run here, not after the other side's minutes.
+      std::string known;
+      for (const auto& n : all) known += (known.empty() ? "" : ", ") + n;
+      std::fprintf(stderr, "%s: no '%s' (known: %s)\n", variable, name.c_str(), known.c_str());
+      std::exit(2);
+    }
+    out.push_back(name);
+  }
   return out;
 }
 
