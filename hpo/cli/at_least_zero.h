@@ -1,6 +1,6 @@
 // A flag check for counts and durations that must not be negative. CLI11's
-// NonNegativeNumber states its range as "0 to 1.79769e+308" written out in
-// full, a 300-digit number where the user needs one fact.
+// NonNegativeNumber states its range's top, the largest double, written out
+// in full: a 309-digit number where the user needs one fact.
 #ifndef HPO_CLI_AT_LEAST_ZERO_H_
 #define HPO_CLI_AT_LEAST_ZERO_H_
 
