@@ -13,7 +13,7 @@ Verdict fail(std::string reason) {
   return Verdict{TrialState::kFail, std::nullopt, std::move(reason)};
 }
 
-std::string seconds(double s) {
+std::string seconds_text(double s) {
   std::ostringstream out;
   out << s << " s";
   return out.str();
@@ -29,7 +29,7 @@ Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
       v.value = run.last_intermediate;
     return v;
   }
-  if (run.timed_out) return fail("timeout: still running after " + seconds(run.timeout_s));
+  if (run.timed_out) return fail("timeout: still running after " + seconds_text(run.timeout_s));
   if (!run.exit->success()) {
     Verdict v = fail("trainer failed: " + run.exit->describe());
     if (!run.no_cuda_line.empty()) {
@@ -69,7 +69,7 @@ Verdict judge(const TrainerRun& run, const std::string& objective_metric) {
   // hpo stopped it (its SIGKILL is no OOM), unless it completed all the same.
   if (run.cut_off_s && v.state != TrialState::kComplete) {
     return fail(
-        "cut off from the database: no heartbeat got in for " + seconds(*run.cut_off_s) +
+        "cut off from the database: no heartbeat got in for " + seconds_text(*run.cut_off_s) +
         ", past the grace after which other hosts take a trial over; its trainer was stopped");
   }
   return v;
