@@ -55,6 +55,22 @@ std::vector<std::string> stored_argv(const TrialRecord& trial, const std::string
   return words;
 }
 
+// "OMP_NUM_THREADS=2 NUM_WORKERS=0 " and the rest of the env the trial ran
+// with, as stored (its study's `env:` after hpo fitted it to the slot), less
+// hpo's own HPO_* variables, which name that trial's files. A rerun without
+// them gets the shell's thread count, and a CPU result is reproducible only
+// for a thread count.
+std::string trial_env_settings(const TrialRecord& trial) {
+  const auto it = trial.system_attrs.find("hpo:env");
+  if (it == trial.system_attrs.end() || !it->second.is_object()) return "";
+  std::string out;
+  for (const auto& [key, value] : it->second.items()) {
+    if (key.rfind("HPO_", 0) == 0 || !value.is_string()) continue;
+    out += key + "=" + shell_quote(value.get<std::string>()) + " ";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string trainer_command_line(const StudyConfig* study, const TrialRecord& trial,
@@ -72,8 +88,8 @@ std::string trainer_command_line(const StudyConfig* study, const TrialRecord& tr
     argv = stored_argv(trial, file);
   }
   if (argv.empty()) return "";
-  std::string line =
-      "HPO_CONFIG=" + shell_quote(file) + " HPO_TRIAL_DIR=DIR HPO_REPORT_FILE=DIR/" + kReportFile;
+  std::string line = trial_env_settings(trial) + "HPO_CONFIG=" + shell_quote(file) +
+                     " HPO_TRIAL_DIR=DIR HPO_REPORT_FILE=DIR/" + kReportFile;
   for (const auto& w : argv) line += " " + shell_quote(w);
   return line;
 }

@@ -58,6 +58,9 @@ score = -(x - 0.3) ** 2
 # higher, so that a test can tell whose values were stored.
 if os.environ.get("HPO_RESUME"):
     score += float(config.get("resume_bonus", 0.0))
+# SCORE_SHIFT (a study's env:) moves the score, as a thread count moves a
+# CPU trainer's: an exported config's rerun must carry the trial's env.
+score += float(os.environ.get("SCORE_SHIFT", "0"))
 if mode == "oom" and config["batch_size"] > config["oom_above"]:
     # As an uncaught c10::OutOfMemoryError ends a LibTorch program.
     sys.stderr.write("terminate called after throwing an instance of 'c10::OutOfMemoryError'\n"

@@ -303,6 +303,11 @@ def test_export_runs_in_its_trainer(p):
     # command hpo prints runs that trainer on the file and reproduces the trial's value.
     import yaml
     p.study()
+    # An env setting that moves the score, as a thread count moves a CPU trainer's: the
+    # printed line must carry the trial's env for the rerun to reproduce its value.
+    study_file = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(study_file).read()
+    open(study_file, "w").write(text.replace("env:\n", "env:\n  SCORE_SHIFT: 0.25\n", 1))
     p.run("run", "--study", "s", "-n", "4")
     best = p.status()["best"]
     out = p.run("export", "--study", "s", "-o", "best").stdout
@@ -310,6 +315,8 @@ def test_export_runs_in_its_trainer(p):
     expect(cfg == json.load(open(os.path.join(best["trial_dir"], "config.json"))), cfg)
     lines = [l.split("run it with: ", 1)[1] for l in out.splitlines() if "run it with: " in l]
     expect(len(lines) == 1 and "fake_trainer.py" in lines[0] and "hpo-trainer" not in lines[0], out)
+    expect("SCORE_SHIFT=0.25 " in lines[0] and "OMP_NUM_THREADS=" in lines[0] and "HPO_TRIAL_ID" not in lines[0],
+           lines[0])
     expect(rerun_exported(p, lines[0], os.path.join(p.dir, "rerun")) == best["value"], "value not reproduced")
     # YAML on request: its header names the same trainer, not hpo-trainer's command.
     p.run("export", "--study", "s", "-o", "best.yaml")
