@@ -50,6 +50,7 @@ namespace {
 const std::vector<std::string> kAllSamplers = {
     "hpo_tpe", "hpo_tpe_univariate", "hpo_tpe_unordered", "hpo_tpe_optuna", "hpo_random", "hpo_gp",
     "hpo_auto"};
+const std::vector<std::string> kNamedOnlySamplers = {"hpo_gp_budget", "hpo_tpe_budget"};
 
 // A value of HPO_TPE_OPTIONS as a study file would hold it: true and false
 // are flags, then integers, then numbers, else a name.
@@ -199,10 +200,9 @@ int main(int argc, char** argv) {
   const std::vector<hpo::BenchProblem> problems = hpo::selected_problems(argv[1]);
   const int n_seeds = std::atoi(argv[2]), n_trials = std::atoi(argv[3]);
   const size_t first_seed = argc == 5 ? static_cast<size_t>(std::atoll(argv[4])) : 0;
-  const auto names = hpo::listed("HPO_BENCH_SAMPLERS", hpo::kAllSamplers);
+  // Exits on an unknown name.
+  const auto names = hpo::listed("HPO_BENCH_SAMPLERS", hpo::kAllSamplers, hpo::kNamedOnlySamplers);
   const int n_shared = hpo::shared_trials();
-  for (const auto& name : names)
-    hpo::make(name, 0, hpo::Direction::kMinimize);  // exits on an unknown name
   const size_t n_samplers = names.size();
   const size_t n_runs = problems.size() * n_samplers * static_cast<size_t>(n_seeds);
   std::vector<hpo::RunResult> results(n_runs);

@@ -237,15 +237,15 @@ def shared_trials():
 
 
 def listed(variable, names):
+    """The names `variable` lists (all when unset or empty), as problems.cc's listed(); exits on one
+    that is none of `names`, before any study runs."""
     wanted = os.environ.get(variable)
-    return [n for n in names if n in wanted.split(",")] if wanted else list(names)
-
-
-def check_listed(variable, names):
-    """Exits on a name in `variable` that is none of `names`, before any study runs."""
-    for name in (os.environ.get(variable) or "").split(","):
-        if name and name not in names:
+    if not wanted:
+        return list(names)
+    for name in wanted.split(","):
+        if name not in names:
             sys.exit(f"{variable}: no '{name}' (known: {', '.join(names)})")
+    return [n for n in names if n in wanted.split(",")]
 
 
 def problems(tabular_dir):
@@ -318,10 +318,8 @@ def main():
     first_seed = int(sys.argv[5]) if len(sys.argv) > 5 else 0
     n_shared = shared_trials()
     every = problems(tabular_dir)
-    check_listed("HPO_BENCH_PROBLEMS", [p.name for p in every])
-    for p in every:
-        if listed("HPO_BENCH_PROBLEMS", [p.name]):
-            _PROBLEMS[p.name] = p
+    wanted = listed("HPO_BENCH_PROBLEMS", [p.name for p in every])
+    _PROBLEMS.update((p.name, p) for p in every if p.name in wanted)
     jobs = [(name, sampler, seed, n_trials, n_shared) for name in _PROBLEMS
             for sampler in listed("HPO_BENCH_SAMPLERS", SAMPLERS)
             for seed in range(first_seed, first_seed + n_seeds)]
