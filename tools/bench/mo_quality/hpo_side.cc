@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,21 +20,13 @@
 #include "samplers/nsga2_sampler.h"
 #include "samplers/pareto.h"
 #include "samplers/random_sampler.h"
+#include "tools/bench/listed.h"
 #include "tools/bench/mo_quality/problems.h"
 
 namespace hpo {
 namespace {
 
 const std::vector<std::string> kAllSamplers = {"hpo_nsga2", "hpo_tpe", "hpo_random"};
-
-std::vector<std::string> listed(const char* env, const std::vector<std::string>& all) {
-  const char* text = std::getenv(env);
-  if (!text || !*text) return all;
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
-  return out;
-}
 
 std::unique_ptr<Sampler> make(const std::string& name, uint64_t seed, int objectives) {
   const std::vector<Direction> dirs(static_cast<size_t>(objectives), Direction::kMinimize);

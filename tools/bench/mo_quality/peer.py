@@ -99,7 +99,11 @@ def main():
     first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     samplers = [s for s in os.environ.get("HPO_BENCH_SAMPLERS", ",".join(SAMPLERS)).split(",")
                 if s in SAMPLERS]
-    problems = os.environ.get("HPO_BENCH_PROBLEMS", ",".join(PROBLEMS)).split(",")
+    problems = os.environ.get("HPO_BENCH_PROBLEMS") or ",".join(PROBLEMS)
+    problems = problems.split(",")
+    for name in problems:
+        if name not in PROBLEMS:
+            sys.exit(f"HPO_BENCH_PROBLEMS: no '{name}' (known: {', '.join(PROBLEMS)})")
     jobs = [(p, s, first + k, trials) for p in PROBLEMS if p in problems for s in samplers
             for k in range(seeds)]
     with multiprocessing.Pool(procs) as pool:

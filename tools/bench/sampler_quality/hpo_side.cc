@@ -32,6 +32,7 @@
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
+#include "tools/bench/listed.h"
 #include "tools/bench/sampler_quality/problems.h"
 
 namespace hpo {

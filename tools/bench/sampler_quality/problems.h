@@ -46,12 +46,6 @@ std::vector<BenchProblem> synthetic_problems();
 // One problem per CSV in `dir` (see its README.md); none if it is missing.
 std::vector<BenchProblem> tabular_problems(const std::string& dir);
 
-// The comma-separated names in environment variable `variable`; `all` when it
-// is unset or empty. A name in neither `all` nor `named_only` (run only when
-// listed) ends the process with status 2, naming the known ones.
-std::vector<std::string> listed(const char* variable, const std::vector<std::string>& all,
-                                const std::vector<std::string>& named_only = {});
-
 // The synthetic and tabular (from `dir`) problems HPO_BENCH_PROBLEMS names; all when unset.
 std::vector<BenchProblem> selected_problems(const std::string& dir);
 

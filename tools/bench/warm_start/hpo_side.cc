@@ -26,6 +26,7 @@
 #include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
 #include "samplers/tpe_sampler.h"
+#include "tools/bench/listed.h"
 #include "tools/bench/sampler_quality/problems.h"
 #include "tools/bench/warm_start/low_fidelity.h"
 
