@@ -121,6 +121,25 @@ def test_missing_source_starts_cold(p):
     expect(len(p.status("m")["trials"]) == 2, "m did not run")
 
 
+def test_steers_the_sampler(p):
+    # The property warm start exists for: the carried trials reach the sampler. The fake
+    # trainer's score peaks at x = 0.3; after its one startup trial, m (warm) samples
+    # nearer there than its cold twin, which has the same sampler and seed and no source.
+    p.study(name="q")
+    p.run("run", "--study", "q", "-n", "12")
+    p.study(name="m", sampler=TPE, extra=WARM)
+    out = p.run("run", "--study", "m", "-n", "4").stdout
+    expect("warm-started" in out, out)
+    p.study(name="c", sampler=TPE)
+    p.run("run", "--study", "c", "-n", "4")
+
+    def distances(name):
+        return [abs(t["params"]["x"] - 0.3) for t in p.status(name)["trials"][1:]]
+    warm, cold = distances("m"), distances("c")
+    expect(len(warm) == 3 and len(cold) == 3, (warm, cold))
+    expect(sum(warm) < sum(cold), f"warm start did not steer m towards q's best x:\n{warm}\n{cold}")
+
+
 def test_resumed_study_same_suggestions(p):
     p.study(name="q")
     p.run("run", "--study", "q", "-n", "5")
