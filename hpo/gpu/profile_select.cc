@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "hpo/config/config_error.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -89,7 +90,14 @@ const GpuProfile* match_profile(const GpuProfileRegistry& registry, const GpuDev
 ProfileChoice select_profile(const GpuProfileRegistry& registry, const std::string& flag,
                              const std::string& env, const std::vector<GpuDevice>& devices) {
   if (!flag.empty()) return {registry.get(flag), ProfileSource::kFlag, "--gpu-profile " + flag};
-  if (!env.empty()) return {registry.get(env), ProfileSource::kEnv, "GPU_PROFILE=" + env};
+  if (!env.empty()) {
+    try {
+      return {registry.get(env), ProfileSource::kEnv, "GPU_PROFILE=" + env};
+    } catch (const ConfigError& e) {
+      // A variable set in a shell profile long ago: say where the name came from.
+      throw ConfigError(std::string("environment: GPU_PROFILE: ") + e.what());
+    }
+  }
   if (devices.empty()) {
     const GpuProfile* cpu = registry.find("cpu");
     return {cpu ? *cpu : builtin_cpu(), ProfileSource::kDefault, "no GPU found"};
