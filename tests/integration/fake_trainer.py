@@ -73,6 +73,7 @@ if mode == "spam":
         sys.stdout.write(line)
         sys.stderr.write(line)
     if config.get("crash_after_spam"):
+        sys.stderr.write("ValueError: the last words after the spam\n")
         sys.exit(4)
 if x > float(config.get("abort_above", 2.0)):  # a crash that ends the process
     os.abort()

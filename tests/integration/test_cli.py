@@ -381,6 +381,7 @@ def test_export_csv_columns(p):
         expect(name in header, f"no column {name}: {header}")
     rows = list(csv.DictReader(io.StringIO(text)))
     st = p.status()
+    expect(len(rows) == len(st["trials"]) == 3, (rows, st["trials"]))
     for row, trial in zip(rows, st["trials"]):
         expect(float(row["score"]) == trial["value"] and row["number"] == str(trial["number"]), (row, trial))
         expect(float(row["param_x"]) == trial["params"]["x"], (row, trial))
@@ -411,6 +412,7 @@ def test_optuna_load_study(p):
     expect(o["direction"] == "MAXIMIZE", o)
     expect(o["studies"] == ["bad", "s"], o)
     expect(o["best"] == st["best"]["number"] and o["best_value"] == st["best"]["value"], o)
+    expect(len(st["trials"]) == len(o["trials"]), (st["trials"], o["trials"]))
     for ours, theirs in zip(st["trials"], o["trials"]):
         expect(ours["number"] == theirs["number"] and ours["state"] == theirs["state"], (ours, theirs))
         expect(ours["value"] == theirs["value"], (ours, theirs))
@@ -535,12 +537,15 @@ def test_huge_log_output(p):
     t = p.status()["trials"][0]
     expect(t["state"] == "COMPLETE", t)
     expect(os.path.getsize(os.path.join(t["trial_dir"], "stdout.log")) == 30 * 1024 * 1024, "log truncated")
-    # A failing trainer's huge stderr: only a bounded tail is stored.
+    # A failing trainer's huge stderr: only a bounded tail is stored, and it is the tail, with
+    # the trainer's last words (which the run line and `hpo status` quote as the reason).
     p.study(name="spamfail", fixed="mode: spam, crash_after_spam: 1")
-    p.run("run", "--study", "spamfail", "-n", "1", check=False)
-    tail = sqlite3.connect(p.db()).execute(
-        "select value_json from trial_system_attributes where key='hpo:stderr_tail'").fetchone()[0]
-    expect(len(json.loads(tail)) <= 4096, len(tail))
+    out = p.run("run", "--study", "spamfail", "-n", "1", check=False).stdout
+    tail = json.loads(sqlite3.connect(p.db()).execute(
+        "select value_json from trial_system_attributes where key='hpo:stderr_tail'").fetchone()[0])
+    expect(len(tail) <= 4096 and tail.rstrip().endswith("ValueError: the last words after the spam")
+           and "x" * 1023 in tail, tail[-300:])
+    expect("exit code 4: ValueError: the last words after the spam" in out, out)
 
 
 def test_hanging_trainer(p):
@@ -965,7 +970,8 @@ def test_bad_input_leaves_db_untouched(p):
         r = p.run("run", "--study", "s", *args, check=False)
         expect(r.returncode != 0 and needle in r.stderr, (args, r.returncode, r.stderr))
     r = p.run("run", "--study", "nope", check=False)
-    expect(r.returncode == 2 and "nope" in r.stderr and "s" in r.stderr, r.stderr)
+    available = r.stderr.partition("available: ")[2].strip().split(", ")
+    expect(r.returncode == 2 and "no study named 'nope'" in r.stderr and "s" in available, r.stderr)
     expect(open(p.db(), "rb").read() == snapshot, "bad input changed the database")
 
 

@@ -197,11 +197,13 @@ def test_outputs_leave_absent_blank(p):
         expect((cell == "") == (t["params"]["model"] == "mlp"), f"depth cell {cell!r} in {row!r} for {t['params']}")
     # CSV: empty fields, not 0.
     rows = list(csv.DictReader(io.StringIO(p.run("export", "--study", "s", "--format", "csv").stdout)))
+    expect(len(rows) == len(st["trials"]), (rows, st["trials"]))
     for row, t in zip(rows, st["trials"]):
         for name in ("depth", "hidden", "act", "slope"):
             expect((row["param_" + name] == "") == (name not in t["params"]), (name, row, t["params"]))
     # The trials as JSON omit the parameter; the best config too.
     trials = json.loads(p.run("export", "--study", "s", "--trials", "--format", "json").stdout)["trials"]
+    expect(len(trials) == len(st["trials"]), (trials, st["trials"]))
     for ours, t in zip(trials, st["trials"]):
         expect(set(ours["params"]) == expected_keys(t["params"]), ours["params"])
     best = json.loads(p.run("export", "--study", "s", "--format", "json").stdout)

@@ -1,6 +1,7 @@
 #include "hpo/gpu/gpu_detect.h"
 
 #include <doctest/doctest.h>
+#include <sched.h>
 
 #include "hpo/gpu/command_output.h"
 
@@ -181,7 +182,25 @@ TEST_CASE("run_command captures output, exit codes and time-outs") {
   CHECK_FALSE(out.problem().empty());
 }
 
-TEST_CASE("hpo can count its cores") { CHECK(available_cpu_cores() >= 1); }
+TEST_CASE("hpo counts the cores it may run on, not the machine's") {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  REQUIRE(::sched_getaffinity(0, sizeof all, &all) == 0);
+  CHECK(available_cpu_cores() == CPU_COUNT(&all));
+  // Pinned to one core (as taskset or a Slurm step would), hpo sees one.
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &all)) {
+      CPU_SET(c, &one);
+      break;
+    }
+  }
+  REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+  const int pinned = available_cpu_cores();
+  ::sched_setaffinity(0, sizeof all, &all);
+  CHECK(pinned == 1);
+}
 
 }  // namespace
 }  // namespace hpo

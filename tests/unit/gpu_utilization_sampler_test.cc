@@ -51,19 +51,28 @@ TEST_CASE("each measurement averages its GPU's readings while it is open") {
 }
 
 TEST_CASE("a GPU missing from the readings, or [N/A] values, add nothing") {
+  // Readings alternate: 80% and 3000 MiB, then [N/A] for both. Counted as 0,
+  // an [N/A] would halve the means.
+  int call = 0;
   UtilizationSampler sampler(
-      [] {
+      [&] {
         GpuDevice d;
-        d.index = 0;  // no utilization or memory reading
+        d.index = 0;
+        if (call++ % 2 == 0) {
+          d.utilization_pct = 80.0;
+          d.memory_used_mib = 3000;
+        }
         return std::vector<GpuDevice>{d};
       },
       std::chrono::milliseconds(0));
   const int on_zero = sampler.start(0), on_five = sampler.start(5);
-  sampler.sample_now();
+  for (int i = 0; i < 4; ++i) sampler.sample_now();
   const UtilizationStats zero = sampler.stop(on_zero), five = sampler.stop(on_five);
-  CHECK(zero.samples == 1);
-  CHECK(zero.mean_util_pct == 0);
+  CHECK(zero.samples == 4);
+  CHECK(zero.mean_util_pct == doctest::Approx(80.0));
+  CHECK(zero.mean_mem_mib == doctest::Approx(3000.0));
   CHECK(five.samples == 0);
+  CHECK(five.mean_util_pct == 0);
 }
 
 TEST_CASE("the background thread samples only while a measurement is open") {
