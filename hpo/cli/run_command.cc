@@ -268,6 +268,7 @@ int run(const RunFlags& flags) {
   sampler->tell_prior(std::move(warm.prior));
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
   for (const auto& line : warm.notes) std::cout << line << "\n";
+  for (const auto& line : prepared.notes) std::cout << "note: " << line << "\n";
   if (!config.warm_start.empty())
     storage->set_study_user_attr(prepared.record.id, kWarmStartAttr, warm.record);
   record_sampler_choice(*storage, prepared, config, *sampler, context);

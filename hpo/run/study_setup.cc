@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <random>
 
+#include "hpo/config/config_error.h"
+
 namespace hpo {
 
 namespace {
@@ -36,6 +38,58 @@ nlohmann::json objective_attr(const StudyConfig& config) {
   return attr;
 }
 
+// The objective metrics in order: the study file's, or as objective_attr stored them.
+std::vector<std::string> objective_metrics(const StudyConfig& config) {
+  if (config.objectives.size() <= 1) return {config.objective.metric};
+  std::vector<std::string> metrics;
+  for (const auto& o : config.objectives) metrics.push_back(o.metric);
+  return metrics;
+}
+
+std::vector<std::string> stored_metrics(const nlohmann::json& attr) {
+  if (attr.contains("metrics") && attr["metrics"].is_array())
+    return attr["metrics"].get<std::vector<std::string>>();
+  if (attr.contains("metric") && attr["metric"].is_string())
+    return {attr["metric"].get<std::string>()};
+  return {};
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
+// A study holds one objective: trials that measured another metric would be
+// ranked against it, and `hpo best` and `hpo export` would pick among values
+// that do not compare. A copied study file that kept the original's `name:`
+// does exactly that, so the refusal says how to start a study of its own.
+void check_same_objective(const Storage& storage, const StudyConfig& config,
+                          const std::vector<Direction>& stored_directions,
+                          const std::vector<Direction>& directions, const Attrs& attrs) {
+  const std::string conflict = config.path + ": study '" + config.name + "' in " + storage.url();
+  const std::string remedy =
+      "; a study keeps its objective: give this file another `name:` for a new study";
+  if (stored_directions != directions) {
+    throw ConfigError(conflict + " was created to " + directions_words(stored_directions) +
+                      ", but this file says to " + directions_words(directions) + remedy);
+  }
+  const auto attr = attrs.find(kObjectiveAttr);
+  if (attr == attrs.end()) return;  // a study from before hpo recorded it, or Optuna's own
+  const auto stored = stored_metrics(attr->second);
+  if (!stored.empty() && stored != objective_metrics(config)) {
+    throw ConfigError(conflict + " optimizes " + joined(stored) +
+                      ", but this file's objective is " + joined(objective_metrics(config)) +
+                      remedy);
+  }
+}
+
+// Two paths name the same file (a relative one, a symlink) or not.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+}
+
 }  // namespace
 
 PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
@@ -47,13 +101,9 @@ PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
   for (const auto& o : config.objectives) directions.push_back(o.direction);
   if (directions.empty()) directions = {config.objective.direction};
   prepared.record = existing ? *existing : storage.get_or_create_study(config.name, directions);
-  const auto stored = objective_directions(prepared.record);
-  if (stored != directions) {
-    throw StorageError(storage.url() + ": study '" + config.name + "' was created to " +
-                       directions_words(stored) + ", but " + config.path + " says to " +
-                       directions_words(directions));
-  }
   const Attrs attrs = storage.study_user_attrs(prepared.record.id);
+  if (existing)
+    check_same_objective(storage, config, objective_directions(*existing), directions, attrs);
   const auto stored_seed = attrs.find(kSeedAttr);
   if (seed_flag) {
     prepared.seed = *seed_flag;
@@ -69,7 +119,15 @@ PreparedStudy prepare_study(Storage& storage, const StudyConfig& config,
   if (!attrs.count(kObjectiveAttr)) {
     storage.set_study_user_attr(prepared.record.id, kObjectiveAttr, objective_attr(config));
   }
-  if (!attrs.count(kStudyFileAttr) && !config.path.empty()) {
+  const auto file = attrs.find(kStudyFileAttr);
+  if (file != attrs.end() && file->second.is_string() && !config.path.empty() &&
+      !same_file(file->second.get<std::string>(), config.path)) {
+    prepared.notes.push_back("study '" + config.name + "' was created from " +
+                             file->second.get<std::string>() + "; this run reads " + config.path +
+                             " (a copied study file keeps the original's `name:` and adds to its "
+                             "study: rename it for a study of its own)");
+  }
+  if (file == attrs.end() && !config.path.empty()) {
     storage.set_study_user_attr(prepared.record.id, kStudyFileAttr,
                                 std::filesystem::absolute(config.path).string());
   }

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "hpo/config/study_config.h"
 #include "hpo/storage/storage.h"
@@ -15,6 +17,7 @@ struct PreparedStudy {
   StudyRecord record;
   uint64_t seed = 0;
   bool created = false;
+  std::vector<std::string> notes;  // for the run's start-up lines, each a "note: "
 };
 
 // Study attributes hpo keeps (as Optuna study user attributes).
@@ -24,6 +27,8 @@ inline constexpr const char* kStudyFileAttr = "hpo:study_file";
 // {"name", "uses", "why", "startup_trials"}: what the last run sampled with.
 inline constexpr const char* kSamplerAttr = "hpo:sampler";
 
+// Refuses (ConfigError) a study file whose objective, metrics or
+// directions, differs from the existing study's.
 // The seed, in order of precedence: --seed, the study file's sampler.seed,
 // the seed stored when the study was created (so a resumed study keeps its
 // stream), or a fresh random one, stored for next time.

@@ -944,6 +944,36 @@ def test_other_host_heartbeat(p):
     expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 3, p.status())
 
 
+def test_study_keeps_its_objective(p):
+    # A copy of s.yaml that kept `name: s` but measures another metric, or the other way:
+    # its trials would be ranked with s's, and best/export pick among values that do not
+    # compare. Refused before anything is stored; a plain copy gets a note.
+    p.study()
+    p.run("run", "--study", "s", "-n", "2")
+    snapshot = open(p.db(), "rb").read()
+    text = open(os.path.join(p.dir, "studies", "s.yaml")).read()
+
+    def copy(name, old="", new=""):
+        expect(old in text, (old, text))
+        with open(os.path.join(p.dir, "studies", name + ".yaml"), "w") as f:
+            f.write(text.replace(old, new))
+        return p.run("run", "--study", name, "-n", "1", check=False)
+    r = copy("sharpe", "metric: score", "metric: sharpe")
+    expect(r.returncode == 2 and "sharpe.yaml: study 's' in sqlite:///" in r.stderr
+           and "optimizes score, but this file's objective is sharpe" in r.stderr
+           and "another `name:`" in r.stderr, r.stderr)
+    r = copy("down", "direction: maximize", "direction: minimize")
+    expect(r.returncode == 2 and "down.yaml: study 's'" in r.stderr
+           and "was created to maximize, but this file says to minimize" in r.stderr, r.stderr)
+    expect(open(p.db(), "rb").read() == snapshot, "a refused study file changed the database")
+    r = copy("again")
+    expect(r.returncode == 0 and "note: study 's' was created from " in r.stdout
+           and "this run reads studies/again.yaml" in r.stdout, r.stdout + r.stderr)
+    expect(len(p.status()["trials"]) == 3, "the plain copy did not add to s")
+    out = p.run("run", "--study", "s", "-n", "1").stdout
+    expect("was created from" not in out, out)
+
+
 def test_bad_input_leaves_db_untouched(p):
     p.study()
     p.run("run", "--study", "s", "-n", "2")
