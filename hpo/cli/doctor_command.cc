@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "hpo/cli/at_least.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/space_view.h"
@@ -343,7 +344,7 @@ void add_doctor_command(CLI::App& app, int& exit_code) {
                   "Trials at once, a number or auto (default: the study file's n_jobs)");
   cmd->add_option("--cores", flags->cores,
                   "Check against this many CPU cores (default: the cores hpo may use)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->footer(
       "Memory per trial follows the stock trainer's model: params x 4 bytes x (weights + grads + 2 "
       "AdamW\n"

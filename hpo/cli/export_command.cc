@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "hpo/cli/at_least_zero.h"
+#include "hpo/cli/at_least.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/selection_flags.h"
@@ -128,6 +128,15 @@ FrontPick pick_trial(const StudyView& view, const ExportFlags& flags) {
   }
   if (given > 0 && flags.top != 1)
     throw ConfigError("--top: --trial, --knee and --weights export one trial");
+  // --select is the rule that picks among the trials: with a trial already
+  // picked, or no single objective to rank, it would be silently dropped.
+  if (flags.selection.select == "robust" && (given > 0 || multi)) {
+    throw ConfigError(given > 0 ? "--select robust: --trial, --knee and --weights pick the trial "
+                                  "themselves: give one"
+                                : "--select robust: study '" + view.study.name +
+                                      "' has several objectives and robust ranks one; pick a "
+                                      "trial of its front with --knee, --weights or --trial N");
+  }
   if (multi && flags.top != 1) {
     throw ConfigError("--top: study '" + view.study.name +
                       "' has several objectives and no single ranking; pick a trial of its front "
@@ -245,7 +254,7 @@ void add_export_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--storage", flags->storage,
                   "Study database URL (default: $HPO_STORAGE, else the study file's)");
   cmd->add_option("--top", flags->top, "How many of the best configs to export (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--format", flags->format,
                   "json or yaml: trainer configs; csv: every trial (default: from -o's "
                   "extension, else json, the format the trainer protocol gives trainers)")
@@ -256,8 +265,7 @@ void add_export_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--trials", flags->trials,
                 "Export every trial (params, state, metrics) as json or csv");
   add_selection_options(cmd, flags->selection, true);
-  cmd->add_option("--trial", flags->trial, "Export trial N (a COMPLETE one)")
-      ->check(at_least_zero());
+  cmd->add_option("--trial", flags->trial, "Export trial N (a COMPLETE one)")->check(at_least(0));
   cmd->add_flag("--knee", flags->knee,
                 "Several objectives: the trial of the Pareto front nearest the ideal point, "
                 "each objective scaled to [0, 1] over the front (the default)");

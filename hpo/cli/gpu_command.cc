@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "hpo/cli/at_least.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/space_view.h"
@@ -212,7 +213,7 @@ void add_gpu_command(CLI::App& app, int& exit_code) {
       ->default_str("auto");
   cmd->add_option("--cores", flags->cores,
                   "Plan for this many CPU cores (default: the cores hpo may use)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_flag("--json", flags->json, "Print JSON for scripts instead of tables");
   cmd->footer(
       "GPUs come from `nvidia-smi --query-gpu=...`, narrowed by CUDA_VISIBLE_DEVICES (indices, GPU "

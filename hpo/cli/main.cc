@@ -4,6 +4,7 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/parse_error.h"
 #include "hpo/config/config_error.h"
 #include "hpo/launch/process.h"
 #include "hpo/run/heap_settings.h"
@@ -24,7 +25,8 @@ int main(int argc, char** argv) {
   app.footer(
       "Run `hpo COMMAND --help` for a command's options.\n"
       "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
-      "5 stopped by --max-failures; 130/143 stopped by SIGINT/SIGTERM.");
+      "5 stopped by --max-failures; 6 the trainer cannot use its GPU slot;\n"
+      "130/143 stopped by SIGINT/SIGTERM.");
   int exit_code = hpo::kExitOk;
   hpo::add_run_command(app, exit_code);
   hpo::add_status_command(app, exit_code);
@@ -39,8 +41,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? hpo::kExitOk : hpo::kExitBadInput;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::string command;
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    std::cerr << "hpo: error: " << hpo::parse_error_message(app, e, args, &command) << "\n"
+              << "Run `" << command << " --help` for "
+              << (command == app.get_name() ? "the commands" : "its options") << ".\n";
+    return hpo::kExitBadInput;
   } catch (const hpo::ConfigError& e) {
     std::cerr << "hpo: error: " << e.what() << "\n";
     return hpo::kExitBadInput;

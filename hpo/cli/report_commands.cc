@@ -2,7 +2,7 @@
 #include <iostream>
 #include <memory>
 
-#include "hpo/cli/at_least_zero.h"
+#include "hpo/cli/at_least.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/selection_flags.h"
@@ -64,7 +64,7 @@ void add_status_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--trial", *trial,
                   "Everything about trial N: params, the config it ran with, metrics, curve, exit, "
                   "stderr tail and its files")
-      ->check(at_least_zero());
+      ->check(at_least(0));
   cmd->callback([flags, trial, &exit_code] {
     const StudyView view = open_view(*flags);
     if (*trial >= 0) {

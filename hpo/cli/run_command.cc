@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "hpo/cli/at_least_zero.h"
+#include "hpo/cli/at_least.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/signals.h"
@@ -91,7 +91,9 @@ std::optional<std::string> startup_note(const Sampler& sampler, const StudyView&
   const int startup = sampler.startup_trials();
   int finished = 0;
   for (const auto& t : before.trials) {
-    finished += t.state == TrialState::kComplete || t.state == TrialState::kPruned;
+    // An orphaned trial resumes in this run, and finishes with the others.
+    finished += t.state == TrialState::kComplete || t.state == TrialState::kPruned ||
+                before.orphaned.count(t.id) > 0;
   }
   // A warm-started study's startup is one trial (prior_observations.h).
   if (startup == 0 || !sampler.prior().empty() || finished + n_trials > startup)
@@ -254,14 +256,23 @@ int run(const RunFlags& flags) {
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);
 
+  // -n 0 only resumes: a database or study it would create holds nothing to
+  // resume, and is most often a typo in --storage or $HPO_STORAGE.
+  const bool resume_only = config.n_trials == 0;
   auto storage =
-      open_storage(config.storage, OpenMode::kCreateIfMissing,
+      open_storage(config.storage, resume_only ? OpenMode::kMustExist : OpenMode::kCreateIfMissing,
                    config.storage_revision.empty() ? kNewestRevision : config.storage_revision);
+  if (resume_only && !storage->find_study(config.name)) {
+    throw ConfigError("--n-trials 0 only resumes, and " + storage->url() + " (from " +
+                      storage_source(flags.storage) + ") has no study '" + config.name +
+                      "'; nothing was created");
+  }
   // Read (and checked) before this study is created: a refused source
   // leaves nothing behind.
   WarmStart warm = load_warm_start(config, *storage, placement.space);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
-  const StudyView before = load_study_view(*storage, config.name);
+  StudyView before = load_study_view(*storage, config.name);
+  mark_orphans(*storage, before, config.heartbeat_interval_s);  // they resume first, below
   const SamplerContext context{static_cast<int>(before.trials.size()) + config.n_trials,
                                placement.space.bounded()};
   auto sampler = study_sampler(config, prepared.seed, context);
@@ -316,7 +327,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-n,--n-trials", flags->n_trials,
                   "New trials to run now; interrupted trials are resumed first and not counted, "
                   "so 0 only resumes them (default: the study file's n_trials)")
-      ->check(at_least_zero());
+      ->check(at_least(0));
   cmd->add_option(
       "-j,--n-jobs", flags->n_jobs,
       "Trainers to run at once, or 'auto': one per GPU slot of the profile, or the CPU cores "
@@ -333,16 +344,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "auto, nsga2, tpe or random (default: the study file's, else auto)")
       ->check(CLI::IsMember(all_sampler_names()));
   cmd->add_option("--seed", flags->seed,
-                  "Sampler seed (default: the study file's, else the one stored with the study)");
+                  "Sampler seed (default: the study file's, else the one stored with the study)")
+      ->check(at_least(0));
   cmd->add_option("--timeout", flags->timeout,
                   "Per-trial timeout in seconds, 0 for none (default: the study file's)")
-      ->check(at_least_zero());
+      ->check(at_least(0));
   cmd->add_option("--runs-dir", flags->runs_dir,
                   "Where trial directories go (default: the study file's runs_dir)");
   cmd->add_option("--max-failures", flags->max_failures,
                   "Stop launching after N failed trials, or (below 1) once that fraction of "
                   "finished trials failed")
-      ->check(at_least_zero());
+      ->check(at_least(0));
   cmd->footer(
       "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), "
       "report.jsonl\n"

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "hpo/cli/at_least.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/study_locator.h"
@@ -140,10 +141,10 @@ void add_slurm_command(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_option("--workers", flags->workers, "Array tasks, each one `hpo run` worker")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--trials-per-worker", flags->trials_per_worker,
                   "Trials each worker runs (default: the study's n_trials / workers, rounded up)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--storage", flags->storage,
                   "Study database URL every worker uses; PostgreSQL for workers on several nodes "
                   "(default: $HPO_STORAGE, else the study file's)");
@@ -159,7 +160,7 @@ void add_slurm_command(CLI::App& app, int& exit_code) {
                   "sbatch --gres per worker, e.g. gpu:1 (the worker detects the GPUs it gets)");
   cmd->add_option("--time", s.time, "sbatch --time per worker, e.g. 12:00:00");
   cmd->add_option("--cpus-per-task", s.cpus_per_task, "sbatch --cpus-per-task per worker")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--mem", s.mem, "sbatch --mem per worker, e.g. 32G");
   cmd->add_option("--extra", s.extra,
                   "A further #SBATCH option, e.g. --extra=--qos=long (repeatable)")

@@ -61,6 +61,12 @@ std::string storage_url(const std::string& flag, const std::optional<StudyConfig
   return kDefaultStorage;
 }
 
+std::string storage_source(const std::string& flag) {
+  if (!flag.empty()) return "--storage";
+  if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return "$HPO_STORAGE";
+  return "the study file";
+}
+
 void refuse_sqlite_on_network_fs(const std::string& url) {
   const auto sqlite = sqlite_path(url);
   if (!sqlite) return;

@@ -29,6 +29,10 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path);
 // command that opens a study database decides this way.
 std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study);
 
+// Where storage_url found its URL, for errors: "--storage", "$HPO_STORAGE" or
+// "the study file".
+std::string storage_source(const std::string& flag);
+
 // Throws ConfigError when `url` names a SQLite database on a network file
 // system (NFS, CIFS, Lustre, ...): SQLite's locks and WAL work only within
 // one machine's kernel, so workers there could corrupt the study.

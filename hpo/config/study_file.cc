@@ -504,7 +504,12 @@ std::string find_study_file(const std::string& name_or_path,
   const fs::path given(name_or_path);
   const bool looks_like_path =
       given.has_parent_path() || given.extension() == ".yaml" || given.extension() == ".yml";
-  if (looks_like_path) throw ConfigError("study file '" + name_or_path + "' not found");
+  if (looks_like_path) {
+    throw ConfigError("study file '" + name_or_path + "' " +
+                      (fs::is_directory(name_or_path, ec)
+                           ? "is a directory; give a study file in it (NAME.yaml)"
+                           : "not found"));
+  }
   validate_study_name(name_or_path);
   for (const std::string& dir : search_dirs) {
     const fs::path candidate = fs::path(dir) / (name_or_path + ".yaml");

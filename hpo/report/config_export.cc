@@ -8,6 +8,7 @@
 
 #include "hpo/config/placeholders.h"
 #include "hpo/report/status_table.h"
+#include "hpo/run/trainer_program.h"
 #include "hpo/run/trial_runner.h"
 #include "hpo/slurm/shell_quote.h"
 #include "samplers/param_value.h"
@@ -84,6 +85,10 @@ std::string trainer_command_line(const StudyConfig* study, const TrialRecord& tr
          {"trial_number", std::to_string(trial.number)},
          {"study_name", study->name},
          {"study_dir", std::filesystem::absolute(study->path).parent_path().string()}});
+    // The program as `hpo run` starts it: a bare hpo-trainer is found beside
+    // hpo, where a shell (without it in PATH) would not find it.
+    const TrainerProgram program = find_trainer(*study);
+    if (!argv.empty() && !program.path.empty()) argv.front() = program.path;
   } else {
     argv = stored_argv(trial, file);
   }

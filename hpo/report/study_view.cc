@@ -5,6 +5,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "hpo/config/config_error.h"
+#include "hpo/config/did_you_mean.h"
 #include "hpo/run/orphans.h"
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trial_config.h"
@@ -51,12 +53,13 @@ std::string state_text(const StudyView& view, const TrialRecord& trial) {
 StudyView load_study_view(Storage& storage, const std::string& name) {
   const auto study = storage.find_study(name);
   if (!study) {
-    std::string known;
-    for (const auto& s : storage.list_studies())
-      known += (known.empty() ? "" : ", ") + s.study.name;
-    throw StorageError(
-        storage.url() + ": no study named '" + name + "'" +
-        (known.empty() ? " (the database has no studies)" : " (studies: " + known + ")"));
+    // A misspelt --study is bad input (exit 2), not a database fault.
+    std::vector<std::string> known;
+    for (const auto& s : storage.list_studies()) known.push_back(s.study.name);
+    throw ConfigError(storage.url() + ": no study named '" + name + "'" +
+                      (known.empty()
+                           ? " (the database has no studies)"
+                           : did_you_mean(name, known) + "; studies: " + join_names(known)));
   }
   StudyView view;
   view.study = *study;

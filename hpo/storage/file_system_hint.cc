@@ -2,6 +2,7 @@
 
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -55,6 +56,27 @@ std::string file_system_hint(const std::string& path) {
   const unsigned long long free_bytes = static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize;
   if (free_bytes < kFullBelowBytes) {
     return " (its file system is full: " + std::to_string(free_bytes) + " bytes free)";
+  }
+  return permission_hint(path);
+}
+
+std::string permission_hint(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    if (::access(path.c_str(), R_OK) != 0) return " (" + path + ": permission denied)";
+    if (::access(path.c_str(), W_OK) != 0) return " (" + path + " is read-only to you)";
+  }
+  // SQLite keeps a WAL database's -wal and -shm files beside it; another
+  // user's left behind, or a directory it cannot write, stops it as surely.
+  for (const char* suffix : {"-wal", "-shm"}) {
+    const std::string side = path + suffix;
+    if (std::filesystem::exists(side, ec) && ::access(side.c_str(), W_OK) != 0)
+      return " (" + side + " is read-only to you: another user's hpo created it)";
+  }
+  const std::filesystem::path dir = std::filesystem::absolute(path, ec).parent_path();
+  if (!ec && ::access(dir.c_str(), W_OK) != 0) {
+    return " (its directory " + dir.string() +
+           " is read-only to you, and SQLite creates the database's -wal and -shm files there)";
   }
   return "";
 }

@@ -10,8 +10,13 @@
 namespace hpo {
 
 // " (its file system is read-only)", " (its file system is full: 0 bytes
-// free)", or "" when neither is the case, for the file system holding `path`.
+// free)", else permission_hint(path), for the file system holding `path`.
 std::string file_system_hint(const std::string& path);
+
+// Why this user cannot open or write the SQLite database at `path`: the file
+// itself, its -wal or -shm file (another user's), or its directory (where
+// SQLite creates those) not writable to this user; "" when none is the case.
+std::string permission_hint(const std::string& path);
 
 // The name of a network file system type ("nfs", "cifs", "ceph", ...) by
 // its statfs magic number, or "" for any other type. FUSE is not counted:

@@ -282,6 +282,10 @@ def test_export(p):
     p.run("export", "--study", "s", "--top", "3", "--format", "json", "-o", "top")
     files = sorted(os.listdir(os.path.join(p.dir, "top")))
     expect(len(files) == 3 and files[0].startswith("rank1_trial" + str(best["number"])), files)
+    # --top into a file: the error says why, and names no temporary file of hpo's.
+    r = p.run("export", "--study", "s", "--top", "3", "-o", "best.yaml", check=False)
+    expect(r.returncode == 2 and "best.yaml is a file, not a directory" in r.stderr and ".tmp" not in r.stderr,
+           r.stderr)
     csv_text = p.run("export", "--study", "s", "--format", "csv").stdout
     import csv, io
     rows = list(csv.DictReader(io.StringIO(csv_text)))
@@ -334,6 +338,31 @@ def test_export_runs_in_its_trainer(p):
     r = p.run("export", "--study", "s", "--storage", "sqlite:///studies.db", "--trials", "-o", "t.yaml",
               check=False)
     expect(r.returncode == 2 and "--trials" in r.stderr and "yaml" in r.stderr, r.stderr)
+
+
+def test_export_line_finds_its_trainer(p):
+    # A study's trainer found by a bare name in the PATH hpo ran with (or beside hpo, as
+    # hpo-trainer is): the printed line names the program's path, so that it runs from a
+    # shell that does not have it in PATH.
+    bin_dir = os.path.join(p.dir, "bin")
+    os.makedirs(bin_dir)
+    wrapper = os.path.join(bin_dir, "my-trainer")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\nexec {PYTHON} {os.path.join(p.dir, 'fake_trainer.py')} \"$@\"\n")
+    os.chmod(wrapper, 0o755)
+    p.study(sampler="{name: random, seed: 7}")
+    study_file = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(study_file).read()
+    start = text.index("  command: [")
+    end = text.index("\n", start)
+    open(study_file, "w").write(text[:start] + "  command: [my-trainer, --trial, \"{trial_number}\"]" + text[end:])
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"])
+    p.run("run", "--study", "s", "-n", "2", env=env)
+    out = p.run("export", "--study", "s", "-o", "best.json", env=env).stdout
+    line = [l.split("run it with: ", 1)[1] for l in out.splitlines() if "run it with: " in l]
+    expect(len(line) == 1 and f" {wrapper} --trial" in line[0], out)
+    expect(rerun_exported(p, line[0], os.path.join(p.dir, "rerun")) == p.status()["best"]["value"],
+           "value not reproduced")
 
 
 def test_paths_relative_to_study_file(p):
@@ -867,9 +896,11 @@ def test_n_counts_new_trials_and_resumes_all(p):
     expect(table.count("RUNNING (orphaned: resumes on the next run)") == 2, table)
     detail = p.run("status", "--study", "s", "--trial", "0").stdout
     expect("RUNNING (orphaned: resumes on the next run)" in detail, detail)
-    p.study(fixed="sleep: 0.0, epochs: 3", jobs=2)
+    p.study(fixed="sleep: 0.0, epochs: 3", jobs=2, sampler="{name: tpe, seed: 7, n_startup_trials: 3}")
     out = p.run("run", "--study", "s", "-n", "1").stdout
     expect("3 complete" in out and "2 resumed from a dead run" in out, out)
+    # The start-up note counts the resumed trials among those the study will have.
+    expect("the study will have 3 after this run" in out, out)
     st = p.status()
     expect([(t["number"], t["state"]) for t in st["trials"]] == [(n, "COMPLETE") for n in range(3)], st["trials"])
     expect(st["orphaned"] == 0, st)
@@ -942,6 +973,46 @@ def test_other_host_heartbeat(p):
     out = p.run("run", "--study", "s", "-n", "0").stdout  # resumes only
     expect("1 trial(s) left RUNNING by a run that died" in out, out)
     expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 3, p.status())
+
+
+def test_typos_name_what_was_meant(p):
+    # A misspelt command or option: named, with what was meant, exit 2; before, CLI11 said
+    # "A subcommand is required" or listed the extras backwards.
+    cases = [(["runn", "--study", "s"], "hpo: error: unknown command 'runn' (did you mean 'run'?); commands: run, "),
+             (["run", "--study", "s", "--n-trial", "1"],
+              "hpo: error: hpo run: unknown option '--n-trial' (did you mean '--n-trials'?)\n"
+              "Run `hpo run --help` for its options."),
+             (["gpu", "calibrat"], "hpo gpu: unknown command 'calibrat' (did you mean 'calibrate'?)"),
+             (["status", "--study", "s", "--jsn"], "hpo status: unknown option '--jsn' (did you mean '--json'?)"),
+             (["--bogus"], "hpo: error: hpo: unknown option '--bogus'"),
+             ([], "hpo: error: a command is required; commands: run, "),
+             (["run", "--study", "s", "--seed", "-1"], "--seed: must be >= 0, got '-1'"),
+             (["export", "--study", "s", "--top", "0"], "--top: must be >= 1, got '0'")]
+    p.study()
+    for args, needle in cases:
+        r = p.run(*args, check=False)
+        expect(r.returncode == 2 and needle in r.stderr, (args, r.returncode, r.stderr))
+    expect(not os.path.exists(p.db()), "a mistyped command touched the database")
+
+
+def test_resume_only_creates_nothing(p):
+    # -n 0 only resumes: a database or study it would have created held nothing to resume, and
+    # was most often a typo in --storage or $HPO_STORAGE, reported as "study s (new)", exit 0.
+    p.study()
+    r = p.run("run", "--study", "s", "-n", "0", "--storage", "sqlite:///typo/x.db", check=False)
+    expect(r.returncode == 3 and "no database file typo/x.db" in r.stderr, (r.returncode, r.stderr))
+    expect(not os.path.exists(os.path.join(p.dir, "typo")), "-n 0 created a database")
+    p.run("run", "--study", "s", "-n", "1")
+    snapshot = open(p.db(), "rb").read()
+    p.study(name="t")
+    r = p.run("run", "--study", "t", "-n", "0", check=False,
+              env=dict(os.environ, HPO_STORAGE="sqlite:///studies.db"))
+    expect(r.returncode == 2 and "--n-trials 0 only resumes, and sqlite:///studies.db (from $HPO_STORAGE) "
+           "has no study 't'; nothing was created" in r.stderr, (r.returncode, r.stderr))
+    expect(open(p.db(), "rb").read() == snapshot, "-n 0 changed the database")
+    expect("0 complete" in p.run("run", "--study", "s", "-n", "0").stdout, "resuming an existing study failed")
+    r = p.run("run", "--study", "studies/", "-n", "1", check=False)
+    expect(r.returncode == 2 and "study file 'studies/' is a directory" in r.stderr, r.stderr)
 
 
 def test_study_keeps_its_objective(p):
@@ -1151,6 +1222,20 @@ def private_tmpfs(p, size):
         yield small
     finally:
         subprocess.run(["umount", small])
+
+
+def test_database_of_another_user(p):
+    # A study database this user may read but not write (another user's, as on a shared box):
+    # the error says so, where SQLite said only "attempt to write a readonly database".
+    p.study()
+    p.run("run", "--study", "s", "-n", "1")
+    snapshot = open(p.db(), "rb").read()
+    os.chmod(p.dir, 0o755)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    r = subprocess.run([*nobody, p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir, capture_output=True,
+                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    expect(r.returncode == 3 and "studies.db is read-only to you" in r.stderr, (r.returncode, r.stderr))
+    expect(open(p.db(), "rb").read() == snapshot, "the refused run changed the database")
 
 
 def test_full_and_read_only_disks(p):

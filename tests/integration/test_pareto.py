@@ -240,6 +240,10 @@ def test_bad_input(p):
     expect_bad(p, ["export", "--study", "s", "--weights", "0,0"], "--weights", "not all 0")
     expect_bad(p, ["export", "--study", "s", "--weights", "-1,2"], "--weights")
     expect_bad(p, ["export", "--study", "s", "--knee", "--trial", "1"], "give one")
+    # --select robust ranks one objective: never silently dropped for the knee or a trial.
+    expect_bad(p, ["export", "--study", "s", "--select", "robust"], "--select robust", "several objectives")
+    expect_bad(p, ["export", "--study", "s", "--select", "robust", "--trial", "1"], "--select robust", "give one")
+    expect_bad(p, ["export", "--study", "one", "--select", "robust", "--trial", "0"], "--select robust", "give one")
     expect_bad(p, ["export", "--study", "s", "--trial", "99"], "--trial 99")
     expect_bad(p, ["export", "--study", "s", "--top", "2"], "--top")
     expect_bad(p, ["export", "--study", "one", "--knee"], "--knee", "one objective")

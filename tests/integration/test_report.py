@@ -456,7 +456,9 @@ def test_postgres(p):
 def test_bad_input(p):
     finished_study(p, n=1, jobs=1)
     r = p.run("report", "--study", "nope", "--storage", "sqlite:///studies.db", check=False)
-    expect(r.returncode == 3 and "no study named 'nope'" in r.stderr and "studies: s" in r.stderr, r.stderr)
+    expect(r.returncode == 2 and "no study named 'nope'" in r.stderr and "studies: s" in r.stderr, r.stderr)
+    r = p.run("report", "--study", "ss", "--storage", "sqlite:///studies.db", check=False)
+    expect(r.returncode == 2 and "no study named 'ss' (did you mean 's'?); studies: s" in r.stderr, r.stderr)
     r = p.run("report", "--study", "s", "-o", "studies.db/r.html", check=False)  # under a file
     expect(r.returncode == 2 and "-o:" in r.stderr and "studies.db/r.html" in r.stderr, r.stderr)
     expect(p.status()["trials"][0]["state"] == "COMPLETE", "the database was harmed")

@@ -388,6 +388,9 @@ TEST_CASE("find_study_file finds studies by name or path") {
       find_study_file(dir.path("two/gamma.yaml"), dirs),
       doctest::Contains(("study file '" + dir.path("two/gamma.yaml") + "' not found").c_str()),
       ConfigError);
+  // A directory given as the study: said so, not "not found".
+  CHECK_THROWS_WITH_AS(find_study_file(dir.path("two") + "/", dirs),
+                       doctest::Contains("' is a directory; give a study file in it"), ConfigError);
 }
 
 TEST_CASE("find_study_file lists what is available when a name is not found") {

@@ -1,0 +1,23 @@
+#include "hpo/cli/at_least.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace hpo {
+
+CLI::Validator at_least(int minimum) {
+  const std::string floor = ">= " + std::to_string(minimum);
+  return CLI::Validator(
+      [minimum, floor](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || std::isnan(value)) {
+          return "expected a number " + floor + ", got '" + text + "'";
+        }
+        return value >= minimum ? std::string() : "must be " + floor + ", got '" + text + "'";
+      },
+      "NUMBER " + floor, "AT_LEAST_" + std::to_string(minimum));
+}
+
+}  // namespace hpo

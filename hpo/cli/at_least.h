@@ -1,0 +1,17 @@
+// A flag check for counts, seeds and durations with a floor. CLI11's
+// PositiveNumber and NonNegativeNumber state their range's top, the largest
+// double, written out in full: a 309-digit number where the user needs one fact.
+#ifndef HPO_CLI_AT_LEAST_H_
+#define HPO_CLI_AT_LEAST_H_
+
+#include <CLI/CLI.hpp>
+
+namespace hpo {
+
+// Passes a number >= `minimum`; otherwise the error reads
+// "--flag: must be >= 1, got '0'", or "--flag: expected a number >= 1, got 'x'".
+CLI::Validator at_least(int minimum);
+
+}  // namespace hpo
+
+#endif  // HPO_CLI_AT_LEAST_H_
