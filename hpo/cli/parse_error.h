@@ -5,10 +5,9 @@
 #ifndef HPO_CLI_PARSE_ERROR_H_
 #define HPO_CLI_PARSE_ERROR_H_
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace hpo {
 

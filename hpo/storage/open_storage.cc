@@ -74,8 +74,9 @@ std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode,
     if (mode == OpenMode::kMustExist) {
       std::error_code ec;
       if (!std::filesystem::exists(path, ec)) {
-        throw StorageError(url + ": no database file " + path +
-                           " (hpo run creates it; check --storage or the study's storage)");
+        throw StorageError(
+            url + ": no database file " + path +
+            " (hpo run creates it; check --storage, $HPO_STORAGE and the study file's storage)");
       }
     } else {
       create_parent_directory(url, path);
