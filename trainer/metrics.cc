@@ -26,14 +26,11 @@ double sample_std(const std::vector<double>& x) {
 // log returns; a position earns the simple return e^l - 1 (log returns do not
 // add across names).
 double long_short(const std::vector<double>& pred, const std::vector<double>& label) {
-  const std::vector<size_t> order = by_prediction(pred);
-  size_t k = std::max<size_t>(1, pred.size() / 5);
-  double top = 0, bottom = 0;
-  for (size_t i = 0; i < k; ++i) {
-    top += std::expm1(label[order[i]]);
-    bottom += std::expm1(label[order[order.size() - 1 - i]]);
-  }
-  return (top - bottom) / double(k);
+  const std::vector<double> w = long_short_weights(pred);
+  double sum = 0;
+  for (size_t i = 0; i < w.size(); ++i)
+    if (w[i] != 0) sum += w[i] * std::expm1(label[i]);
+  return sum;
 }
 
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
@@ -56,6 +53,32 @@ double non_overlapping_sharpe(const std::vector<uint32_t>& days, const std::vect
 
 std::vector<size_t> by_prediction(const std::vector<double>& pred) {
   return ranks::stable_order(pred, /*descending=*/true);
+}
+
+std::vector<double> long_short_weights(const std::vector<double>& pred) {
+  const size_t n = pred.size();
+  std::vector<double> w(n, 0.0);
+  if (n == 0) return w;
+  const std::vector<size_t> order = by_prediction(pred);
+  const double k = double(std::max<size_t>(1, n / 5));
+  // One leg, from one end of `order`: each group of equal predictions gets
+  // its share of the places left, a whole place each while they last.
+  auto leg = [&](bool top, double sign) {
+    auto at = [&](size_t m) { return top ? order[m] : order[n - 1 - m]; };
+    double left = k;
+    for (size_t i = 0; i < n && left > 1e-9;) {
+      size_t j = i;
+      do ++j;
+      while (j < n && pred[at(j)] == pred[at(i)]);
+      const double share = std::min(1.0, left / double(j - i));
+      for (size_t m = i; m < j; ++m) w[at(m)] += sign * share / k;
+      left -= share * double(j - i);
+      i = j;
+    }
+  };
+  leg(true, 1.0);
+  leg(false, -1.0);
+  return w;
 }
 
 double pearson(const std::vector<double>& x, const std::vector<double>& y) {

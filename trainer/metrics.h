@@ -45,9 +45,16 @@ Scores score(const std::vector<float>& pred, const std::vector<float>& label,
              size_t min_names = 5);
 
 // Positions of `pred` from the highest prediction to the lowest; equal ones
-// in input order. The long-short legs (here and portfolio.h) are its first
-// and last k.
+// in input order.
 std::vector<size_t> by_prediction(const std::vector<double>& pred);
+
+// Each name's net weight in the long-short book (here and portfolio.h):
+// +1/k for each of the k highest predictions, -1/k for each of the k lowest,
+// k = n / 5 (at least 1). Names whose predictions tie across a leg's edge
+// share its places left, so that the book depends on the predictions alone,
+// never on the order the names come in: a model that predicts one value for
+// every name holds nothing.
+std::vector<double> long_short_weights(const std::vector<double>& pred);
 
 // Spearman rank correlation of two equally long vectors (0 if either is constant).
 double spearman(const std::vector<double>& x, const std::vector<double>& y);

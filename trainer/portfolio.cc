@@ -30,27 +30,16 @@ size_t position(const Book& book, uint32_t ticker) {
   return it != book.end() && it->first == ticker ? size_t(it - book.begin()) : book.size();
 }
 
-// Top k by prediction long, bottom k short; ties keep the input order, as in
-// score()'s long-short. A name that cannot be entered (NaN return) keeps its
-// weight in cash: its order is not filled.
+// Top k by prediction long, bottom k short (long_short_weights: names tied
+// at a leg's edge share it). A name that cannot be entered (NaN return) keeps
+// its weight in cash: its order is not filled.
 Book long_short_book(const Day& d) {
-  const std::vector<size_t> order = by_prediction(d.pred);
-  const size_t k = std::max<size_t>(1, order.size() / 5);
-  Book orders;  // in the order they are placed; a name may be in both legs
-  auto add = [&](size_t i, double w) {
-    if (std::isfinite(d.ret[i])) orders.emplace_back(d.tickers[i], w);
-  };
-  for (size_t i = 0; i < k; ++i) {
-    add(order[i], 1.0 / double(k));
-    add(order[order.size() - 1 - i], -1.0 / double(k));
-  }
-  std::stable_sort(orders.begin(), orders.end(),
-                   [](const Position& a, const Position& b) { return a.first < b.first; });
+  const std::vector<double> w = long_short_weights(d.pred);
   Book book;
-  for (const auto& [ticker, w] : orders) {
-    if (book.empty() || book.back().first != ticker) book.emplace_back(ticker, 0.0);
-    book.back().second += w;
-  }
+  for (size_t i = 0; i < w.size(); ++i)
+    if (w[i] != 0 && std::isfinite(d.ret[i])) book.emplace_back(d.tickers[i], w[i]);
+  std::sort(book.begin(), book.end(),
+            [](const Position& a, const Position& b) { return a.first < b.first; });
   return book;
 }
 

@@ -3,12 +3,13 @@
 //
 // Each scored day, the portfolio holds +1/k in each of the top k names by
 // prediction and -1/k in each of the bottom k (k = 20% of the day's names, at
-// least one; the same selection as Scores::long_short), so its gross exposure
-// is 2. Its turnover that day is the sum over names of |w_today - w_before|,
-// where w_before is the previous scored day's book (empty on the first day:
-// building the book costs a turnover of 2). Its return is the weighted
-// one-day return of the names held, less cost_bps / 10^4 per unit of
-// turnover (a one-way cost: buying 1 and selling 1 is a turnover of 2).
+// least one; the same selection as Scores::long_short, names tied at a leg's
+// edge sharing it: long_short_weights), so its gross exposure is 2 (less when
+// every name ties: a constant prediction holds nothing). Its turnover that day is the sum over
+// names of |w_today - w_before|, where w_before is the previous scored day's book (empty on the
+// first day: building the book costs a turnover of 2). Its return is the weighted one-day return of
+// the names held, less cost_bps / 10^4 per unit of turnover (a one-way cost: buying 1 and selling 1
+// is a turnover of 2).
 //
 // A name whose one-day return is NaN cannot be entered (no price on the
 // entry day): its order is not filled and its weight stays in cash. A held

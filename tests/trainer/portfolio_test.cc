@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include "trainer/dataset.h"
+#include "trainer/metrics.h"
 #include "trainer/synthetic.h"
 
 namespace hpo::trainer {
@@ -192,6 +195,53 @@ TEST_CASE("portfolio: a day too thin to score is held through in the daily serie
   CHECK(s.daily_net[k] != 0);  // the names held short (T0, T1) still trade
   CHECK(s.days == int(d.splits.valid.size()) - 1);  // scored days: all but the thin one
   CHECK(s.daily_days.size() == d.splits.valid.size());
+}
+
+// The book is the predictions' alone: renaming the names (another ticker
+// order, as another data vendor's) changes neither the returns nor the
+// turnover. Before, names tied at a leg's edge were taken in ticker order,
+// so a collapsed model (one prediction for all) traded an alphabetical book
+// and earned a Sharpe from the tickers' names.
+TEST_CASE("portfolio: tied predictions share a leg's edge; the names' order does not matter") {
+  std::mt19937 rng(17);
+  for (int rep = 0; rep < 200; ++rep) {
+    const uint32_t names = 5 + rng() % 30, days = 2 + rng() % 5;
+    std::vector<uint32_t> day, ticker, renamed;
+    std::vector<float> pred, ret;
+    std::vector<uint32_t> perm(names);
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (uint32_t d = 0; d < days; ++d)
+      for (uint32_t i = 0; i < names; ++i) {
+        day.push_back(d), ticker.push_back(i), renamed.push_back(perm[i]);
+        // Few distinct values: ties everywhere, and every name alike on rep % 5 == 0.
+        pred.push_back(rep % 5 == 0 ? 0.5f : float(rng() % 4));
+        ret.push_back(float(std::normal_distribution<double>(0, 0.02)(rng)));
+      }
+    const DailyPortfolio a = daily_long_short(day, ticker, pred, ret, 10.0);
+    const DailyPortfolio b = daily_long_short(day, renamed, pred, ret, 10.0);
+    REQUIRE(a.days.size() == b.days.size());
+    for (size_t k = 0; k < a.days.size(); ++k) {
+      CHECK(a.net[k] == doctest::Approx(b.net[k]).epsilon(1e-9));
+      CHECK(a.turnover[k] == doctest::Approx(b.turnover[k]).epsilon(1e-9));
+      if (rep % 5 == 0) CHECK(a.turnover[k] == 0.0);  // one value for all: nothing held
+      if (rep % 5 == 0) CHECK(a.gross[k] == 0.0);
+    }
+  }
+}
+
+TEST_CASE("portfolio: a leg's edge split among ties, by the places left") {
+  // Ten names, k = 2. Predictions 9, 5, 5, 5, ... : the long leg holds the 9
+  // whole and splits its second place among the three 5s (1/3 each).
+  const std::vector<double> w = long_short_weights({9, 5, 5, 5, 1, 1, 1, 0, 0, -3});
+  CHECK(w[0] == doctest::Approx(0.5));
+  for (int i : {1, 2, 3}) CHECK(w[size_t(i)] == doctest::Approx(0.5 / 3));
+  for (int i : {4, 5, 6}) CHECK(w[size_t(i)] == 0.0);
+  for (int i : {7, 8}) CHECK(w[size_t(i)] == doctest::Approx(-0.25));  // one place for two
+  CHECK(w[9] == doctest::Approx(-0.5));
+  double gross = 0;
+  for (double x : w) gross += std::fabs(x);
+  CHECK(gross == doctest::Approx(2.0));
 }
 
 }  // namespace
