@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -29,12 +30,20 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
+// A field without the double quotes a spreadsheet may put around it: a
+// quoted "AAPL" and AAPL are one ticker.
+std::string unquoted(std::string field) {
+  if (field.size() >= 2 && field.front() == '"' && field.back() == '"')
+    field = field.substr(1, field.size() - 2);
+  return field;
+}
+
 std::vector<std::string> split_fields(const std::string& line) {
   std::vector<std::string> out;
   size_t start = 0;
   for (;;) {
     size_t comma = line.find(',', start);
-    out.push_back(trim(std::string_view(line).substr(start, comma - start)));
+    out.push_back(unquoted(trim(std::string_view(line).substr(start, comma - start))));
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -101,13 +110,26 @@ class CsvReader {
     throw UsageError(fmt::format("{}:{}: {}", path_, line, what));
   }
 
-  void read_header(const std::string& line) {
+  // Column names match in any case ("Date", "CLOSE"), quoted or not, after
+  // the byte-order mark a spreadsheet's "CSV UTF-8" starts with.
+  void read_header(std::string line) {
+    if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
     std::vector<std::string> names = split_fields(line);
+    for (std::string& n : names)
+      std::transform(n.begin(), n.end(), n.begin(),
+                     [](unsigned char ch) { return std::tolower(ch); });
     for (size_t c = 0; c < kColumns.size(); ++c) {
       auto it = std::find(names.begin(), names.end(), kColumns[c]);
-      if (it == names.end())
-        fail(1, fmt::format("missing column '{}' (need date,ticker,open,high,low,close,volume)",
-                            kColumns[c]));
+      if (it == names.end()) {
+        const bool other_separator =
+            line.find(';') != std::string::npos || line.find('\t') != std::string::npos;
+        fail(1, fmt::format("missing column '{}' (need date,ticker,open,high,low,close,volume; the "
+                            "header reads '{}'){}",
+                            kColumns[c], trim(line.substr(0, 200)),
+                            other_separator ? "; the file must be comma-separated" : ""));
+      }
+      if (std::find(it + 1, names.end(), kColumns[c]) != names.end())
+        fail(1, fmt::format("column '{}' appears twice", kColumns[c]));
       pos_[c] = it - names.begin();
     }
     width_ = names.size();

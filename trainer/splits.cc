@@ -14,10 +14,13 @@ Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train
   const size_t gap = std::max<size_t>(reach, 1);
   // The last `gap` days have no label; two gaps separate the three blocks.
   const size_t reserved = first_day + 3 * gap;
-  if (num_days <= reserved + 3)
-    throw UsageError(
-        fmt::format("data: {} days are too few for a warm-up of {} days and labels {} days ahead",
-                    num_days, first_day, gap));
+  if (num_days <= reserved + 3) {
+    throw UsageError(fmt::format(
+        "data: {} days are too few: a warm-up of {} days, a gap of {} days (how far labels look "
+        "ahead) after each of the train, validation and test blocks, and days for the blocks need "
+        "at least {}",
+        num_days, first_day, gap, reserved + 4));
+  }
   const double usable = double(num_days - reserved);
   Splits s;
   s.train.begin = first_day;

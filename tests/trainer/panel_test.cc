@@ -38,6 +38,27 @@ TEST_CASE("panel: rows in any order, columns in any order, missing days") {
   CHECK(std::isnan(p.close[p.index(1, 0)]));
 }
 
+// What spreadsheets and other tools write: a UTF-8 byte-order mark ("CSV
+// UTF-8"), capitalized names, every field quoted.
+TEST_CASE("panel: a byte-order mark, names in any case and quoted fields read as plain ones") {
+  TempDir dir;
+  const std::string plain = dir.write("plain.csv",
+                                      "date,ticker,open,high,low,close,volume\n"
+                                      "2020-01-02,AAPL,1,2,0.5,1.5,100\n"
+                                      "2020-01-03,AAPL,1.5,2,1,1.8,120\n");
+  const std::string excel =
+      dir.write("excel.csv",
+                "\xEF\xBB\xBF\"Date\",\"Ticker\",\"Open\",\"High\",\"Low\","
+                "\"Close\",\"Volume\"\r\n"
+                "\"2020-01-02\",\"AAPL\",\"1\",\"2\",\"0.5\",\"1.5\",\"100\"\r\n"
+                "2020-01-03,AAPL,1.5,2,1,1.8,120\r\n");
+  const Panel a = read_panel_csv(plain), b = read_panel_csv(excel);
+  CHECK(b.tickers == a.tickers);  // "AAPL" quoted and unquoted: one ticker
+  CHECK(b.dates == a.dates);
+  CHECK(b.close == a.close);
+  CHECK(b.volume == a.volume);
+}
+
 TEST_CASE("panel: write then read round-trips") {
   TempDir dir;
   std::string path =
@@ -52,7 +73,14 @@ TEST_CASE("panel: write then read round-trips") {
 TEST_CASE("panel: bad files get clear errors") {
   const std::string header = "date,ticker,open,high,low,close,volume\n";
   CHECK(error_of("date,ticker,open,high,low,volume\n2020-01-02,A,1,1,1,1\n") ==
-        ":1: missing column 'close' (need date,ticker,open,high,low,close,volume)");
+        ":1: missing column 'close' (need date,ticker,open,high,low,close,volume; the header "
+        "reads 'date,ticker,open,high,low,volume')");
+  // A semicolon-separated file (a European spreadsheet's): the header shown, the cause named.
+  CHECK(error_of("date;ticker;open;high;low;close;volume\n") ==
+        ":1: missing column 'date' (need date,ticker,open,high,low,close,volume; the header reads "
+        "'date;ticker;open;high;low;close;volume'); the file must be comma-separated");
+  CHECK(error_of("date,ticker,close,open,high,low,close,volume\n2020-01-02,A,1,1,1,1,1,1\n") ==
+        ":1: column 'close' appears twice");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,1,1\n2020-01-03,A,1,abc,1,1,1\n") ==
         ":3: unparsable number 'abc' in column 'high'");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,x,1\n") ==

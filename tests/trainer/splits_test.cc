@@ -66,6 +66,18 @@ void check_unchanged(const Dataset& a, const Dataset& b, const std::vector<Sampl
   CHECK(mismatches == 0);
 }
 
+TEST_CASE("splits: a panel whose every date is too thin says so, not '0 days'") {
+  testing::TempDir dir;
+  TrainerConfig config = small_config(1);
+  config.data = dir.file("p.csv");
+  write_panel_csv(small_panel(), config.data);
+  config.min_names = 50;  // the panel has 12
+  CHECK_THROWS_WITH_AS(load_dataset(config),
+                       doctest::Contains("has fewer than min_names (50) names trading, so none is "
+                                         "left; lower min_names or add names"),
+                       UsageError);
+}
+
 TEST_CASE("splits: time order with a gap of the horizon") {
   Splits s = make_splits(1000, 79, 5, 0.6, 0.2);
   CHECK(s.train.begin == 79);
@@ -74,6 +86,15 @@ TEST_CASE("splits: time order with a gap of the horizon") {
   CHECK(s.test.end == 1000 - 5);  // the last label reads the last day
   CHECK(s.train.size() > s.valid.size());
   CHECK_THROWS_AS(make_splits(90, 79, 5, 0.6, 0.2), UsageError);
+  // The message gives the number of days needed, which the data did not have:
+  // 79 + 3 gaps of 5, and more than 3 days left for the blocks: 98; 97 fail.
+  CHECK_THROWS_WITH_AS(make_splits(97, 79, 5, 0.6, 0.2),
+                       doctest::Contains("97 days are too few: a warm-up of 79 days, a gap of 5 "
+                                         "days"),
+                       UsageError);
+  CHECK_THROWS_WITH_AS(make_splits(97, 79, 5, 0.6, 0.2), doctest::Contains("need at least 98"),
+                       UsageError);
+  CHECK_NOTHROW(make_splits(98, 79, 5, 0.4, 0.3));
 }
 
 // For one horizon and entry: the splits leave no look-ahead.
