@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -271,6 +272,10 @@ void validate(const TrainerConfig& c, const std::string& source) {
 }
 
 TrainerConfig load_config(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError(
+        fmt::format("{}: is a directory; expected a config file (JSON or YAML)", path));
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "trainer/calendar.h"
+#include "trainer/error.h"
 #include "trainer/panel_memo.h"
 #include "trainer/selection.h"
 #include "trainer/synthetic.h"
@@ -106,6 +107,15 @@ PanelData build_panel_data(const TrainerConfig& config) {
 
 }  // namespace
 
+uint64_t data_fingerprint(const Dataset& data) {
+  const FeatureSet& f = data.features;
+  uint64_t h = hash64(f.values.data(), f.values.size() * sizeof(float));
+  h = hash64(f.label.data(), f.label.size() * sizeof(float), h);
+  for (const std::string& d : data.dates) h = hash64(d.data(), d.size(), h);
+  for (const std::string& t : data.tickers) h = hash64(t.data(), t.size(), h);
+  return h;
+}
+
 Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
   return make_dataset(panel_data(panel, config), config);
 }
@@ -120,6 +130,14 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
   d.source = std::move(data.source);
   const LabelSpec& label = d.features.label_spec;
   const size_t first_day = kLongestWindow + size_t(config.lookback) - 1;
+  // Dates traded by fewer than min_names names are dropped before the splits:
+  // with all of them gone, "0 days" would not say why.
+  if (d.dates.empty() && d.summary.thin_dates > 0) {
+    throw UsageError(fmt::format(
+        "{}: each of its {} dates has fewer than min_names ({}) names trading, so none is "
+        "left; lower min_names or add names",
+        d.source, d.summary.thin_dates, d.summary.min_names));
+  }
   d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
                          config.valid_frac);
   d.train = samples_in(d.features, d.splits.train, size_t(config.lookback));

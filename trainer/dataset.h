@@ -48,6 +48,11 @@ struct Dataset {
   std::string memo_id;
 };
 
+// A 64-bit hash of what the data holds (its features, labels and dates): a
+// checkpoint records it, so that a run is never resumed on data that changed
+// since (a corrected price file at the same path).
+uint64_t data_fingerprint(const Dataset& data);
+
 // Builds features, splits and samples from `panel` (read and put on its
 // calendar already); `first_day` leaves room for the longest feature window
 // and the lookback, and each ticker's samples start after its own warm-up.

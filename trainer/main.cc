@@ -274,7 +274,13 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   // or was interrupted; the shipped studies do not pass --resume.
   options.resume = resume || env_or("HPO_RESUME", "") == "1";
   options.report_path = env_or("HPO_REPORT_FILE", report_path);
-  if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec || !std::filesystem::is_directory(out_dir))
+      throw UsageError(fmt::format("--out {}: cannot create the trial directory: {}", out_dir,
+                                   ec ? ec.message() : "a file is in its place"));
+  }
   std::cerr << fmt::format("hpo-trainer: trial {} of study {}, config {}\n",
                            env_or("HPO_TRIAL_NUMBER", "-"), env_or("HPO_STUDY_NAME", "-"),
                            config_path.empty() ? "(defaults)" : config_path);
@@ -306,6 +312,9 @@ int run_guarded(int argc, char** argv,
   } catch (const UsageError& e) {
     std::cerr << "hpo-trainer: error: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const Diverged& e) {
+    std::cerr << "hpo-trainer: diverged: " << e.what() << "\n";
+    return kExitDiverged;
   } catch (const std::exception& e) {
     std::cerr << "hpo-trainer: crashed: " << e.what() << "\n";
     return 1;

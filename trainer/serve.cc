@@ -220,7 +220,9 @@ int serve(const TrialRunner& run_trial) {
                                  first ? std::nullopt : std::optional(arrived));
     first = false;
     if (!write_all(fds.reply, nlohmann::json{{"exit", code}}.dump() + "\n")) return 1;
-    if (code != kExitOk && code != kExitUsage && code != kExitStopped) return code;
+    // A trial that diverged ended cleanly, as a bad config does: serve on.
+    if (code != kExitOk && code != kExitUsage && code != kExitStopped && code != kExitDiverged)
+      return code;
   }
 }
 

@@ -90,7 +90,10 @@ class Loop {
   Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
        const LoopData& what, const TrainOptions& options)
       : config_(config),
-        config_text_(config_text(config)),
+        // The data's fingerprint with the config: a checkpoint is resumed
+        // only on the data it was trained on.
+        config_text_(config_text(config) +
+                     fmt::format("data_content={:016x}\n", data_fingerprint(data))),
         settings_(settings),
         data_(data),
         what_(what),
@@ -100,8 +103,14 @@ class Loop {
   // Runs the epochs; false when a stop was requested (after the checkpoint).
   bool fit() {
     setup();
-    while (state_.epoch < config_.epochs && state_.bad_epochs < config_.patience) {
+    while (state_.epoch < config_.epochs && state_.bad_epochs < config_.patience && !diverged_) {
       if (!run_epoch()) return false;
+    }
+    if (diverged_ && state_.best_weights.empty()) {
+      throw Diverged(fmt::format(
+          "{}epoch {}: the loss is not finite (lr {:g}, grad_clip {:g}); no "
+          "epoch had finite scores to report",
+          what_.name.empty() ? "" : what_.name + " ", state_.epoch, config_.lr, config_.grad_clip));
     }
     restore_best();
     return true;
@@ -293,11 +302,24 @@ class Loop {
       log_ << "no checkpoint to resume from: starting fresh\n";
       return false;
     }
-    const std::string recorded = checkpoint_config(path);
+    std::string recorded;
+    try {
+      recorded = checkpoint_config(path);
+    } catch (const std::exception& e) {
+      // Torn by a crash mid-write, or not a checkpoint: a retry must not
+      // fail on it forever. LibTorch's message carries a backtrace: its first
+      // line is the reason.
+      const std::string what = e.what();
+      log_ << fmt::format("not resuming: {} is not a readable checkpoint ({}); starting fresh\n",
+                          path, what.substr(0, what.find('\n')));
+      return false;
+    }
     if (recorded == config_text_) return true;
+    const std::string changed = config_text_diff(recorded, config_text_);
     const std::string why = recorded.empty() ? "records no config"
-                                             : "was written for another config (" +
-                                                   config_text_diff(recorded, config_text_) + ")";
+                            : changed.empty()
+                                ? "was written for other data (the data changed since)"
+                                : "was written for another config (" + changed + ")";
     log_ << fmt::format("not resuming: {} {}; starting fresh\n", path, why);
     return false;
   }
@@ -405,6 +427,19 @@ class Loop {
     const Scores val = evaluate(what_.valid);
     valid_seconds_ += seconds_since(valid_start);
     report_epoch(val, pass, seconds_since(epoch_start));
+    // A non-finite loss means the weights are no longer numbers: ranking
+    // their predictions would score noise as a result (a rank IC from NaNs).
+    // Training stops, and the best finite epoch, if any, stands.
+    const double train_loss =
+        state_.epoch_loss_sum / double(std::max<int64_t>(1, state_.epoch_loss_count));
+    if (!std::isfinite(train_loss) || !std::isfinite(val.loss)) {
+      diverged_ = true;
+      log_ << fmt::format("{}epoch {}: diverged (train_loss {:.4g}, val_loss {:.4g}); stopping{}\n",
+                          what_.name.empty() ? "" : what_.name + " ", state_.epoch, train_loss,
+                          val.loss,
+                          state_.best_weights.empty() ? "" : ": the best finite epoch stands");
+      return true;
+    }
     update_best(val);
     ++state_.epoch;
     state_.batch = 0;
@@ -585,6 +620,7 @@ class Loop {
     for (size_t i = 0; i < current.size(); ++i) current[i].copy_(state_.best_weights[i]);
   }
 
+  bool diverged_ = false;  // an epoch's loss was not finite: no more epochs
   const TrainerConfig config_;  // a copy: each fold has its own seed
   const std::string config_text_;  // what checkpoints record
   const RuntimeSettings& settings_;

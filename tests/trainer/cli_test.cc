@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/trainer/test_util.h"
+#include "trainer/error.h"
 
 namespace hpo::trainer {
 namespace {
@@ -114,6 +115,74 @@ TEST_CASE("cli: HPO_RESUME=1, as hpo sets it for a trial run again, resumes with
   // Without HPO_RESUME (or with 0) a run starts over.
   CHECK(wait_exit(spawn(args, dir.file("log3"), {{"HPO_RESUME", "0"}})) == 0);
   CHECK(testing::read_file(dir.file("log3")).find("resumed from") == std::string::npos);
+}
+
+TEST_CASE("cli: a diverged model fails the trial rather than scoring NaN predictions") {
+  // lr 1e20 without clipping: the loss is inf in the first epoch. Before, the
+  // report turned it into 0.0 and ranked NaN predictions into a rank IC, and
+  // the trial ended COMPLETE with a plausible score.
+  TempDir dir;
+  std::string text = tiny_config(2);
+  text.insert(text.size() - 1, ", \"model\": \"mlp\", \"lr\": 1e20, \"grad_clip\": 0");
+  const std::string config = dir.write("config.json", text);
+  CHECK(run({"--config", config, "--out", dir.file("trial"), "--report", dir.file("r.jsonl")},
+            dir.file("log")) == kExitDiverged);
+  const std::string log = testing::read_file(dir.file("log"));
+  CHECK(log.find("hpo-trainer: diverged: epoch 0: the loss is not finite (lr 1e+20") !=
+        std::string::npos);
+  CHECK(testing::read_file(dir.file("r.jsonl")).find("\"type\":\"final\"") == std::string::npos);
+}
+
+TEST_CASE("cli: an unreadable checkpoint is not resumed; the trial starts fresh") {
+  // A checkpoint torn by a crash: a resumed trial (hpo sets HPO_RESUME=1 on
+  // every retry) crashed on it again and again.
+  TempDir dir;
+  const std::string config = dir.write("config.json", tiny_config(1));
+  std::filesystem::create_directories(dir.file("trial"));
+  dir.write("trial/checkpoint.pt", "not a zip archive");
+  CHECK(run({"--config", config, "--out", dir.file("trial"), "--resume"}, dir.file("log")) == 0);
+  const std::string log = testing::read_file(dir.file("log"));
+  CHECK(log.find("is not a readable checkpoint (") != std::string::npos);
+  CHECK(log.find("frame #") == std::string::npos);
+  CHECK(log.find("epoch 0:") != std::string::npos);
+}
+
+TEST_CASE("cli: a checkpoint is not resumed on data that changed since") {
+  // The same path, new contents (a corrected price file): before, the resumed
+  // run kept the old data's validation scores beside the new data's others.
+  TempDir dir;
+  const std::string data = dir.file("panel.csv");
+  const auto make = [&](const char* seed) {
+    return run({"--make-data", data, "--tickers", "20", "--days", "300", "--seed", seed},
+               dir.file("make.log"));
+  };
+  REQUIRE(make("1") == 0);
+  std::string text = tiny_config(2);
+  text.insert(text.size() - 1, ", \"data\": \"" + data + "\"");
+  const std::string config = dir.write("config.json", text);
+  const std::vector<std::string> args = {"--config", config, "--out", dir.file("trial"),
+                                         "--resume"};
+  REQUIRE(run(args, dir.file("log")) == 0);
+  CHECK(run(args, dir.file("log2")) == 0);  // the same data: resumed, nothing retrained
+  CHECK(testing::read_file(dir.file("log2")).find("resumed from") != std::string::npos);
+  REQUIRE(make("2") == 0);
+  CHECK(run(args, dir.file("log3")) == 0);
+  const std::string log = testing::read_file(dir.file("log3"));
+  CHECK(log.find("was written for other data (the data changed since); starting fresh") !=
+        std::string::npos);
+  CHECK(log.find("resumed from") == std::string::npos);
+}
+
+TEST_CASE("cli: a directory as --config, or a file as --out, is a usage error (exit 2)") {
+  TempDir dir;
+  CHECK(run({"--config", dir.file(""), "--out", dir.file("trial")}, dir.file("log")) == 2);
+  CHECK(testing::read_file(dir.file("log")).find("is a directory; expected a config file") !=
+        std::string::npos);
+  const std::string config = dir.write("config.json", tiny_config(1));
+  const std::string file = dir.write("taken", "");
+  CHECK(run({"--config", config, "--out", file}, dir.file("log2")) == 2);
+  CHECK(testing::read_file(dir.file("log2")).find("--out " + file + ": cannot create the trial") !=
+        std::string::npos);
 }
 
 TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
