@@ -284,6 +284,7 @@ class Loop {
           data_.splits.train.end - 1, data_.valid.size(), data_.splits.valid.begin,
           data_.splits.valid.end - 1, data_.test.size(), data_.splits.test.begin,
           data_.splits.test.end - 1);
+    if (what_.name.empty()) warn_short_blocks();
     if (const std::string summary = data_summary_line(data_, config_); !summary.empty())
       log_ << "data: " << summary << "\n";
     else
@@ -292,6 +293,21 @@ class Loop {
     log_ << fmt::format(
         "model: {} with {} parameters; {} samples and {} optimizer steps per epoch\n",
         config_.model, count_parameters(), train_per_epoch_, steps_per_epoch_);
+  }
+
+  // A validation or test block of a few days scores a handful of returns:
+  // a Sharpe or an ICIR from them is noise, however it ranks the trial.
+  void warn_short_blocks() const {
+    constexpr size_t kFewDays = 20;  // about a month of trading days
+    const std::pair<const char*, DayRange> blocks[] = {{"validation", data_.splits.valid},
+                                                       {"test", data_.splits.test}};
+    for (const auto& [name, range] : blocks) {
+      if (range.size() >= kFewDays) continue;
+      log_ << fmt::format(
+          "warning: the {} block is {} day(s) long: its Sharpe and rank ICIR rest on too few days "
+          "to mean much (raise valid_frac, or lower train_frac)\n",
+          name, range.size());
+    }
   }
 
   // Whether the checkpoint at `path` can be continued: it exists and was

@@ -173,6 +173,17 @@ TEST_CASE("cli: a checkpoint is not resumed on data that changed since") {
   CHECK(log.find("resumed from") == std::string::npos);
 }
 
+TEST_CASE("cli: a validation block of a few days is trained on, with a warning") {
+  TempDir dir;
+  std::string text = tiny_config(1);
+  text.insert(text.size() - 1, ", \"train_frac\": 0.75, \"valid_frac\": 0.02");
+  const std::string config = dir.write("config.json", text);
+  CHECK(run({"--config", config, "--out", dir.file("trial")}, dir.file("log")) == 0);
+  const std::string log = testing::read_file(dir.file("log"));
+  CHECK(log.find("warning: the validation block is ") != std::string::npos);
+  CHECK(log.find("warning: the test block is") == std::string::npos);  // 23% of the days: enough
+}
+
 TEST_CASE("cli: a directory as --config, or a file as --out, is a usage error (exit 2)") {
   TempDir dir;
   CHECK(run({"--config", dir.file(""), "--out", dir.file("trial")}, dir.file("log")) == 2);
