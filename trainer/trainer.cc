@@ -442,9 +442,9 @@ class Loop {
     const auto valid_start = Clock::now();
     const Scores val = evaluate(what_.valid);
     valid_seconds_ += seconds_since(valid_start);
-    report_epoch(val, pass, seconds_since(epoch_start));
     // A non-finite loss means the weights are no longer numbers: ranking
-    // their predictions would score noise as a result (a rank IC from NaNs).
+    // their predictions would score noise as a result (a rank IC from NaNs),
+    // so the epoch is not reported either (hpo would store it in the curve).
     // Training stops, and the best finite epoch, if any, stands.
     const double train_loss =
         state_.epoch_loss_sum / double(std::max<int64_t>(1, state_.epoch_loss_count));
@@ -456,6 +456,7 @@ class Loop {
                           state_.best_weights.empty() ? "" : ": the best finite epoch stands");
       return true;
     }
+    report_epoch(val, pass, seconds_since(epoch_start));
     update_best(val);
     ++state_.epoch;
     state_.batch = 0;

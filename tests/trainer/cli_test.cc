@@ -130,7 +130,8 @@ TEST_CASE("cli: a diverged model fails the trial rather than scoring NaN predict
   const std::string log = testing::read_file(dir.file("log"));
   CHECK(log.find("hpo-trainer: diverged: epoch 0: the loss is not finite (lr 1e+20") !=
         std::string::npos);
-  CHECK(testing::read_file(dir.file("r.jsonl")).find("\"type\":\"final\"") == std::string::npos);
+  // No epoch line either: its scores would be of NaN predictions.
+  CHECK(testing::read_file(dir.file("r.jsonl")).find("\"type\":") == std::string::npos);
 }
 
 TEST_CASE("cli: an unreadable checkpoint is not resumed; the trial starts fresh") {
