@@ -34,6 +34,12 @@ std::string DataSummary::describe(size_t warmup_days) const {
       count(missing_price_rows, "row", "rows"),
       count(missing_volumes, "missing volume", "missing volumes"),
       count(delisting_labels, "label", "labels"), warmup_days);
+  if (inconsistent_rows > 0) {
+    out += fmt::format(
+        "; {} whose prices contradict (high below low, or open or close outside [low, high]; "
+        "the first at line {}), kept as read",
+        count(inconsistent_rows, "row", "rows"), first_inconsistent_line);
+  }
   return out;
 }
 

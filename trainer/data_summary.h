@@ -21,6 +21,9 @@ struct DataSummary {
   // Labels whose exit price was missing because the name stopped trading:
   // closed at its last print (features.h).
   size_t delisting_labels = 0;
+  // Rows whose prices contradict each other (high below low, or open or close
+  // outside [low, high]): kept as read, but counted, with the first's line.
+  size_t inconsistent_rows = 0, first_inconsistent_line = 0;
 
   // One line: what was kept, dropped and why, with each ticker's warm-up of
   // `warmup_days` after its first row.

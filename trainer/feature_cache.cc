@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '2'};
+constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '3'};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -229,9 +229,17 @@ void write_features(Writer& w, const FeatureSet& f) {
 
 // The summary's counts, in the order of data_summary.h.
 std::vector<size_t*> summary_fields(DataSummary* s) {
-  return {&s->rows,          &s->missing_price_rows, &s->missing_volumes,
-          &s->min_names,     &s->thin_dates,         &s->thin_rows,
-          &s->weekend_dates, &s->weekend_rows,       &s->delisting_labels};
+  return {&s->rows,
+          &s->missing_price_rows,
+          &s->missing_volumes,
+          &s->min_names,
+          &s->thin_dates,
+          &s->thin_rows,
+          &s->weekend_dates,
+          &s->weekend_rows,
+          &s->delisting_labels,
+          &s->inconsistent_rows,
+          &s->first_inconsistent_line};
 }
 
 void write_summary(Writer& w, DataSummary s) {

@@ -176,6 +176,12 @@ class CsvReader {
         fail(line_no, fmt::format("non-positive price {} in column '{}'", v, kColumns[c]));
       if (c == kVolume && v < 0) fail(line_no, fmt::format("negative volume {}", v));
     }
+    const double open = row.values[0], high = row.values[1], low = row.values[2],
+                 close = row.values[3];
+    if (!missing_price &&
+        (high < low || open > high || open < low || close > high || close < low)) {
+      if (summary_.inconsistent_rows++ == 0) summary_.first_inconsistent_line = line_no;
+    }
     if (missing_price) {  // the whole row is a missing day, its volume too
       summary_.missing_volumes -= is_missing(f[pos_[kVolume]]);
       ++summary_.missing_price_rows;

@@ -210,16 +210,21 @@ TEST_CASE("feature cache: the data summary and its warning come back from the ca
   TrainerConfig config = small_config();
   config.data = dir.file("panel.csv");
   write_panel_csv(panel, config.data);
-  std::ofstream(config.data, std::ios::app) << "2015-01-10,T0001,1,1,1,1,1\n";  // a Saturday
+  std::ofstream(config.data, std::ios::app)
+      << "2015-01-10,T0001,1,1,1,1,1\n"  // a Saturday
+      << "2015-01-11,T0002,1,1,2,1,1\n";  // a Sunday, high below low
   const std::string cache = dir.file("cache");
   std::ostringstream built, cached;
   const Dataset fresh = load_dataset(config, cache, &built);
   const Dataset again = load_dataset(config, cache, &cached);
   CHECK(cached.str().find("features: from the cache") != std::string::npos);
-  CHECK(fresh.summary.thin_dates == 1);
-  CHECK(again.summary.thin_dates == 1);
+  CHECK(fresh.summary.thin_dates == 2);
+  CHECK(again.summary.thin_dates == 2);
+  CHECK(fresh.summary.inconsistent_rows == 1);
+  CHECK(again.summary.inconsistent_rows == 1);
+  CHECK(again.summary.first_inconsistent_line == fresh.summary.first_inconsistent_line);
   for (const std::string& log : {built.str(), cached.str()})
-    CHECK(log.find("warning: data: dropped 1 date (1 row) traded by fewer than 5 names") !=
+    CHECK(log.find("warning: data: dropped 2 dates (2 rows) traded by fewer than 5 names") !=
           std::string::npos);
   check_same(again, fresh);
 }

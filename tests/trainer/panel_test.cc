@@ -59,6 +59,25 @@ TEST_CASE("panel: a byte-order mark, names in any case and quoted fields read as
   CHECK(b.volume == a.volume);
 }
 
+// A vendor's glitch (high below low, a close above the high) is kept as read
+// but counted, so that the "data:" line says the file has them.
+TEST_CASE("panel: rows whose prices contradict are counted, with the first's line") {
+  TempDir dir;
+  const std::string path = dir.write("p.csv",
+                                     "date,ticker,open,high,low,close,volume\n"
+                                     "2020-01-02,A,1,2,0.5,1.5,100\n"
+                                     "2020-01-03,A,1.5,1,2,1.8,120\n"  // high below low
+                                     "2020-01-06,A,1.5,2,1,2.5,120\n"  // close above high
+                                     "2020-01-07,A,1,1,1,1,120\n");  // flat: consistent
+  const Panel p = read_panel_csv(path);
+  CHECK(p.summary.inconsistent_rows == 2);
+  CHECK(p.summary.first_inconsistent_line == 3);
+  CHECK(p.close[p.index(0, 2)] == doctest::Approx(2.5));  // kept as read
+  CHECK(p.summary.describe(79).find("2 rows whose prices contradict (high below low, or open or "
+                                    "close outside [low, high]; the first at line 3)") !=
+        std::string::npos);
+}
+
 TEST_CASE("panel: write then read round-trips") {
   TempDir dir;
   std::string path =
