@@ -84,16 +84,23 @@ struct TimeSplit {
   }
 };
 
+// What a checkpoint records: the config, and the data's fingerprint, so that
+// a checkpoint is resumed only on the data it was trained on. The data is
+// hashed only where checkpoints are written (not for folds, nor without
+// --out): it costs a pass over every feature.
+std::string checkpoint_text(const TrainerConfig& config, const Dataset& data, bool checkpoints) {
+  std::string text = config_text(config);
+  if (checkpoints) text += fmt::format("data_content={:016x}\n", data_fingerprint(data));
+  return text;
+}
+
 // Trains one model on one train/valid pair, keeping its best epoch.
 class Loop {
  public:
   Loop(const TrainerConfig& config, const RuntimeSettings& settings, const Dataset& data,
        const LoopData& what, const TrainOptions& options)
       : config_(config),
-        // The data's fingerprint with the config: a checkpoint is resumed
-        // only on the data it was trained on.
-        config_text_(config_text(config) +
-                     fmt::format("data_content={:016x}\n", data_fingerprint(data))),
+        config_text_(checkpoint_text(config, data, what.checkpoints && !options.out_dir.empty())),
         settings_(settings),
         data_(data),
         what_(what),

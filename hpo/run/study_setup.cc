@@ -4,6 +4,7 @@
 #include <random>
 
 #include "hpo/config/config_error.h"
+#include "hpo/config/did_you_mean.h"
 
 namespace hpo {
 
@@ -54,12 +55,6 @@ std::vector<std::string> stored_metrics(const nlohmann::json& attr) {
   return {};
 }
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
-  return out;
-}
-
 // A study holds one objective: trials that measured another metric would be
 // ranked against it, and `hpo best` and `hpo export` would pick among values
 // that do not compare. A copied study file that kept the original's `name:`
@@ -77,10 +72,10 @@ void check_same_objective(const Storage& storage, const StudyConfig& config,
   const auto attr = attrs.find(kObjectiveAttr);
   if (attr == attrs.end()) return;  // a study from before hpo recorded it, or Optuna's own
   const auto stored = stored_metrics(attr->second);
-  if (!stored.empty() && stored != objective_metrics(config)) {
-    throw ConfigError(conflict + " optimizes " + joined(stored) +
-                      ", but this file's objective is " + joined(objective_metrics(config)) +
-                      remedy);
+  const auto metrics = objective_metrics(config);
+  if (!stored.empty() && stored != metrics) {
+    throw ConfigError(conflict + " optimizes " + join_names(stored) +
+                      ", but this file's objective is " + join_names(metrics) + remedy);
   }
 }
 

@@ -27,8 +27,8 @@ inline constexpr const char* kStudyFileAttr = "hpo:study_file";
 // {"name", "uses", "why", "startup_trials"}: what the last run sampled with.
 inline constexpr const char* kSamplerAttr = "hpo:sampler";
 
-// Refuses (ConfigError) a study file whose objective, metrics or
-// directions, differs from the existing study's.
+// Refuses (ConfigError) a study file whose objective (its metrics or
+// directions) differs from the existing study's.
 // The seed, in order of precedence: --seed, the study file's sampler.seed,
 // the seed stored when the study was created (so a resumed study keeps its
 // stream), or a fresh random one, stored for next time.
