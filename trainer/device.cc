@@ -7,6 +7,7 @@
 #include <torch/version.h>
 
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
 #include <type_traits>
 
@@ -81,6 +82,28 @@ bool from_slot(const RuntimeSettings& s, const std::string& device) {
   return device == "auto" && !s.device.empty() && s.device != "auto";
 }
 
+// A first convolution and matrix product, forward and backward, on tiny
+// tensors. On an H100 a fresh process's first three training steps took
+// 0.8 s with the card idle (docs/benchmarks.md): a first call loads CUDA's
+// kernels (CUDA_MODULE_LOADING=LAZY), cuDNN's engine libraries and cuBLAS's
+// handle, and made here, beside the data's load, it costs the trial less.
+// The handles go back to LibTorch's pools when this thread ends, for the
+// training thread to reuse.
+void warm_cuda_libraries(bool bf16) {
+  const auto on_cuda = torch::TensorOptions().device(torch::kCUDA, 0);
+  AutocastScope autocast(bf16, torch::kBFloat16);
+  const torch::Tensor x =
+      torch::randn({4, 8, 1, 32}, on_cuda).contiguous(at::MemoryFormat::ChannelsLast);
+  const torch::Tensor w = torch::randn({8, 8, 1, 3}, on_cuda.requires_grad(true));
+  const torch::Tensor a = torch::randn({64, 32}, on_cuda.requires_grad(true));
+  const torch::Tensor b = torch::randn({32, 16}, on_cuda);
+  const torch::Tensor loss =
+      torch::conv2d(x, w).to(torch::kFloat).square().mean() +
+      torch::matmul(a, b).to(torch::kFloat).square().mean();
+  loss.backward();
+  torch::cuda::synchronize();
+}
+
 }  // namespace
 
 bool wants_cuda(const RuntimeSettings& s, const std::string& device) {
@@ -89,10 +112,13 @@ bool wants_cuda(const RuntimeSettings& s, const std::string& device) {
 
 std::future<void> start_cuda_early(const RuntimeSettings& s, const std::string& device) {
   if (!wants_cuda(s, device)) return {};
-  return std::async(std::launch::async, [] {
+  const bool bf16 = s.amp_dtype != "off";
+  return std::async(std::launch::async, [bf16] {
     try {
-      if (torch::cuda::is_available())
-        torch::empty({1}, torch::TensorOptions().device(torch::kCUDA, 0));
+      if (!torch::cuda::is_available()) return;
+      torch::empty({1}, torch::TensorOptions().device(torch::kCUDA, 0));
+      static std::once_flag warmed;  // a server's later trials find the libraries loaded
+      std::call_once(warmed, [bf16] { warm_cuda_libraries(bf16); });
     } catch (const std::exception&) {  // apply_runtime_settings says why, on the trial's thread
     }
   });

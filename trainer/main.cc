@@ -297,8 +297,13 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   // hpo points every trial at one cache (its runs directory's), so the panel
   // and features are built once per data file, not once per trial.
   Dataset data = load_dataset(config, env_or("HPO_CACHE_DIR", ""), &std::cerr);
-  options.data_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - data_start).count();
+  const auto data_end = std::chrono::steady_clock::now();
+  options.data_s = std::chrono::duration<double>(data_end - data_start).count();
+  if (cuda_started.valid()) {
+    cuda_started.wait();
+    options.cuda_wait_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - data_end).count();
+  }
   const int code = train(config, settings, data, options).exit_code;
   give_back(std::move(data));  // to a server's next trial (panel_memo.h)
   return code;

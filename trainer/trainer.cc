@@ -80,7 +80,7 @@ struct TimeSplit {
     (*m)["train_s"] = train_s;
     (*m)["valid_s"] = valid_s;
     (*m)["test_s"] = test_s;
-    if (cuda_init_s) (*m)["cuda_init_s"] = *cuda_init_s;
+    if (cuda_init_s) (*m)["cuda_init_s"] = *cuda_init_s + options.cuda_wait_s;
   }
 };
 

@@ -26,6 +26,9 @@ struct TrainOptions {
   // Seconds spent before training, for the final line's time split: from
   // the process's start to main() (loading LibTorch), and building the data.
   double load_s = 0, data_s = 0;
+  // Seconds waited after the data for start_cuda_early's work: counted in
+  // cuda_init_s.
+  double cuda_wait_s = 0;
 };
 
 struct TrainResult {
