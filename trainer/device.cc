@@ -97,9 +97,8 @@ void warm_cuda_libraries(bool bf16) {
   const torch::Tensor w = torch::randn({8, 8, 1, 3}, on_cuda.requires_grad(true));
   const torch::Tensor a = torch::randn({64, 32}, on_cuda.requires_grad(true));
   const torch::Tensor b = torch::randn({32, 16}, on_cuda);
-  const torch::Tensor loss =
-      torch::conv2d(x, w).to(torch::kFloat).square().mean() +
-      torch::matmul(a, b).to(torch::kFloat).square().mean();
+  const torch::Tensor loss = torch::conv2d(x, w).to(torch::kFloat).square().mean() +
+                             torch::matmul(a, b).to(torch::kFloat).square().mean();
   loss.backward();
   torch::cuda::synchronize();
 }
