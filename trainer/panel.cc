@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -89,8 +92,11 @@ class CsvReader {
       : path_(std::move(path)), date_format_(std::move(date_format)) {}
 
   Panel read() {
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) != 0) cannot_open(std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) cannot_open("it is a directory");
     std::ifstream in(path_);
-    if (!in) throw UsageError(fmt::format("{}: cannot open data file", path_));
+    if (!in) cannot_open(std::strerror(errno));
     std::string line;
     if (!std::getline(in, line))
       throw UsageError(fmt::format("{}: empty file, expected a header line", path_));
@@ -106,6 +112,16 @@ class CsvReader {
   }
 
  private:
+  // Says why, and for a relative path where it was looked for: the trainer
+  // runs in hpo's working directory, not the study's or the config's.
+  [[noreturn]] void cannot_open(const std::string& why) const {
+    std::string where;
+    char cwd[4096];
+    if (!path_.empty() && path_.front() != '/' && ::getcwd(cwd, sizeof cwd))
+      where = fmt::format(" (a relative path is read from the working directory, {})", cwd);
+    throw UsageError(fmt::format("{}: cannot open the data file: {}{}", path_, why, where));
+  }
+
   [[noreturn]] void fail(size_t line, const std::string& what) const {
     throw UsageError(fmt::format("{}:{}: {}", path_, line, what));
   }
@@ -140,7 +156,10 @@ class CsvReader {
     char* end = nullptr;
     errno = 0;
     double v = std::strtod(begin, &end);
-    if (text.empty() || end != begin + text.size() || errno == ERANGE || !std::isfinite(v))
+    // strtod also reads C's hexadecimal floats: in a data file "0x10" is a typo, not 16.
+    const bool hexadecimal = text.find_first_of("xX") != std::string::npos;
+    if (text.empty() || end != begin + text.size() || errno == ERANGE || !std::isfinite(v) ||
+        hexadecimal)
       fail(line, fmt::format("unparsable number '{}' in column '{}'", text, kColumns[c]));
     return v;
   }

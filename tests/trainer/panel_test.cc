@@ -1,6 +1,8 @@
 #include "trainer/panel.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <string>
@@ -89,6 +91,30 @@ TEST_CASE("panel: write then read round-trips") {
   CHECK(q.close == p.close);
 }
 
+TEST_CASE(
+    "panel: a data file that cannot be opened says why, and where a relative one was sought") {
+  auto message = [](const std::string& path) {
+    try {
+      read_panel_csv(path);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  char cwd[4096];
+  REQUIRE(::getcwd(cwd, sizeof cwd) != nullptr);
+  const std::string relative = message("no_such_dir_hpo/prices.csv");
+  CHECK(relative == fmt::format("no_such_dir_hpo/prices.csv: cannot open the data file: No such "
+                                "file or directory (a relative path is read from the working "
+                                "directory, {})",
+                                cwd));
+  // An absolute path needs no working directory; a directory is not a file.
+  CHECK(message("/no_such_dir_hpo/prices.csv") ==
+        "/no_such_dir_hpo/prices.csv: cannot open the data file: No such file or directory");
+  TempDir dir;
+  CHECK(message(dir.path()) == dir.path() + ": cannot open the data file: it is a directory");
+}
+
 TEST_CASE("panel: bad files get clear errors") {
   const std::string header = "date,ticker,open,high,low,close,volume\n";
   CHECK(error_of("date,ticker,open,high,low,volume\n2020-01-02,A,1,1,1,1\n") ==
@@ -104,6 +130,11 @@ TEST_CASE("panel: bad files get clear errors") {
         ":3: unparsable number 'abc' in column 'high'");
   CHECK(error_of(header + "2020-01-02,A,1,1,1,x,1\n") ==
         ":2: unparsable number 'x' in column 'close'");
+  // strtod reads C's hexadecimal floats; a data file's "0x10" is a typo, not 16.
+  CHECK(error_of(header + "2020-01-02,A,1,1,1,0x1p3,1\n") ==
+        ":2: unparsable number '0x1p3' in column 'close'");
+  CHECK(error_of(header + "2020-01-02,A,1,1,1,1,0X10\n") ==
+        ":2: unparsable number '0X10' in column 'volume'");
   CHECK(error_of(header + "2020-1-32,A,1,1,1,1,1\n") ==
         ":2: '2020-1-32' is not a date of the form YYYY-MM-DD (set date_format for other "
         "spellings, e.g. date_format: \"%m/%d/%Y\")");
