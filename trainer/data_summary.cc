@@ -40,6 +40,12 @@ std::string DataSummary::describe(size_t warmup_days) const {
         "the first at line {}), kept as read",
         count(inconsistent_rows, "row", "rows"), first_inconsistent_line);
   }
+  if (price_jumps > 0) {
+    out += fmt::format(
+        "; {0} that jump to more than {1:g}x, or under 1/{1:g}, of the name's previous close "
+        "(unadjusted splits or bad prints? the first at line {2}), kept as read",
+        count(price_jumps, "close", "closes"), kJumpFactor, first_jump_line);
+  }
   return out;
 }
 

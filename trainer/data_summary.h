@@ -24,6 +24,11 @@ struct DataSummary {
   // Rows whose prices contradict each other (high below low, or open or close
   // outside [low, high]): kept as read, but counted, with the first's line.
   size_t inconsistent_rows = 0, first_inconsistent_line = 0;
+  // Closes more than kJumpFactor times the name's previous close, or below
+  // its 1/kJumpFactor: unadjusted splits or bad prints, kept as read, but
+  // counted, with the first's line.
+  size_t price_jumps = 0, first_jump_line = 0;
+  static constexpr double kJumpFactor = 5.0;
 
   // One line: what was kept, dropped and why, with each ticker's warm-up of
   // `warmup_days` after its first row.

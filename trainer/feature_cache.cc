@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '3'};
+constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '4'};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -239,7 +239,9 @@ std::vector<size_t*> summary_fields(DataSummary* s) {
           &s->weekend_rows,
           &s->delisting_labels,
           &s->inconsistent_rows,
-          &s->first_inconsistent_line};
+          &s->first_inconsistent_line,
+          &s->price_jumps,
+          &s->first_jump_line};
 }
 
 void write_summary(Writer& w, DataSummary s) {

@@ -241,7 +241,26 @@ class CsvReader {
       for (size_t k = 0; k < fields.size(); ++k) (*fields[k])[i] = r.values[k];
     }
     p.summary = summary_;
+    count_jumps(p, seen_at);
     return p;
+  }
+
+  // DataSummary::price_jumps, from each name's closes in date order.
+  static void count_jumps(Panel& p, const std::vector<size_t>& line_at) {
+    const double factor = DataSummary::kJumpFactor;
+    for (size_t t = 0; t < p.num_tickers(); ++t) {
+      double previous = std::numeric_limits<double>::quiet_NaN();
+      for (size_t d = 0; d < p.num_days(); ++d) {
+        const size_t i = p.index(t, d);
+        if (!p.present(t, d)) continue;
+        if (p.close[i] > previous * factor || p.close[i] * factor < previous) {
+          const size_t line = line_at[i];
+          size_t& first = p.summary.first_jump_line;
+          first = p.summary.price_jumps++ == 0 ? line : std::min(first, line);
+        }
+        previous = p.close[i];
+      }
+    }
   }
 
   std::string path_, date_format_;

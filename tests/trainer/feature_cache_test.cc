@@ -223,6 +223,10 @@ TEST_CASE("feature cache: the data summary and its warning come back from the ca
   CHECK(fresh.summary.inconsistent_rows == 1);
   CHECK(again.summary.inconsistent_rows == 1);
   CHECK(again.summary.first_inconsistent_line == fresh.summary.first_inconsistent_line);
+  // The weekend rows' price of 1 is a jump from their names' closes of 10 to 200.
+  CHECK(fresh.summary.price_jumps >= 2);
+  CHECK(again.summary.price_jumps == fresh.summary.price_jumps);
+  CHECK(again.summary.first_jump_line == fresh.summary.first_jump_line);
   for (const std::string& log : {built.str(), cached.str()})
     CHECK(log.find("warning: data: dropped 2 dates (2 rows) traded by fewer than 5 names") !=
           std::string::npos);

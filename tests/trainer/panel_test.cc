@@ -80,6 +80,47 @@ TEST_CASE("panel: rows whose prices contradict are counted, with the first's lin
         std::string::npos);
 }
 
+// A close five times its name's previous one, or a fifth of it, is a split
+// the vendor did not adjust, or a bad print: either way the label and the
+// features around it are not what the model should learn, so the "data:"
+// line counts them. The previous close is the name's last one before, across
+// missing days, whatever the rows' order in the file.
+TEST_CASE("panel: closes that jump 5x from the name's previous close are counted") {
+  TempDir dir;
+  const std::string path =
+      dir.write("p.csv",
+                "date,ticker,open,high,low,close,volume\n"
+                "2020-01-08,A,100,700,100,600,1\n"  // x6 from 01-06 (line 2)
+                "2020-01-02,A,100,100,100,100,1\n"
+                "2020-01-03,A,100,500,100,500,1\n"  // x5 exactly: not counted
+                "2020-01-06,A,100,100,100,100,1\n"  // /5 exactly
+                "2020-01-07,A,,,,,\n"  // a missing day: 01-08 compares with 01-06
+                "2020-01-09,A,100,600,100,110,1\n"  // /5.45 (line 7)
+                "2020-01-02,B,1,1,1,1,1\n"  // B's own series: no jump
+                "2020-01-03,B,1,1,1,1,1\n");
+  const Panel p = read_panel_csv(path);
+  CHECK(p.summary.price_jumps == 2);
+  CHECK(p.summary.first_jump_line == 2);
+  CHECK(p.close[p.index(0, 4)] == doctest::Approx(600));  // kept as read
+  CHECK(p.summary.describe(79).find("2 closes that jump to more than 5x, or under 1/5, of the "
+                                    "name's previous close (unadjusted splits or bad prints? the "
+                                    "first at line 2), kept as read") != std::string::npos);
+  // Absurd magnitudes beside sane prices: the case that prompted it.
+  const Panel q = read_panel_csv(dir.write("q.csv",
+                                           "date,ticker,open,high,low,close,volume\n"
+                                           "2020-01-02,A,140,141,139,140,1\n"
+                                           "2020-01-03,A,140,1e300,139,1e300,1\n"
+                                           "2020-01-06,A,140,141,139,140,1\n"));
+  CHECK(q.summary.price_jumps == 2);
+  CHECK(q.summary.first_jump_line == 3);
+  const Panel clean = read_panel_csv(dir.write("c.csv",
+                                               "date,ticker,open,high,low,close,volume\n"
+                                               "2020-01-02,A,140,141,139,140,1\n"
+                                               "2020-01-03,A,140,300,139,280,1\n"));
+  CHECK(clean.summary.price_jumps == 0);
+  CHECK(clean.summary.describe(79).find("jump") == std::string::npos);
+}
+
 TEST_CASE("panel: write then read round-trips") {
   TempDir dir;
   std::string path =
