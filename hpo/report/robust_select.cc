@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hpo/storage/trial_constraints.h"
+
 namespace hpo {
 
 std::optional<SelectRule> parse_select_rule(const std::string& name) {
@@ -45,7 +47,9 @@ bool any_fold_metrics(const StudyView& view) {
 std::vector<const TrialRecord*> ranked_trials(const StudyView& view, SelectRule rule, size_t k) {
   if (rule == SelectRule::kBestValue) return best_trials(view, k);
   std::vector<std::pair<double, const TrialRecord*>> scored;
+  const bool constrained = has_constraints(view.trials);
   for (const auto& t : view.trials) {
+    if (constrained && !is_feasible(trial_constraints(t.system_attrs))) continue;
     const auto score = robust_score(view, t);
     if (score && !std::isnan(*score)) scored.emplace_back(*score, &t);
   }

@@ -29,7 +29,7 @@ std::optional<double> robust_score(const StudyView& view, const TrialRecord& tri
 bool any_fold_metrics(const StudyView& view);
 
 // COMPLETE trials, best first by the rule (ties: lower number first); at
-// most `k` of them.
+// most `k` of them; with constraints, the feasible ones (best_trials).
 std::vector<const TrialRecord*> ranked_trials(const StudyView& view, SelectRule rule, size_t k);
 
 // The COMPLETE trial the rule picks; null if none.

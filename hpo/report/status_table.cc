@@ -163,19 +163,26 @@ std::string status_table(const StudyView& view) {
   return text + "\n" + hosts_text(view) + best_summary(view);
 }
 
+namespace {
+
+// With constraints, a COMPLETE trial may be there and still not count.
+std::string no_best_text(const StudyView& view) {
+  return has_constraints(view.trials) ? "no feasible COMPLETE trial yet\n"
+                                      : "no COMPLETE trial yet\n";
+}
+
+}  // namespace
+
 std::string best_summary(const StudyView& view) {
   if (is_multi_objective(view.study)) return front_summary(view);
   const auto best = best_trials(view, 1);
-  if (best.empty()) return "no COMPLETE trial yet\n";
+  if (best.empty()) return no_best_text(view);
   return trial_summary(view, *best.front(), "best");
 }
 
 std::string front_summary(const StudyView& view) {
   const auto front = pareto_trials(view);
-  if (front.empty()) {
-    return has_constraints(view.trials) ? "no feasible COMPLETE trial yet\n"
-                                        : "no COMPLETE trial yet\n";
-  }
+  if (front.empty()) return no_best_text(view);
   std::string text = "Pareto front" +
                      std::string(has_constraints(view.trials) ? " (feasible trials)" : "") + ": " +
                      std::to_string(front.size()) + " trial(s)\n";

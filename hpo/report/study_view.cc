@@ -11,6 +11,7 @@
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
 
@@ -104,9 +105,12 @@ StudyView on_objective(StudyView view, size_t k) {
 }
 
 std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k) {
+  const bool constrained = has_constraints(view.trials);
   std::vector<const TrialRecord*> complete;
   for (const auto& t : view.trials) {
-    if (t.state == TrialState::kComplete && t.value) complete.push_back(&t);
+    if (t.state == TrialState::kComplete && t.value &&
+        (!constrained || is_feasible(trial_constraints(t.system_attrs))))
+      complete.push_back(&t);
   }
   const bool maximize = view.study.direction == Direction::kMaximize;
   std::stable_sort(complete.begin(), complete.end(),

@@ -49,7 +49,9 @@ void mark_orphans(Storage& storage, StudyView& view, double heartbeat_interval_s
 std::string state_text(const StudyView& view, const TrialRecord& trial);
 
 // COMPLETE trials, best first by the study's direction (ties: lower number
-// first); at most `k` of them.
+// first); at most `k` of them. In a study with constraints, only the
+// feasible ones: as Optuna 5.0's best_trial, what breaks a constraint must
+// not be deployed.
 std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k);
 
 // The trial's run time in seconds, from its stored duration or its

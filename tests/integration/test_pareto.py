@@ -249,6 +249,54 @@ def test_bad_input(p):
     expect_bad(p, ["export", "--study", "one", "--knee"], "--knee", "one objective")
 
 
+BEST_TRIAL = """
+import json, optuna
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+s = optuna.load_study(study_name="one", storage="sqlite:///studies.db")
+print(json.dumps({"best": s.best_trial.number}))
+"""
+
+
+# Constraints rule out what must not be deployed: best, status and export
+# pick among the feasible trials, as Optuna 5.0's best_trial does, and a
+# study with none has nothing to export.
+def test_constraints_rule_best_and_export(p):
+    # One objective, x in [0, 1], score best at x = 0.3; cost (= x) at most
+    # 0.2 rules out the best scores, so the best feasible trial is another.
+    p.pareto_study(name="one", goals="objective: {metric: score, direction: maximize}\n",
+                   extra="constraints:\n  - {metric: cost, max: 0.2}\n", n_trials=16)
+    p.run("run", "--study", "one")
+    st = p.status("one")
+    done = [t for t in st["trials"] if t["state"] == "COMPLETE"]
+    feasible = [t for t in done if t["feasible"]]
+    expect(feasible and len(feasible) < len(done), "the seed should give both kinds")
+    want = max(feasible, key=lambda t: t["value"])["number"]
+    expect(max(done, key=lambda t: t["value"])["number"] != want,
+           "the seed should put an infeasible trial first by value")
+    expect(peer(p, BEST_TRIAL, OPTUNA_50)["best"] == want, "Optuna 5.0's best_trial")
+    best = p.run("best", "--study", "one").stdout
+    expect(f"best: trial {want}" in best, best)
+    config = json.loads(p.run("export", "--study", "one", "--format", "json").stdout)
+    expect(config["x"] == next(t for t in done if t["number"] == want)["params"]["x"], config)
+    top = p.run("export", "--study", "one", "--top", "20", "-o", os.path.join(p.dir, "top")).stdout
+    expect(top.count("wrote ") == len(feasible), top)
+    # One objective, none feasible: best says why there is none.
+    p.pareto_study(name="one_none", goals="objective: {metric: score, direction: maximize}\n",
+                   extra="constraints:\n  - {metric: cost, max: -1}\n", n_trials=2)
+    p.run("run", "--study", "one_none")
+    r = p.run("best", "--study", "one_none", check=False)
+    expect(r.returncode == 1 and "no feasible COMPLETE trial yet" in r.stdout, (r.stdout, r.stderr))
+    # Several objectives and no feasible trial: no front, nothing to export.
+    p.pareto_study(name="none", extra="constraints:\n  - {metric: cost, max: -1}\n", n_trials=3)
+    p.run("run", "--study", "none")
+    r = p.run("best", "--study", "none", check=False)
+    expect(r.returncode == 1 and "no feasible COMPLETE trial yet" in r.stdout, (r.stdout, r.stderr))
+    for flags in ([], ["--knee"], ["--weights", "1,1"]):
+        r = p.run("export", "--study", "none", "--format", "json", *flags, check=False)
+        expect(r.returncode == 1 and "no feasible COMPLETE trial" in r.stderr and not r.stdout,
+               (flags, r.returncode, r.stdout, r.stderr))
+
+
 # hpo report --objective: sections 1 to 8 show the objective named, each
 # trial's value being that objective's, while the Pareto section and the
 # knee stay those of both objectives.
