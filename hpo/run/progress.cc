@@ -51,7 +51,7 @@ void Progress::several_objectives(std::vector<std::string> metrics) {
 
 void Progress::trial_finished(int number, TrialState state, std::optional<double> value,
                               const std::string& reason, double seconds,
-                              const std::vector<double>& values) {
+                              const std::vector<double>& values, bool feasible) {
   std::lock_guard<std::mutex> lock(mu_);
   --running_;
   if (state == TrialState::kRunning) {  // stopped by the user: neither done nor failed
@@ -64,12 +64,15 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
   if (state == TrialState::kComplete && !metrics_.empty()) {
     for (size_t k = 0; k < metrics_.size() && k < values.size(); ++k)
       line += " " + metrics_[k] + "=" + short_number(values[k]);
+    if (!feasible) line += " (infeasible: breaks a constraint)";
     if (!reason.empty()) line += " (" + reason + ")";
   } else if (state == TrialState::kComplete && value) {
     line += " " + metric_ + "=" + short_number(*value);
     const bool better =
         !best_ || (direction_ == Direction::kMaximize ? *value > *best_ : *value < *best_);
-    if (better) {
+    if (!feasible) {
+      line += " (infeasible: breaks a constraint)";
+    } else if (better) {
       best_ = value;
       best_number_ = number;
       line += " (new best)";

@@ -31,9 +31,10 @@ class Progress {
   void several_objectives(std::vector<std::string> metrics);
 
   void trial_started(int number, const std::string& params);
+  // An infeasible trial (it breaks its study's constraints) is never the best.
   void trial_finished(int number, TrialState state, std::optional<double> value,
                       const std::string& reason, double seconds,
-                      const std::vector<double>& values = {});
+                      const std::vector<double>& values = {}, bool feasible = true);
   // A trial no longer this run's to end (another worker took it over, or
   // another client ended it): not running here, and neither done nor
   // failed by this run. Prints `text`.

@@ -483,7 +483,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       count_result(result, resumed, summary);
     }
     progress_.trial_finished(plan->number, result.state, result.value, result.reason,
-                             result.seconds, result.values);
+                             result.seconds, result.values, result.feasible);
     if (result.report_burst_at_exit > 0 && !warned_report_burst_.exchange(true)) {
       progress_.note(
           "trial " + std::to_string(plan->number) + ": its " +

@@ -17,6 +17,7 @@
 #include "hpo/run/trial_config.h"
 #include "hpo/run/trial_end.h"
 #include "hpo/run/verdict.h"
+#include "hpo/storage/trial_constraints.h"
 #include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
@@ -411,7 +412,10 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   }
   result.state = verdict.state;
   result.value = verdict.value;
-  if (result.state == TrialState::kComplete) result.values = outcome.values;
+  if (result.state == TrialState::kComplete) {
+    result.values = outcome.values;
+    result.feasible = is_feasible(goals.constraints);
+  }
   result.reason = verdict.reason;
   // The run's FAIL line says why, as hpo status's note does: a bare exit
   // code sends the user to the trial's files for the exception.

@@ -48,6 +48,7 @@ struct TrialResult {
   TrialState state = TrialState::kFail;
   std::optional<double> value;
   std::vector<double> values;  // every objective's, in a study with several
+  bool feasible = true;  // COMPLETE within its study's constraints (or it has none)
   std::string reason;
   double seconds = 0;
   // Stopped by a Ctrl-C before it ended: left RUNNING, for the next run.

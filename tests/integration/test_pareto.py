@@ -265,7 +265,7 @@ def test_constraints_rule_best_and_export(p):
     # 0.2 rules out the best scores, so the best feasible trial is another.
     p.pareto_study(name="one", goals="objective: {metric: score, direction: maximize}\n",
                    extra="constraints:\n  - {metric: cost, max: 0.2}\n", n_trials=16)
-    p.run("run", "--study", "one")
+    ran = p.run("run", "--study", "one").stdout
     st = p.status("one")
     done = [t for t in st["trials"] if t["state"] == "COMPLETE"]
     feasible = [t for t in done if t["feasible"]]
@@ -274,6 +274,12 @@ def test_constraints_rule_best_and_export(p):
     expect(max(done, key=lambda t: t["value"])["number"] != want,
            "the seed should put an infeasible trial first by value")
     expect(peer(p, BEST_TRIAL, OPTUNA_50)["best"] == want, "Optuna 5.0's best_trial")
+    for t in done:  # the run's own lines: an infeasible trial is never "new best"
+        line = next(l for l in ran.splitlines() if l.startswith(f"trial {t['number']} COMPLETE"))
+        expect(("(infeasible" in line) != t["feasible"] and
+               not ("(new best)" in line and not t["feasible"]), line)
+    last = [l for l in ran.splitlines() if " COMPLETE " in l][-1]
+    expect(last.endswith(f"(trial {want})") or f"(trial {want}) |" in last, last)
     best = p.run("best", "--study", "one").stdout
     expect(f"best: trial {want}" in best, best)
     config = json.loads(p.run("export", "--study", "one", "--format", "json").stdout)

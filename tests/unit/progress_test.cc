@@ -30,6 +30,22 @@ TEST_CASE("plain-line progress counts trials and tracks the best by direction") 
   CHECK(s.find('\r') == std::string::npos);
 }
 
+TEST_CASE("a trial that breaks a constraint is never the best, however good its value") {
+  std::ostringstream out;
+  Progress p(out, false, 3, "score", Direction::kMaximize);
+  p.trial_started(0, "");
+  p.trial_finished(0, TrialState::kComplete, 0.9, "", 1, {}, /*feasible=*/false);
+  p.trial_started(1, "");
+  p.trial_finished(1, TrialState::kComplete, 0.1, "", 1);
+  p.trial_started(2, "");
+  p.trial_finished(2, TrialState::kComplete, 0.5, "", 1, {}, false);
+  const std::string s = out.str();
+  CHECK(s.find("trial 0 COMPLETE score=0.9 (infeasible: breaks a constraint) in 1s | 1/3 done, 0 "
+               "running, 0 failed | best score -") != std::string::npos);
+  CHECK(s.find("trial 1 COMPLETE score=0.1 (new best)") != std::string::npos);
+  CHECK(s.find("3/3 done, 0 running, 0 failed | best score 0.1 (trial 1)") != std::string::npos);
+}
+
 TEST_CASE("an interrupted trial is neither done nor failed") {
   std::ostringstream out;
   Progress p(out, false, 2, "m", Direction::kMaximize);
