@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -17,6 +18,21 @@ namespace hpo {
 
 namespace {
 
+// The shortest text that reads back to `v`, spelled as YAML 1.1's float
+// (what PyYAML's safe_load reads): with a dot, and a signed exponent. As
+// "5e-06" or "1", a Python trainer's learning rate was a string, or an int.
+std::string yaml_float(double v) {
+  if (std::isnan(v)) return ".nan";
+  if (std::isinf(v)) return v > 0 ? ".inf" : "-.inf";
+  std::string text = to_string(ParamValue(v));
+  const size_t e = text.find_first_of("eE");
+  std::string mantissa = text.substr(0, e),
+              exponent = e == std::string::npos ? "" : text.substr(e + 1);
+  if (mantissa.find('.') == std::string::npos) mantissa += ".0";
+  if (!exponent.empty() && exponent[0] != '-' && exponent[0] != '+') exponent = "+" + exponent;
+  return exponent.empty() ? mantissa : mantissa + "e" + exponent;
+}
+
 void emit_scalar(YAML::Emitter& out, const nlohmann::json& v) {
   if (v.is_null())
     out << YAML::Null;
@@ -24,9 +40,8 @@ void emit_scalar(YAML::Emitter& out, const nlohmann::json& v) {
     out << v.get<bool>();
   else if (v.is_number_integer())
     out << v.get<int64_t>();
-  // Shortest text that reads back to the same double.
   else if (v.is_number())
-    out << to_string(ParamValue(v.get<double>()));
+    out << yaml_float(v.get<double>());
   else if (v.is_string())
     out << YAML::DoubleQuoted << v.get<std::string>();
   else
