@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct ExportFlags {
   std::string weights;  // --weights 0.7,0.3
 };
 
+// What a config printed to stdout calls its own file in its run line.
+constexpr const char* kStdoutName = "THIS_FILE";
+
 // "-o -" means stdout, as for other Unix tools.
 bool to_stdout(const ExportFlags& flags) { return flags.output.empty() || flags.output == "-"; }
 
@@ -64,10 +68,25 @@ std::string trials_text(const StudyView& view, const std::string& format) {
 // what the trainer protocol gives every trainer as {config}.
 std::string export_format(const ExportFlags& flags) {
   if (!flags.format.empty()) return flags.format;
-  const std::string ext = fs::path(flags.output).extension().string();
+  std::string ext = fs::path(flags.output).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == ".yaml" || ext == ".yml") return "yaml";
   if (ext == ".csv") return "csv";
   return "json";
+}
+
+// The file as the printed command names it: absolute, so that the command
+// runs from any directory.
+std::string run_path(const std::string& file) {
+  return fs::absolute(file).lexically_normal().string();
+}
+
+// After writing `file`: where it came from and the command that runs it.
+void tell_written(const StudyConfig* study, const TrialRecord& t, const std::string& file) {
+  std::cout << "wrote " << file << " (trial " << t.number << ")\n";
+  const std::string line = trainer_command_line(study, t, run_path(file));
+  if (!line.empty()) std::cout << "  run it with: " << line << "\n";
 }
 
 // YAML configs carry how to run them and the selection's statistics in
@@ -76,15 +95,53 @@ std::string export_format(const ExportFlags& flags) {
 std::string config_text(const StudyView& view, const StudyConfig* study, const TrialRecord& t,
                         const std::string& format, const std::string& file,
                         const std::string& notes) {
+  const std::string path = file == kStdoutName ? file : run_path(file);
   return format == "json" ? config_json(t)
-                          : config_yaml(view, t, notes, trainer_command_line(study, t, file));
+                          : config_yaml(view, t, notes, trainer_command_line(study, t, path));
 }
 
-// After writing `file`: where it came from and the command that runs it.
-void tell_written(const StudyConfig* study, const TrialRecord& t, const std::string& file) {
-  std::cout << "wrote " << file << " (trial " << t.number << ")\n";
-  const std::string line = trainer_command_line(study, t, file);
-  if (!line.empty()) std::cout << "  run it with: " << line << "\n";
+// -o names a directory: one that exists, or a name ending in '/'.
+bool names_directory(const std::string& output) {
+  return fs::is_directory(output) || output.back() == '/';
+}
+
+// "rank03_trial17.json": the name export gives the config of rank `rank`
+// (ranks zero-padded to `width` digits, so that they sort as ranked).
+std::string ranked_name(size_t rank, size_t width, int trial, const std::string& format) {
+  std::string digits = std::to_string(rank);
+  digits.insert(0, width > digits.size() ? width - digits.size() : 0, '0');
+  return "rank" + digits + "_trial" + std::to_string(trial) + "." + format;
+}
+
+// Whether `name` is one ranked_name() gives, in any width and format.
+bool is_ranked_name(const std::string& name) {
+  static const std::regex kRanked(R"(rank[0-9]+_trial[0-9]+\.(json|yaml))");
+  return std::regex_match(name, kRanked);
+}
+
+// Several configs: -o names a directory, one file per config, by rank. The
+// configs of an earlier export there go first: a loop over the directory
+// must not train a config that is no longer among the best, nor one twice.
+void write_ranked(const StudyView& view, const StudyConfig* study,
+                  const std::vector<const TrialRecord*>& best, const ExportFlags& flags,
+                  const std::string& notes) {
+  const fs::path dir(flags.output);
+  std::error_code ec;
+  size_t removed = 0;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_regular_file() && is_ranked_name(entry.path().filename().string()))
+      removed += fs::remove(entry.path(), ec);
+  }
+  if (removed > 0)
+    std::cout << "removed " << removed << " config(s) of an earlier export from " << dir.string()
+              << "\n";
+  const size_t width = std::to_string(best.size()).size();
+  for (size_t i = 0; i < best.size(); ++i) {
+    const fs::path file = dir / ranked_name(i + 1, width, best[i]->number, flags.format);
+    write_file(file, config_text(view, study, *best[i], flags.format, file.string(),
+                                 i == 0 ? notes : ""));
+    tell_written(study, *best[i], file.string());
+  }
 }
 
 // --weights 0.7,0.3: one number >= 0 per objective, not all 0.
@@ -147,7 +204,10 @@ FrontPick pick_trial(const StudyView& view, const ExportFlags& flags) {
                                  [&](const TrialRecord& t) { return t.number == flags.trial; });
     if (it == view.trials.end() || it->state != TrialState::kComplete || !it->value) {
       throw ConfigError("--trial " + std::to_string(flags.trial) + ": study '" + view.study.name +
-                        "' has no COMPLETE trial with that number");
+                        "' has no COMPLETE trial with that number" +
+                        (it == view.trials.end() ? std::string(" (it has no such trial)")
+                                                 : " (trial " + std::to_string(flags.trial) +
+                                                       " is " + to_string(it->state) + ")"));
     }
     const bool on_front = !multi || pareto_numbers(view).count(flags.trial) > 0;
     return {&*it, std::string("--trial ") + std::to_string(flags.trial) +
@@ -181,6 +241,21 @@ int export_study(ExportFlags flags) {
   }
   if (flags.format == "csv" && !flags.trials && flags.top != 1) {
     throw ConfigError("--top: CSV exports every trial; --top applies to yaml and json configs");
+  }
+  // Every trial goes out: a flag that picks some would be silently dropped.
+  if (flags.trials || flags.format == "csv") {
+    const std::string picked = flags.trial >= 0                      ? "--trial"
+                               : flags.knee                          ? "--knee"
+                               : !flags.weights.empty()              ? "--weights"
+                               : flags.top != 1                      ? "--top"
+                               : flags.selection.select == "robust" ? "--select robust"
+                                                                     : "";
+    if (!picked.empty()) {
+      throw ConfigError(picked + ": " +
+                        (flags.trials ? "--trials" : "a CSV export") +
+                        " writes every trial; " + picked +
+                        " picks configs to export as yaml or json, without --trials");
+    }
   }
   if (flags.output == "-" && flags.top > 1 && !flags.trials && flags.format != "csv") {
     throw ConfigError(
@@ -220,26 +295,24 @@ int export_study(ExportFlags flags) {
   }
   // The statistics judge the selected (rank 1) trial and the sweep.
   notes += selection_text(view, compute_selection(view, options));
+  if (best.size() < static_cast<size_t>(flags.top)) {
+    std::cerr << "hpo export: --top " << flags.top << ": study '" << view.study.name
+              << "' has " << best.size() << (has_constraints(view.trials) ? " feasible" : "")
+              << " COMPLETE trial(s); exporting those\n";
+  }
   if (to_stdout(flags)) {
     for (size_t i = 0; i < best.size(); ++i) {
       if (i > 0) std::cout << (flags.format == "json" ? "\n" : "---\n");
-      std::cout << config_text(view, study, *best[i], flags.format, "THIS_FILE",
+      std::cout << config_text(view, study, *best[i], flags.format, kStdoutName,
                                i == 0 ? notes : "");
+      std::cerr << "hpo export: trial " << best[i]->number << " to stdout\n";
     }
-  } else if (best.size() == 1 && !fs::is_directory(flags.output)) {
+  } else if (best.size() == 1 && !names_directory(flags.output)) {
     write_file(flags.output,
                config_text(view, study, *best.front(), flags.format, flags.output, notes));
     tell_written(study, *best.front(), flags.output);
   } else {
-    // Several configs: -o names a directory, one file per config, by rank.
-    for (size_t i = 0; i < best.size(); ++i) {
-      const fs::path file =
-          fs::path(flags.output) / ("rank" + std::to_string(i + 1) + "_trial" +
-                                    std::to_string(best[i]->number) + "." + flags.format);
-      write_file(file, config_text(view, study, *best[i], flags.format, file.string(),
-                                   i == 0 ? notes : ""));
-      tell_written(study, *best[i], file.string());
-    }
+    write_ranked(view, study, best, flags, notes);
   }
   return kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "hpo/config/placeholders.h"
 #include "hpo/report/status_table.h"
@@ -76,12 +77,22 @@ std::vector<std::string> stored_argv(const TrialRecord& trial, const std::string
 // hpo's own HPO_* variables, which name that trial's files. A rerun without
 // them gets the shell's thread count, and a CPU result is reproducible only
 // for a thread count.
+// The protocol's variables a rerun should see as the trial did: a trainer may
+// seed on the trial's number or read its objective's name. Not its database
+// id (a rerun is not that trial), nor its paths (the line sets its own).
+bool replayed(const std::string& key) {
+  static const std::set<std::string> kKept = {"HPO_TRIAL_NUMBER", "HPO_STUDY_NAME",
+                                              "HPO_OBJECTIVE",    "HPO_DEVICE",
+                                              "HPO_SLOT",         "HPO_GPU_MEMORY_FRACTION"};
+  return key.rfind("HPO_", 0) != 0 || kKept.count(key) > 0;
+}
+
 std::string trial_env_settings(const TrialRecord& trial) {
   const auto it = trial.system_attrs.find("hpo:env");
   if (it == trial.system_attrs.end() || !it->second.is_object()) return "";
   std::string out;
   for (const auto& [key, value] : it->second.items()) {
-    if (key.rfind("HPO_", 0) == 0 || !value.is_string()) continue;
+    if (!replayed(key) || !value.is_string()) continue;
     out += key + "=" + shell_quote(value.get<std::string>()) + " ";
   }
   return out;

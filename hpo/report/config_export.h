@@ -17,8 +17,10 @@ nlohmann::json trial_run_config(const TrialRecord& trial);
 
 // The shell line that runs the study's trainer on an exported config at
 // `file`, as hpo ran it: the env settings the trial ran with (its study's
-// `env:` as fitted to its slot), the protocol's variables (HPO_CONFIG,
-// HPO_TRIAL_DIR, HPO_REPORT_FILE; the trial directory is "DIR"), then the
+// `env:` as fitted to its slot, and the protocol's variables that describe
+// the trial, such as HPO_TRIAL_NUMBER, but not its database id), the
+// protocol's HPO_CONFIG, HPO_TRIAL_DIR and HPO_REPORT_FILE (the trial
+// directory is "DIR"), then the
 // study file's trainer command with `file` for {config} when `study` is
 // given, else the argv the trial ran with. Empty when neither is known (a
 // trial Optuna made).

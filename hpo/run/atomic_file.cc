@@ -28,6 +28,9 @@ std::string unusable_directory(const fs::path& dir, const std::error_code& ec) {
 void write_file_atomically(const std::string& path, const std::string& text) {
   const fs::path target(path);
   std::error_code ec;
+  // "out/" names a directory: checked before anything is created for it.
+  if (!path.empty() && path.back() == '/')
+    throw std::runtime_error("cannot write " + path + ": it names a directory, not a file");
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), ec);
     if (ec)

@@ -294,6 +294,64 @@ def test_export(p):
     expect(len(all_json["trials"]) == 4, all_json)
 
 
+def test_export_paths_and_picks(p):
+    p.study()
+    p.run("run", "--study", "s", "-n", "4")
+    st = p.status()
+    ranked = sorted((t for t in st["trials"] if t["state"] == "COMPLETE"), key=lambda t: -t["value"])
+    # -o DIR/ that does not exist yet: the directory, with the config in it.
+    out = p.run("export", "--study", "s", "-o", "fresh/").stdout
+    expect(os.listdir(os.path.join(p.dir, "fresh")) == [f"rank1_trial{ranked[0]['number']}.json"], out)
+    # Every trial goes out as CSV or with --trials: a flag that picks is refused, not dropped.
+    for flags, named in ((["--trial", "1", "--format", "csv"], "--trial"),
+                         (["--trials", "--top", "2", "--format", "json"], "--top"),
+                         (["--trials", "--trial", "1"], "--trial"),
+                         (["--select", "robust", "--format", "csv"], "--select robust")):
+        r = p.run("export", "--study", "s", *flags, check=False)
+        expect(r.returncode == 2 and r.stderr.startswith(f"hpo: error: {named}:")
+               and "every trial" in r.stderr and not r.stdout, (flags, r.stderr))
+    for name in ("c1/", "x.csv/"):  # a directory for a single file: nothing created
+        r = p.run("export", "--study", "s", "--format", "csv", "-o", name, check=False)
+        expect(r.returncode == 2 and "names a directory" in r.stderr, r.stderr)
+        expect(not os.path.exists(os.path.join(p.dir, name)), name)
+    # --top N into a directory again after more trials: only this export's configs are there,
+    # ranked, and zero-padded ranks sort in rank order.
+    p.run("export", "--study", "s", "--top", "3", "-o", "top")
+    p.run("run", "--study", "s", "-n", "8")
+    ranked = sorted((t for t in p.status()["trials"] if t["state"] == "COMPLETE"),
+                    key=lambda t: (-t["value"], t["number"]))
+    r = p.run("export", "--study", "s", "--top", "10", "-o", "top")
+    files = sorted(os.listdir(os.path.join(p.dir, "top")))
+    want = [f"rank{i + 1:02d}_trial{t['number']}.json" for i, t in enumerate(ranked[:10])]
+    expect(files == want, (files, want, r.stdout))
+    expect("removed 3 config(s) of an earlier export" in r.stdout, r.stdout)
+    # --top beyond the study: a note, and what there is.
+    r = p.run("export", "--study", "s", "--top", "50", "-o", "all")
+    expect("--top 50: study 's' has 12 COMPLETE trial(s)" in r.stderr, r.stderr)
+    expect(len(os.listdir(os.path.join(p.dir, "all"))) == 12, r.stdout)
+    # The printed line runs from any directory: the file is named by its absolute path,
+    # and the trial's number and study reach the trainer as they did in the trial.
+    line = [l.split("run it with: ", 1)[1]
+            for l in p.run("export", "--study", "s", "-o", "b.json").stdout.splitlines()
+            if "run it with: " in l][0]
+    expect(f"HPO_CONFIG={os.path.join(p.dir, 'b.json')} " in line, line)
+    expect(f"HPO_TRIAL_NUMBER={ranked[0]['number']} " in line and "HPO_STUDY_NAME=s " in line
+           and "HPO_TRIAL_ID" not in line, line)
+    elsewhere = os.path.join(p.dir, "elsewhere")
+    os.makedirs(elsewhere)
+    run_dir = os.path.join(elsewhere, "run")
+    os.makedirs(run_dir)
+    subprocess.run(["bash", "-c", re.sub(r"\bDIR\b", run_dir, line)], cwd=elsewhere, check=True)
+    seen = json.load(open(os.path.join(run_dir, "seen.json")))["env"]
+    expect(seen["HPO_TRIAL_NUMBER"] == str(ranked[0]["number"]), seen)
+    # --trial of a trial that is not COMPLETE says what it is.
+    r = p.run("export", "--study", "s", "--trial", "99", check=False)
+    expect(r.returncode == 2 and "it has no such trial" in r.stderr, r.stderr)
+    # -o's extension in any case picks the format.
+    p.run("export", "--study", "s", "-o", "up.YML")
+    expect(open(os.path.join(p.dir, "up.YML")).read().startswith("# study s"), "not YAML")
+
+
 def rerun_exported(p, line, run_dir):
     """Runs an export's "run it with" shell line with DIR = `run_dir`; the
     final report's objective."""
