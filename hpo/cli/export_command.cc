@@ -138,8 +138,8 @@ void write_ranked(const StudyView& view, const StudyConfig* study,
   const size_t width = std::to_string(best.size()).size();
   for (size_t i = 0; i < best.size(); ++i) {
     const fs::path file = dir / ranked_name(i + 1, width, best[i]->number, flags.format);
-    write_file(file, config_text(view, study, *best[i], flags.format, file.string(),
-                                 i == 0 ? notes : ""));
+    write_file(
+        file, config_text(view, study, *best[i], flags.format, file.string(), i == 0 ? notes : ""));
     tell_written(study, *best[i], file.string());
   }
 }
@@ -244,15 +244,14 @@ int export_study(ExportFlags flags) {
   }
   // Every trial goes out: a flag that picks some would be silently dropped.
   if (flags.trials || flags.format == "csv") {
-    const std::string picked = flags.trial >= 0                      ? "--trial"
-                               : flags.knee                          ? "--knee"
-                               : !flags.weights.empty()              ? "--weights"
-                               : flags.top != 1                      ? "--top"
+    const std::string picked = flags.trial >= 0                     ? "--trial"
+                               : flags.knee                         ? "--knee"
+                               : !flags.weights.empty()             ? "--weights"
+                               : flags.top != 1                     ? "--top"
                                : flags.selection.select == "robust" ? "--select robust"
-                                                                     : "";
+                                                                    : "";
     if (!picked.empty()) {
-      throw ConfigError(picked + ": " +
-                        (flags.trials ? "--trials" : "a CSV export") +
+      throw ConfigError(picked + ": " + (flags.trials ? "--trials" : "a CSV export") +
                         " writes every trial; " + picked +
                         " picks configs to export as yaml or json, without --trials");
     }
@@ -296,8 +295,8 @@ int export_study(ExportFlags flags) {
   // The statistics judge the selected (rank 1) trial and the sweep.
   notes += selection_text(view, compute_selection(view, options));
   if (best.size() < static_cast<size_t>(flags.top)) {
-    std::cerr << "hpo export: --top " << flags.top << ": study '" << view.study.name
-              << "' has " << best.size() << (has_constraints(view.trials) ? " feasible" : "")
+    std::cerr << "hpo export: --top " << flags.top << ": study '" << view.study.name << "' has "
+              << best.size() << (has_constraints(view.trials) ? " feasible" : "")
               << " COMPLETE trial(s); exporting those\n";
   }
   if (to_stdout(flags)) {

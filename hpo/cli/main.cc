@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
       "Run `hpo COMMAND --help` for a command's options.\n"
       "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
       "5 stopped by --max-failures; 6 the trainer cannot use its GPU slot;\n"
-      "130/143 stopped by SIGINT/SIGTERM.");
+      "130/143/129 stopped by SIGINT/SIGTERM/SIGHUP.");
   int exit_code = hpo::kExitOk;
   hpo::add_run_command(app, exit_code);
   hpo::add_status_command(app, exit_code);

@@ -217,7 +217,10 @@ void note_other_revision(const StudyConfig& config, Storage& storage) {
 }
 
 int exit_code(const RunSummary& summary, const StopFlag& stop) {
-  if (stop.load() != kKeepRunning) return last_stop_signal() == SIGTERM ? 143 : kExitInterrupted;
+  if (stop.load() != kKeepRunning) {
+    const int sig = last_stop_signal();
+    return sig == SIGTERM || sig == SIGHUP ? 128 + sig : kExitInterrupted;
+  }
   if (summary.gave_up_no_cuda) return kExitNoCuda;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;
   if (summary.completed == 0 && summary.pruned == 0 && summary.failed + summary.ended_elsewhere > 0)

@@ -25,6 +25,10 @@ void on_stop_signal(int sig) {
   (void)ignored;
 }
 
+// A write to a reader that is gone then fails with EPIPE instead of ending
+// hpo. A handler, not SIG_IGN, which a trainer would inherit across exec.
+void on_broken_pipe(int) {}
+
 }  // namespace
 
 void install_stop_handlers(StopFlag& flag) {
@@ -35,6 +39,13 @@ void install_stop_handlers(StopFlag& flag) {
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  ::sigaction(SIGHUP, &sa, nullptr);
+  // `hpo run | tee log` and Ctrl-C: tee dies with hpo's group, and the
+  // "stopping" line would meet a broken pipe, whose SIGPIPE ended hpo
+  // before it stopped its trainers. Output that cannot be written is lost;
+  // the graceful stop is not.
+  sa.sa_handler = on_broken_pipe;
+  ::sigaction(SIGPIPE, &sa, nullptr);
 }
 
 int last_stop_signal() { return g_signal; }

@@ -1,5 +1,5 @@
-// Ctrl-C and SIGTERM during `hpo run`: the first asks for a graceful stop,
-// a second for an immediate one.
+// Ctrl-C, SIGTERM and SIGHUP during `hpo run`: the first asks for a graceful
+// stop, a second for an immediate one.
 #ifndef HPO_CLI_SIGNALS_H_
 #define HPO_CLI_SIGNALS_H_
 
@@ -7,11 +7,12 @@
 
 namespace hpo {
 
-// Installs SIGINT and SIGTERM handlers that raise `flag` one level per
-// signal. The flag must outlive the handlers (use a static).
+// Installs SIGINT, SIGTERM and SIGHUP (the terminal closed) handlers that
+// raise `flag` one level per signal, and one that keeps a broken pipe from
+// ending hpo. The flag must outlive the handlers (use a static).
 void install_stop_handlers(StopFlag& flag);
 
-// The last stop signal received (SIGINT or SIGTERM), or 0.
+// The last stop signal received (SIGINT, SIGTERM or SIGHUP), or 0.
 int last_stop_signal();
 
 }  // namespace hpo

@@ -927,6 +927,31 @@ def test_ctrl_c(p):
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
 
 
+def test_stop_with_output_gone(p):
+    # `hpo run ... | tee log` and Ctrl-C: tee dies too, and hpo's "stopping" line meets a
+    # broken pipe, which must not end hpo before it stops its trainers gracefully. Closing
+    # the terminal (SIGHUP) stops the run the same way.
+    for name, sig, code in (("int", signal.SIGINT, 130), ("hup", signal.SIGHUP, 129)):
+        p.study(name=name, fixed="sleep: 0.5, epochs: 40", jobs=2)
+        proc = subprocess.Popen([p.hpo, "run", "--study", name, "-n", "2"], cwd=p.dir,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        runs = os.path.join(p.dir, "runs", name)
+        started = lambda: [os.path.join(runs, d) for d in sorted(os.listdir(runs))
+                           if os.path.exists(os.path.join(runs, d, "seen.json"))]
+        deadline = time.time() + 60
+        while time.time() < deadline and not (os.path.isdir(runs) and len(started()) == 2):
+            time.sleep(0.05)
+        expect(len(started()) == 2, f"{name}: two trainers should run")
+        proc.stdout.close()  # the reader is gone: hpo's next write meets a broken pipe
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+        expect(proc.returncode == code, f"{name}: exit {proc.returncode}, want {code}")
+        for d in started():
+            expect(os.path.exists(os.path.join(d, "terminated")), f"{name}: {d}: no SIGTERM")
+        st = p.status(name)
+        expect([t["state"] for t in st["trials"]] == ["RUNNING", "RUNNING"], st["trials"])
+
+
 def test_n_counts_new_trials_and_resumes_all(p):
     # Two trials interrupted by Ctrl-C: `hpo status` calls them orphaned (not
     # running), and `-n 1` resumes both and runs one new trial; `-n 0` then
