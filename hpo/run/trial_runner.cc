@@ -13,6 +13,7 @@
 #include "hpo/run/atomic_file.h"
 #include "hpo/run/no_cuda.h"
 #include "hpo/run/oom.h"
+#include "hpo/run/oom_kills.h"
 #include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/run/trial_end.h"
@@ -253,6 +254,7 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
   a.stderr_path = spec.stderr_path;
   TrainerRun& run = a.run;
   run.timeout_s = trainer_.timeout_s;
+  const std::optional<uint64_t> oom_kills_before = oom_kill_count();
   ReportReader reader(report_file);
   try {
     std::unique_ptr<Process> own;  // the trial's own process, unless it is served
@@ -289,6 +291,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
     run.launch_error = e.what();
   }
   if (run.exit && !run.exit->success()) {
+    if (const auto after = oom_kill_count(); after && oom_kills_before)
+      run.oom_killer_struck = *after > *oom_kills_before;
     run.oom_line = find_oom(spec);
     run.no_cuda_line = find_no_cuda_line(file_tail(spec.stderr_path, kStderrTailBytes));
   }

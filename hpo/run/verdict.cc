@@ -38,6 +38,11 @@ Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
     } else if (!run.oom_line.empty()) {
       v.reason = "oom: " + run.oom_line + " (" + run.exit->describe() + ")";
       v.oom = true;
+    } else if (run.exit->signaled && run.exit->signal == SIGKILL &&
+               run.oom_killer_struck == false) {
+      v.reason =
+          "trainer failed: killed by SIGKILL, which neither hpo nor the kernel's out-of-memory "
+          "killer sent (its count of kills, /proc/vmstat oom_kill, did not move)";
     } else if (run.exit->signaled && run.exit->signal == SIGKILL) {
       v.reason =
           "oom: killed by SIGKILL, which hpo did not send (likely the kernel's out-of-memory "

@@ -27,6 +27,9 @@ struct TrainerRun {
   std::string no_cuda_line;  // the log line that said CUDA was unusable (no_cuda.h)
   // Stopped by hpo after this many seconds without a heartbeat (beat_watch.h).
   std::optional<double> cut_off_s;
+  // Whether the kernel's count of OOM kills moved while it ran (oom_kills.h);
+  // nullopt where it cannot be read.
+  std::optional<bool> oom_killer_struck;
 };
 
 struct Verdict {
@@ -44,8 +47,8 @@ struct Verdict {
 // trial that otherwise reported properly. A pruned trial is PRUNED however
 // its trainer ended, with its last intermediate value (unless NaN) as its
 // value, as Optuna records it. A crash whose log says it ran out of memory,
-// or a SIGKILL hpo did not send (the kernel's OOM killer, most likely), is
-// an "oom" failure; one whose log says it could not use CUDA, a "no_cuda"
+// or a SIGKILL hpo did not send (the kernel's OOM killer, most likely, unless
+// its count of kills did not move meanwhile), is an "oom" failure; one whose log says it could not use CUDA, a "no_cuda"
 // failure (no_cuda.h). A run hpo stopped because its heartbeats failed FAILs
 // as cut off from the database, unless it completed all the same.
 Verdict judge(const TrainerRun& run, const std::string& objective_metric);

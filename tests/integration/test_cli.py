@@ -710,6 +710,29 @@ def test_oom(p):
     expect(best["batch_size"] == 256, best)                               # the config that ran
 
 
+def test_kill_9_is_no_oom(p):
+    # An operator's kill -9 of a trainer, with the kernel's OOM killer idle (its count in
+    # /proc/vmstat did not move): a plain failure, not an OOM, which on_oom: retry_halved
+    # would rerun at a smaller batch, rewriting the trial's sampled values.
+    p.study(name="k", fixed="mode: hang, batch_size: 1024, grad_accum: 1")
+    proc = subprocess.Popen([p.hpo, "run", "--study", "k", "-n", "1"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = os.path.join(p.dir, "runs", "k", "trial_0000", "seen.json")
+    deadline = time.time() + 60
+    while time.time() < deadline and not os.path.exists(seen):
+        time.sleep(0.05)
+    kills = lambda: int(next(l.split()[1] for l in open("/proc/vmstat") if l.startswith("oom_kill ")))
+    before = kills()
+    os.kill(json.load(open(seen))["pid"], signal.SIGKILL)
+    out, err = proc.communicate(timeout=60)
+    t = p.status("k")["trials"][0]
+    expect(t["state"] == "FAIL", t)
+    if kills() == before:
+        expect("neither hpo nor the kernel's out-of-memory killer" in t["fail_reason"], (t, out, err))
+    else:  # the machine OOM-killed something meanwhile: then the likelier cause stands
+        expect(t["fail_reason"].startswith("oom: killed by SIGKILL"), t)
+
+
 def optuna_trials(p, name):
     """Each trial's state, params and system attributes as Optuna 3.2+ reads them."""
     script = AS_OPTUNA_32 + textwrap.dedent(f"""

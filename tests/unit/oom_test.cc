@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 
+#include "hpo/run/oom_kills.h"
 #include "hpo/run/verdict.h"
 
 namespace hpo {
@@ -42,6 +43,37 @@ TEST_CASE("a crash with an OOM line, or a SIGKILL hpo did not send, is an oom fa
   run.exit = ExitStatus{true, 0, SIGKILL};
   run.timed_out = true;  // hpo's own SIGKILL after a timeout
   CHECK_FALSE(judge(run, "m").oom);
+}
+
+// An operator's `kill -9` of a hung trainer is no OOM: where the kernel's
+// count of OOM kills did not move while the trainer ran, its SIGKILL came
+// from elsewhere, and the trial must not be retried at a smaller batch.
+TEST_CASE("a SIGKILL while the kernel's OOM killer did not strike is a plain failure") {
+  TrainerRun run;
+  run.exit = ExitStatus{true, 0, SIGKILL};
+  run.oom_killer_struck = false;
+  const auto v = judge(run, "m");
+  CHECK_FALSE(v.oom);
+  CHECK(v.state == TrialState::kFail);
+  CHECK(v.reason ==
+        "trainer failed: killed by SIGKILL, which neither hpo nor the kernel's out-of-memory "
+        "killer sent (its count of kills, /proc/vmstat oom_kill, did not move)");
+  run.oom_killer_struck = true;
+  CHECK(judge(run, "m").oom);
+  run.oom_killer_struck.reset();  // no count to read: the likelier cause stands
+  CHECK(judge(run, "m").oom);
+  run.oom_killer_struck = false;  // a log that says so still rules
+  run.oom_line = "CUDA out of memory";
+  CHECK(judge(run, "m").oom);
+}
+
+TEST_CASE("the kernel's OOM kill count is read from /proc/vmstat's text") {
+  CHECK(parse_oom_kills("nr_free_pages 12\noom_kill 7\nnuma_hit 3\n") == 7u);
+  CHECK(parse_oom_kills("oom_kill 0") == 0u);
+  CHECK_FALSE(parse_oom_kills("nr_free_pages 12\noom_killer 4\n").has_value());
+  CHECK_FALSE(parse_oom_kills("").has_value());
+  CHECK_FALSE(parse_oom_kills("oom_kill x\n").has_value());
+  CHECK(oom_kill_count().has_value());  // Linux 4.13 and later count them
 }
 
 int64_t effective(const nlohmann::ordered_json& config) {
