@@ -12,6 +12,7 @@ enum ExitCode : int {
   kExitInternal = 4,  // anything else unexpected
   kExitTooManyFailures = 5,  // `hpo run` stopped by --max-failures
   kExitNoCuda = 6,  // `hpo run` stopped: the trainer cannot use the GPU of its slot
+  kExitRunsDir = 7,  // `hpo run`: a trial's directory could not be written (a full disk, say)
   kExitInterrupted = 130,  // stopped by SIGINT (Ctrl-C); 143 for SIGTERM
 };
 

@@ -8,6 +8,7 @@
 #include "hpo/config/config_error.h"
 #include "hpo/launch/process.h"
 #include "hpo/run/heap_settings.h"
+#include "hpo/run/runs_dir_error.h"
 #include "hpo/storage/storage.h"
 
 int main(int argc, char** argv) {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
       "Run `hpo COMMAND --help` for a command's options.\n"
       "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
       "5 stopped by --max-failures; 6 the trainer cannot use its GPU slot;\n"
+      "7 a trial's directory could not be written (a full or read-only disk);\n"
       "130/143/129 stopped by SIGINT/SIGTERM/SIGHUP.");
   int exit_code = hpo::kExitOk;
   hpo::add_run_command(app, exit_code);
@@ -54,6 +56,9 @@ int main(int argc, char** argv) {
   } catch (const hpo::StorageError& e) {
     std::cerr << "hpo: database error: " << e.what() << "\n";
     return hpo::kExitStorage;
+  } catch (const hpo::RunsDirError& e) {
+    std::cerr << "hpo: runs directory error: " << e.what() << "\n";
+    return hpo::kExitRunsDir;
   } catch (const std::exception& e) {
     std::cerr << "hpo: internal error: " << e.what() << "\n";
     return hpo::kExitInternal;

@@ -14,6 +14,7 @@
 #include "hpo/run/no_cuda.h"
 #include "hpo/run/oom.h"
 #include "hpo/run/oom_kills.h"
+#include "hpo/run/runs_dir_error.h"
 #include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/run/trial_end.h"
@@ -137,10 +138,17 @@ namespace {
 // logs are kept beside the new ones.
 LaunchSpec prepare_attempt(const TrialPlan& plan, const nlohmann::ordered_json& config) {
   const fs::path dir(plan.trial_dir);
-  const bool new_dir = fs::create_directories(dir);
-  write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
+  bool new_dir = false;
+  try {
+    new_dir = fs::create_directories(dir);
+    write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
+    if (!new_dir) fs::remove(dir / kReportFile);
+  } catch (const std::exception& e) {
+    const auto* fs_error = dynamic_cast<const fs::filesystem_error*>(&e);
+    throw RunsDirError("trial " + std::to_string(plan.number) + ": cannot prepare " +
+                       dir.string() + ": " + (fs_error ? fs_error->code().message() : e.what()));
+  }
   if (!new_dir) {
-    fs::remove(dir / kReportFile);
     for (const std::string log : {kStdoutFile, kStderrFile}) {
       const std::string stem = log.substr(0, log.rfind('.'));  // "stdout"
       std::error_code ec;  // nothing to keep is fine

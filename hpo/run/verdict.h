@@ -48,8 +48,8 @@ struct Verdict {
 // its trainer ended, with its last intermediate value (unless NaN) as its
 // value, as Optuna records it. A crash whose log says it ran out of memory,
 // or a SIGKILL hpo did not send (the kernel's OOM killer, most likely, unless
-// its count of kills did not move meanwhile), is an "oom" failure; one whose log says it could not use CUDA, a "no_cuda"
-// failure (no_cuda.h). A run hpo stopped because its heartbeats failed FAILs
+// its count of kills did not move meanwhile), is an "oom" failure; one whose log says it could not
+// use CUDA, a "no_cuda" failure (no_cuda.h). A run hpo stopped because its heartbeats failed FAILs
 // as cut off from the database, unless it completed all the same.
 Verdict judge(const TrainerRun& run, const std::string& objective_metric);
 

@@ -1344,6 +1344,22 @@ def test_database_of_another_user(p):
     expect(open(p.db(), "rb").read() == snapshot, "the refused run changed the database")
 
 
+def test_runs_dir_that_cannot_be_written(p):
+    # A trial directory that cannot be made (a full or read-only disk, a file in the way):
+    # a file system error that names the directory, exit 7, not an "internal error" (exit 4,
+    # a bug in hpo). The study is intact and the trial resumes once the directory can be made.
+    p.study()
+    p.run("run", "--study", "s", "-n", "1")
+    open(os.path.join(p.dir, "blocker"), "w").close()
+    r = p.run("run", "--study", "s", "-n", "1", "--runs-dir", "blocker/runs", check=False)
+    expect(r.returncode == 7, (r.returncode, r.stderr))
+    expect(r.stderr.startswith("hpo: runs directory error: ") and "blocker/runs" in r.stderr
+           and "Not a directory" in r.stderr and "internal" not in r.stderr, r.stderr)
+    out = p.run("run", "--study", "s", "-n", "0").stdout
+    expect("1 trial(s) left RUNNING" in out, out)
+    expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE", "COMPLETE"], p.status())
+
+
 def test_full_and_read_only_disks(p):
     p.study()
     with private_tmpfs(p, "2m") as small:
