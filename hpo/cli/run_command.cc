@@ -191,7 +191,7 @@ void print_summary(const RunSummary& summary, bool stopped, double seconds,
             << summary.pruned << " pruned, " << summary.failed << " failed";
   if (summary.ended_elsewhere)
     std::cout << ", " << summary.ended_elsewhere << " ended by another client (not counted)";
-  if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from a dead run";
+  if (summary.resumed) std::cout << ", " << summary.resumed << " resumed from an earlier run";
   if (summary.taken_over)
     std::cout << ", " << summary.taken_over << " taken over by other hosts (this run was cut off)";
   if (summary.interrupted)

@@ -511,7 +511,7 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
   if (!orphans_.empty()) {
     progress_.expect_more(static_cast<int>(orphans_.size()));
     progress_.note("found " + std::to_string(orphans_.size()) +
-                   " trial(s) left RUNNING by a run that died; running them again first");
+                   " trial(s) left RUNNING by a run that was stopped or died; running them again first");
   }
 
   RunSummary summary;

@@ -145,8 +145,8 @@ LaunchSpec prepare_attempt(const TrialPlan& plan, const nlohmann::ordered_json& 
     if (!new_dir) fs::remove(dir / kReportFile);
   } catch (const std::exception& e) {
     const auto* fs_error = dynamic_cast<const fs::filesystem_error*>(&e);
-    throw RunsDirError("trial " + std::to_string(plan.number) + ": cannot prepare " +
-                       dir.string() + ": " + (fs_error ? fs_error->code().message() : e.what()));
+    throw RunsDirError("trial " + std::to_string(plan.number) + ": cannot prepare " + dir.string() +
+                       ": " + (fs_error ? fs_error->code().message() : e.what()));
   }
   if (!new_dir) {
     for (const std::string log : {kStdoutFile, kStderrFile}) {

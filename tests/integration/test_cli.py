@@ -843,7 +843,7 @@ def test_dead_run_is_resumed(p):
         expect(before[1]["state"] == "RUNNING", before)
         # -n counts new trials: trial 1 is resumed besides, not instead.
         out = p.run("run", "--study", "s", "-n", "1").stdout
-        expect("left RUNNING by a run that died" in out, out)
+        expect("left RUNNING by a run that was stopped or died" in out, out)
         expect("trial 1: ended 1 process(es)" in out, out)
         # The new trainer never ran beside what the old one left.
         seen = json.load(open(os.path.join(trial_dir, "seen.json")))
@@ -1004,7 +1004,7 @@ def test_n_counts_new_trials_and_resumes_all(p):
     expect("RUNNING (orphaned: resumes on the next run)" in detail, detail)
     p.study(fixed="sleep: 0.0, epochs: 3", jobs=2, sampler="{name: tpe, seed: 7, n_startup_trials: 3}")
     out = p.run("run", "--study", "s", "-n", "1").stdout
-    expect("3 complete" in out and "2 resumed from a dead run" in out, out)
+    expect("3 complete" in out and "2 resumed from an earlier run" in out, out)
     # The start-up note counts the resumed trials among those the study will have.
     expect("the study will have 3 after this run" in out, out)
     st = p.status()
@@ -1077,7 +1077,7 @@ def test_other_host_heartbeat(p):
     con.commit()
     con.close()
     out = p.run("run", "--study", "s", "-n", "0").stdout  # resumes only
-    expect("1 trial(s) left RUNNING by a run that died" in out, out)
+    expect("1 trial(s) left RUNNING by a run that was stopped or died" in out, out)
     expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 3, p.status())
 
 

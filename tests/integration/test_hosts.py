@@ -109,7 +109,7 @@ def test_dead_host_trial_taken_over_after_grace(p):
         con.close()
     expect(f"trial 1: its earlier trainer ran on host host-a (pid {decoy.pid}), not on host-b: nothing signalled here"
            in out, out)
-    expect("1 resumed from a dead run" in out, out)
+    expect("1 resumed from an earlier run" in out, out)
     seen = json.load(open(os.path.join(p.dir, "runs", "s", "trial_0001", "seen.json")))
     expect(seen["resume"] == "1", seen)
     waited = seen["start"] - killed_at

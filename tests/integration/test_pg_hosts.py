@@ -100,7 +100,7 @@ def test_cut_off_worker_stops_its_trainer(p):
     expect(not alive(a_trainer), "host-a's trainer still runs after host-a learnt of the takeover")
     expect("trial 0: taken over by host-b (owner " in out_a and "stopped its trainer here" in out_a, out_a)
     expect("0 failed" in out_a and "1 taken over by other hosts" in out_a, out_a)
-    expect("1 resumed from a dead run" in out_b, out_b)
+    expect("1 resumed from an earlier run" in out_b, out_b)
     rows = p.pg.sql("SELECT number, state FROM trials", db="study")
     expect(rows == [["0", "COMPLETE"]], rows)
     expect([(n, host) for n, host, _ in runs(p)] == [(0, "host-b")], runs(p))
@@ -208,7 +208,7 @@ def test_cut_off_from_database_stops_its_trainer(p):
     finally:
         partition.close()
     expect("trial 0: taken over by host-b (owner " in out_a, out_a)
-    expect("1 resumed from a dead run" in out_b, out_b)
+    expect("1 resumed from an earlier run" in out_b, out_b)
     rows = p.pg.sql("SELECT number, state FROM trials", db="study")
     expect(rows == [["0", "COMPLETE"]], rows)
     expect([(n, host) for n, host, _ in runs(p)] == [(0, "host-b")], runs(p))
@@ -256,7 +256,7 @@ def test_heartbeats_in_server_time_zone(p):
     expect("resumed" not in out, f"hpo took over a trial whose Optuna beat is about 1 s old:\n{out}")
     p.pg.sql("UPDATE trial_heartbeats SET heartbeat = heartbeat - interval '100 seconds'", db="study")
     out = p.run("run", "--study", "s", "-n", "0", env=env).stdout  # resumes only
-    expect("1 resumed from a dead run" in out, f"hpo left a trial whose Optuna beat is 100 s old:\n{out}")
+    expect("1 resumed from an earlier run" in out, f"hpo left a trial whose Optuna beat is 100 s old:\n{out}")
     rows = p.pg.sql("SELECT number, state FROM trials ORDER BY number", db="study")
     expect(rows == [["0", "COMPLETE"], ["1", "COMPLETE"]], rows)
 
@@ -350,7 +350,7 @@ def test_fault_kill_worker_and_restart_server(p):
     ran = Counter(n for n, _, _ in runs(p))
     expect(sorted(ran) == numbers and set(ran.values()) == {1}, f"runs per trial: {ran}")
     expect(len(ran) > ended_before_restart + 4, f"the restart came at the study's end ({ended_before_restart} runs)")
-    expect(sum("1 resumed from a dead run" in out for out in outs) == 1, "\n".join(outs))
+    expect(sum("1 resumed from an earlier run" in out for out in outs) == 1, "\n".join(outs))
     t = p.status()["trials"][victim]
     expect(t["host"] in hosts[1:], t)
     seen = json.load(open(os.path.join(p.dir, "runs", "s", f"trial_{victim:04d}", "seen.json")))
@@ -456,9 +456,9 @@ def test_stalled_worker_does_not_stall_the_fleet(p):
     for host, out in outs.items():
         expect("cut off" not in out and "taken over" not in out, f"{host}:\n{out}")
         # 8 new trials each, and host-a's running one resumed by one of them.
-        complete = 8 + ("1 resumed from a dead run" in out)
+        complete = 8 + ("1 resumed from an earlier run" in out)
         expect(f"{complete} complete" in out and "0 failed" in out, f"{host}:\n{out}")
-    resumed = sum("1 resumed from a dead run" in out for out in outs.values())
+    resumed = sum("1 resumed from an earlier run" in out for out in outs.values())
     expect(resumed == 1 and not any("2 resumed" in out for out in outs.values()),
            f"host-a's trial was taken over {resumed} times:\n" + "\n".join(outs.values()))
     expect("1 taken over by other hosts" in out_a, out_a)

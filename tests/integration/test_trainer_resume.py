@@ -149,7 +149,7 @@ def main():
         crash_during_third_epoch(crashed)
         expect(crashed.trial()["state"] == "RUNNING", crashed.trial())
         out = crashed.run(n=0)  # resumes the trial, and starts no new one
-        expect("left RUNNING by a run that died" in out, out)
+        expect("left RUNNING by a run that was stopped or died" in out, out)
 
         log = open(crashed.trial_file("stderr.log")).read()
         expect("resumed from" in log and "epoch 2," in log, f"the trainer did not continue from epoch 2:\n{log}")
