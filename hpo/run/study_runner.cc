@@ -233,20 +233,28 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
   const auto now = std::chrono::steady_clock::now();
   if (budget_ > 0 && orphans_.empty() &&
       now - last_orphan_scan_ >= std::chrono::duration<double>(config_.heartbeat_interval_s)) {
-    find_orphans();
-    if (!orphans_.empty()) {
-      progress_.expect_more(static_cast<int>(orphans_.size()));
-      progress_.note(
-          "found " + std::to_string(orphans_.size()) +
-          " trial(s) whose run died or stopped beating since this run started; running them again");
-    }
+    look_for_orphans();
   }
   auto plan = take_orphan(slot, sent);
   resumed = plan.has_value();
   if (plan) return plan;
-  if (budget_ <= 0) return std::nullopt;
+  if (budget_ <= 0) return last_look(slot, resumed, sent);
   --budget_;
   return new_trial(slot, sent);
+}
+
+// Out of new trials: one more look for orphans before this slot ends, so that
+// a run on this host that died meanwhile (an orphan at once: its pid is gone)
+// is not left RUNNING until someone runs hpo again. One look per run, not a
+// wait for the fleet's next death.
+std::optional<TrialPlan> StudyRunner::last_look(const Slot& slot, bool& resumed,
+                                                BeatWatch::Clock::time_point& sent) {
+  if (last_look_taken_) return std::nullopt;
+  last_look_taken_ = true;
+  look_for_orphans();
+  auto plan = take_orphan(slot, sent);
+  resumed = plan.has_value();
+  return plan;
 }
 
 bool StudyRunner::should_prune(const TrialPlan& plan) {
@@ -276,6 +284,15 @@ bool StudyRunner::should_prune(const TrialPlan& plan) {
     storage_.set_trial_system_attr(plan.trial_id, completed_rung_key(rung), value, guard_);
   }
   return decision.prune;
+}
+
+void StudyRunner::look_for_orphans() {
+  find_orphans();
+  if (orphans_.empty()) return;
+  progress_.expect_more(static_cast<int>(orphans_.size()));
+  progress_.note(
+      "found " + std::to_string(orphans_.size()) +
+      " trial(s) whose run died or stopped beating since this run started; running them again");
 }
 
 void StudyRunner::find_orphans() {
@@ -510,8 +527,9 @@ RunSummary StudyRunner::run(int n_trials, const std::vector<Slot>& slots, Failur
   find_orphans();
   if (!orphans_.empty()) {
     progress_.expect_more(static_cast<int>(orphans_.size()));
-    progress_.note("found " + std::to_string(orphans_.size()) +
-                   " trial(s) left RUNNING by a run that was stopped or died; running them again first");
+    progress_.note(
+        "found " + std::to_string(orphans_.size()) +
+        " trial(s) left RUNNING by a run that was stopped or died; running them again first");
   }
 
   RunSummary summary;

@@ -81,6 +81,8 @@ class StudyRunner {
   // later than the plan's trial's last beat; needs mu_ held.
   std::optional<TrialPlan> next_plan(const Slot& slot, bool& resumed,
                                      BeatWatch::Clock::time_point& sent);
+  std::optional<TrialPlan> last_look(const Slot& slot, bool& resumed,
+                                     BeatWatch::Clock::time_point& sent);
   std::optional<TrialPlan> take_orphan(const Slot& slot, BeatWatch::Clock::time_point& sent);
   // Fails a trial taken over that never got its params (its worker died
   // while the sampler was asked): there is nothing to run again.
@@ -92,6 +94,7 @@ class StudyRunner {
   bool should_prune(const TrialPlan& plan);
   void end_earlier_trainer(const TrialPlan& plan);
   void find_orphans();
+  void look_for_orphans();  // find_orphans(), and a note of what it found
   void beat();  // heartbeats for every trial in running_
   void sync_sampler();  // needs mu_ held
   // Stops handing out trials and keeps the first error; needs mu_ held.
@@ -123,6 +126,7 @@ class StudyRunner {
   bool launching_ = true;  // false once the run gave up: nothing more starts
   std::deque<Orphan> orphans_;
   std::chrono::steady_clock::time_point last_orphan_scan_;
+  bool last_look_taken_ = false;  // last_look() runs once
   RunningTrials running_;  // trials this process runs now: they get heartbeats
   ChangeFeed sampler_feed_;  // what the sampler has been told
   ChangeFeed pruner_feed_;  // what pruner_study_ holds

@@ -861,6 +861,46 @@ def test_dead_run_is_resumed(p):
     expect(os.path.exists(os.path.join(trial_dir, "stdout.prev.log")), "the first attempt's log was lost")
 
 
+def test_live_run_takes_a_dead_peers_trial(p):
+    # Two runs of one study on this host; one is killed mid-trial. Its trial is an orphan at
+    # once (its run's pid is dead), and the live run, as it runs out of new trials, runs it
+    # rather than leaving it RUNNING until someone runs hpo again.
+    p.study(fixed="sleep: 0.3, epochs: 3")
+    live = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "4"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peer = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    runs = os.path.join(p.dir, "runs", "s")
+    deadline = time.time() + 60
+    def peer_trial():  # the trial the peer's trainer runs, once it runs
+        for d in os.listdir(runs) if os.path.isdir(runs) else []:
+            seen = os.path.join(runs, d, "seen.json")
+            if os.path.exists(seen):
+                info = json.load(open(seen))
+                if is_child_of(info["pid"], peer.pid):
+                    return int(info["env"]["HPO_TRIAL_NUMBER"])
+        return None
+    while time.time() < deadline and peer_trial() is None:
+        time.sleep(0.02)
+    orphan = peer_trial()
+    expect(orphan is not None, "the peer's trainer never ran")
+    peer.send_signal(signal.SIGKILL)
+    peer.wait()
+    out, err = live.communicate(timeout=120)
+    expect(live.returncode == 0, (out, err))
+    st = p.status()
+    expect(sorted(t["number"] for t in st["trials"]) == list(range(5)), st["trials"])
+    expect(all(t["state"] == "COMPLETE" for t in st["trials"]), [(t["number"], t["state"]) for t in st["trials"]])
+    expect(f"trial {orphan} started" in out.split("found 1 trial(s)", 1)[-1] and "1 resumed" in out, out)
+
+
+def is_child_of(pid, parent):
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1]) == parent
+    except (OSError, ValueError, IndexError):
+        return False
+
+
 def test_leftover_children_are_killed(p):
     # Whatever a trainer leaves running in its process group ends with it,
     # however it ends: a finished trial holds no CPU, memory or GPU.
