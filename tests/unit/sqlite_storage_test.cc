@@ -1,9 +1,7 @@
 #include "hpo/storage/sqlite_storage.h"
 
 #include <doctest/doctest.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,29 +14,13 @@
 
 #include "hpo/storage/open_storage.h"
 #include "hpo/storage/sqlite_db.h"
+#include "tests/unit/temp_dir.h"
 
 namespace hpo {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("hpo_storage_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -102,7 +84,7 @@ std::string one_line(std::string sql) {
 
 TEST_CASE("a new database has Optuna 3.2-5.0's schema, statement for statement") {
   TempDir dir;
-  const std::string path = dir.file("schema.db");
+  const std::string path = dir.path("schema.db");
   { SqliteStorage storage(path); }
   SqliteDb db(path);
   Statement st(db, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid");
@@ -136,7 +118,7 @@ void set_versions(const std::string& path, int schema, const std::string& alembi
 
 TEST_CASE("a database of another schema version is refused and left untouched") {
   TempDir dir;
-  const std::string path = dir.file("old.db");
+  const std::string path = dir.path("old.db");
   {
     SqliteStorage storage(path);
     storage.get_or_create_study("s", Direction::kMaximize);
@@ -184,7 +166,7 @@ std::vector<std::string> index_names(const std::string& path) {
 
 TEST_CASE("a v3.0.0.d database is used at its revision and upgraded only when asked") {
   TempDir dir;
-  const std::string path = dir.file("optuna31.db");
+  const std::string path = dir.path("optuna31.db");
   make_optuna_31_database(path);
   {
     SqliteStorage storage(path);
@@ -217,7 +199,7 @@ TEST_CASE("a v3.0.0.d database is used at its revision and upgraded only when as
 
 TEST_CASE("a file that is not a database is refused and left untouched") {
   TempDir dir;
-  const std::string path = dir.file("garbage.db");
+  const std::string path = dir.path("garbage.db");
   std::string garbage;
   for (int i = 0; i < 512; ++i) garbage += "not a database, just text ";
   std::ofstream(path, std::ios::binary) << garbage;
@@ -229,7 +211,7 @@ TEST_CASE("a file that is not a database is refused and left untouched") {
 
 TEST_CASE("a SQLite database with other tables is not taken for a study") {
   TempDir dir;
-  const std::string path = dir.file("other.db");
+  const std::string path = dir.path("other.db");
   { SqliteDb(path).exec("CREATE TABLE notes (text TEXT)"); }
   CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("not an Optuna study database"),
                        StorageError);
@@ -237,20 +219,20 @@ TEST_CASE("a SQLite database with other tables is not taken for a study") {
 
 TEST_CASE("open_storage takes SQLAlchemy-style sqlite URLs") {
   TempDir dir;
-  const std::string absolute = dir.file("nested/deeper/a.db");
+  const std::string absolute = dir.path("nested/deeper/a.db");
   auto storage = open_storage("sqlite:///" + absolute);  // four slashes: absolute
   CHECK(storage->url() == "sqlite:///" + absolute);
   CHECK(fs::exists(absolute));
   storage->get_or_create_study("s", Direction::kMaximize);
 
   const auto cwd = fs::current_path();
-  fs::current_path(dir.file(""));
+  fs::current_path(dir.path(""));
   CHECK_NOTHROW(open_storage("sqlite:///rel/b.db"));
   fs::current_path(cwd);
-  CHECK(fs::exists(dir.file("rel/b.db")));
+  CHECK(fs::exists(dir.path("rel/b.db")));
 
   // PostgreSQL URLs reach the server (here: none), their password masked.
-  CHECK_THROWS_WITH_AS(open_storage("postgresql://u:pw@/db?host=" + dir.file("no-server")),
+  CHECK_THROWS_WITH_AS(open_storage("postgresql://u:pw@/db?host=" + dir.path("no-server")),
                        doctest::Contains("postgresql://u:***@/db"), StorageError);
   CHECK_THROWS_WITH_AS(open_storage("mysql://h/db"), doctest::Contains("mysql://h/db"),
                        StorageError);
@@ -261,18 +243,18 @@ TEST_CASE("open_storage takes SQLAlchemy-style sqlite URLs") {
 
 TEST_CASE("open_storage for reading leaves a missing database missing") {
   TempDir dir;
-  const std::string path = dir.file("typo/x.db");
+  const std::string path = dir.path("typo/x.db");
   const std::string expected = "no database file " + path;
   CHECK_THROWS_WITH_AS(open_storage("sqlite:///" + path, OpenMode::kMustExist),
                        doctest::Contains(expected.c_str()), StorageError);
-  CHECK(!fs::exists(dir.file("typo")));
+  CHECK(!fs::exists(dir.path("typo")));
   open_storage("sqlite:///" + path)->get_or_create_study("s", Direction::kMaximize);
   CHECK(open_storage("sqlite:///" + path, OpenMode::kMustExist)->list_studies().size() == 1);
 }
 
 TEST_CASE("an unopenable path names the database and the failure") {
   TempDir dir;
-  const std::string path = dir.file("missing-dir/x.db");  // SqliteStorage creates no directories
+  const std::string path = dir.path("missing-dir/x.db");  // SqliteStorage creates no directories
   CHECK_THROWS_WITH_AS(SqliteStorage{path},
                        doctest::Contains(("sqlite:///" + path + ": cannot open: ").c_str()),
                        StorageError);
@@ -297,7 +279,7 @@ class WriteLock {
 TEST_CASE("a write blocked beyond the busy timeout is retried, then fails cleanly") {
   using std::chrono::milliseconds;
   TempDir dir;
-  const std::string path = dir.file("busy.db");
+  const std::string path = dir.path("busy.db");
   SqliteStorage storage(path, milliseconds(20));
   const auto study = storage.get_or_create_study("s", Direction::kMaximize);
 
