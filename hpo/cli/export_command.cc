@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -89,15 +90,14 @@ void tell_written(const StudyConfig* study, const TrialRecord& t, const std::str
   if (!line.empty()) std::cout << "  run it with: " << line << "\n";
 }
 
-// YAML configs carry how to run them and the selection's statistics in
-// their header; JSON has no comments, so a written file's command is
-// printed instead.
+// YAML configs carry how to run them (with the file at `run_file`) and the
+// selection's statistics in their header; JSON has no comments, so a
+// written file's command is printed instead.
 std::string config_text(const StudyView& view, const StudyConfig* study, const TrialRecord& t,
-                        const std::string& format, const std::string& file,
+                        const std::string& format, const std::string& run_file,
                         const std::string& notes) {
-  const std::string path = file == kStdoutName ? file : run_path(file);
   return format == "json" ? config_json(t)
-                          : config_yaml(view, t, notes, trainer_command_line(study, t, path));
+                          : config_yaml(view, t, notes, trainer_command_line(study, t, run_file));
 }
 
 // -o names a directory: one that exists, or a name ending in '/'.
@@ -119,28 +119,39 @@ bool is_ranked_name(const std::string& name) {
   return std::regex_match(name, kRanked);
 }
 
-// Several configs: -o names a directory, one file per config, by rank. The
-// configs of an earlier export there go first: a loop over the directory
-// must not train a config that is no longer among the best, nor one twice.
+// Several configs: -o names a directory, one file per config, by rank.
+// Ranked configs already there that this export did not write (an earlier
+// export's, another study's) are left alone, but named: a loop over the
+// directory would train them too. hpo cannot tell whose they are, so it
+// deletes nothing.
 void write_ranked(const StudyView& view, const StudyConfig* study,
                   const std::vector<const TrialRecord*>& best, const ExportFlags& flags,
                   const std::string& notes) {
   const fs::path dir(flags.output);
-  std::error_code ec;
-  size_t removed = 0;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_regular_file() && is_ranked_name(entry.path().filename().string()))
-      removed += fs::remove(entry.path(), ec);
-  }
-  if (removed > 0)
-    std::cout << "removed " << removed << " config(s) of an earlier export from " << dir.string()
-              << "\n";
   const size_t width = std::to_string(best.size()).size();
+  std::set<std::string> written;
   for (size_t i = 0; i < best.size(); ++i) {
-    const fs::path file = dir / ranked_name(i + 1, width, best[i]->number, flags.format);
-    write_file(
-        file, config_text(view, study, *best[i], flags.format, file.string(), i == 0 ? notes : ""));
+    const std::string name = ranked_name(i + 1, width, best[i]->number, flags.format);
+    const fs::path file = dir / name;
+    write_file(file, config_text(view, study, *best[i], flags.format, run_path(file.string()),
+                                 i == 0 ? notes : ""));
     tell_written(study, *best[i], file.string());
+    written.insert(name);
+  }
+  std::error_code ec;
+  std::vector<std::string> others;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (is_ranked_name(name) && written.count(name) == 0) others.push_back(name);
+  }
+  if (!others.empty()) {
+    std::sort(others.begin(), others.end());
+    std::cerr << "hpo export: note: " << dir.string() << " also holds " << others.size()
+              << " ranked config(s) this export did not write (" << others.front()
+              << (others.size() > 1 ? ", ..." : "")
+              << "): an earlier export's, or another study's; a loop over the directory would "
+                 "train them too\n";
   }
 }
 
@@ -239,9 +250,6 @@ int export_study(ExportFlags flags) {
         "--trials: every trial is written as json or csv, not yaml (--format, or "
         "-o's extension)");
   }
-  if (flags.format == "csv" && !flags.trials && flags.top != 1) {
-    throw ConfigError("--top: CSV exports every trial; --top applies to yaml and json configs");
-  }
   // Every trial goes out: a flag that picks some would be silently dropped.
   if (flags.trials || flags.format == "csv") {
     const std::string picked = flags.trial >= 0                     ? "--trial"
@@ -308,7 +316,7 @@ int export_study(ExportFlags flags) {
     }
   } else if (best.size() == 1 && !names_directory(flags.output)) {
     write_file(flags.output,
-               config_text(view, study, *best.front(), flags.format, flags.output, notes));
+               config_text(view, study, *best.front(), flags.format, run_path(flags.output), notes));
     tell_written(study, *best.front(), flags.output);
   } else {
     write_ranked(view, study, best, flags, notes);

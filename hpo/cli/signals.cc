@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 namespace hpo {
@@ -13,6 +14,7 @@ StopFlag* g_flag = nullptr;
 volatile sig_atomic_t g_signal = 0;
 
 void on_stop_signal(int sig) {
+  const int saved_errno = errno;  // the write below may fail (EPIPE), under code that reads errno
   g_signal = sig;
   const int level = g_flag->load() + 1;
   g_flag->store(level);
@@ -23,11 +25,22 @@ void on_stop_signal(int sig) {
                          : "\nhpo: killing running trainers now\n";
   const ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
   (void)ignored;
+  errno = saved_errno;
 }
 
 // A write to a reader that is gone then fails with EPIPE instead of ending
 // hpo. A handler, not SIG_IGN, which a trainer would inherit across exec.
 void on_broken_pipe(int) {}
+
+// Handles `sig` with `sa`, unless hpo was started with it ignored: `nohup`
+// ignores SIGHUP, a shell's background job SIGINT, and the user meant it.
+void handle_unless_ignored(int sig, const struct sigaction& sa) {
+  struct sigaction old;
+  if (::sigaction(sig, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+      old.sa_handler == SIG_IGN)
+    return;
+  ::sigaction(sig, &sa, nullptr);
+}
 
 }  // namespace
 
@@ -37,9 +50,9 @@ void install_stop_handlers(StopFlag& flag) {
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, nullptr);
+  handle_unless_ignored(SIGINT, sa);
   ::sigaction(SIGTERM, &sa, nullptr);
-  ::sigaction(SIGHUP, &sa, nullptr);
+  handle_unless_ignored(SIGHUP, sa);
   // `hpo run | tee log` and Ctrl-C: tee dies with hpo's group, and the
   // "stopping" line would meet a broken pipe, whose SIGPIPE ended hpo
   // before it stopped its trainers. Output that cannot be written is lost;

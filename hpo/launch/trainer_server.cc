@@ -31,8 +31,9 @@ LaunchSpec server_spec(const LaunchSpec& trial, const std::string& log_path) {
 }
 
 // Writes all of `text` to a pipe. A server that has died leaves a broken
-// pipe, whose SIGPIPE would end hpo: it is blocked here, and one raised by
-// this write is taken before the mask is put back.
+// pipe, whose SIGPIPE would end a program without hpo run's handler for it
+// (signals.h; the launcher's tests, say): it is blocked here, and one raised
+// by this write is taken before the mask is put back.
 bool write_all(int fd, const std::string& text) {
   sigset_t pipe_only, old;
   sigemptyset(&pipe_only);

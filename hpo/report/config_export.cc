@@ -72,11 +72,6 @@ std::vector<std::string> stored_argv(const TrialRecord& trial, const std::string
   return words;
 }
 
-// "OMP_NUM_THREADS=2 NUM_WORKERS=0 " and the rest of the env the trial ran
-// with, as stored (its study's `env:` after hpo fitted it to the slot), less
-// hpo's own HPO_* variables, which name that trial's files. A rerun without
-// them gets the shell's thread count, and a CPU result is reproducible only
-// for a thread count.
 // The protocol's variables a rerun should see as the trial did: a trainer may
 // seed on the trial's number or read its objective's name. Not its database
 // id (a rerun is not that trial), nor its paths (the line sets its own).
@@ -87,6 +82,10 @@ bool replayed(const std::string& key) {
   return key.rfind("HPO_", 0) != 0 || kKept.count(key) > 0;
 }
 
+// "OMP_NUM_THREADS=2 NUM_WORKERS=0 " and the rest of the env the trial ran
+// with, as stored (its study's `env:` after hpo fitted it to the slot), and
+// the replayed() protocol variables. A rerun without them gets the shell's
+// thread count, and a CPU result is reproducible only for a thread count.
 std::string trial_env_settings(const TrialRecord& trial) {
   const auto it = trial.system_attrs.find("hpo:env");
   if (it == trial.system_attrs.end() || !it->second.is_object()) return "";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hpo/report/pareto_view.h"
 #include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
@@ -49,7 +50,7 @@ std::vector<const TrialRecord*> ranked_trials(const StudyView& view, SelectRule 
   std::vector<std::pair<double, const TrialRecord*>> scored;
   const bool constrained = has_constraints(view.trials);
   for (const auto& t : view.trials) {
-    if (constrained && !is_feasible(trial_constraints(t.system_attrs))) continue;
+    if (constrained && !trial_feasible(t)) continue;
     const auto score = robust_score(view, t);
     if (score && !std::isnan(*score)) scored.emplace_back(*score, &t);
   }

@@ -7,6 +7,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
+#include "hpo/report/pareto_view.h"
 #include "hpo/run/orphans.h"
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trial_config.h"
@@ -108,8 +109,7 @@ std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k) {
   const bool constrained = has_constraints(view.trials);
   std::vector<const TrialRecord*> complete;
   for (const auto& t : view.trials) {
-    if (t.state == TrialState::kComplete && t.value &&
-        (!constrained || is_feasible(trial_constraints(t.system_attrs))))
+    if (t.state == TrialState::kComplete && t.value && (!constrained || trial_feasible(t)))
       complete.push_back(&t);
   }
   const bool maximize = view.study.direction == Direction::kMaximize;

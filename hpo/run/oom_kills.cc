@@ -1,5 +1,6 @@
 #include "hpo/run/oom_kills.h"
 
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -19,6 +20,24 @@ std::optional<uint64_t> parse_oom_kills(const std::string& vmstat) {
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+bool is_user_space_oom_killer(const std::string& comm) {
+  static const char* const kNames[] = {"systemd-oomd", "earlyoom", "oomd", "nohang"};
+  for (const char* name : kNames)
+    if (comm == name) return true;
+  return false;
+}
+
+bool user_space_oom_killer_running() {
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::ifstream in(it->path() / "comm");
+    std::string comm;
+    if (in && std::getline(in, comm) && is_user_space_oom_killer(comm)) return true;
+  }
+  return false;
 }
 
 std::optional<uint64_t> oom_kill_count() {

@@ -16,6 +16,15 @@ std::optional<uint64_t> parse_oom_kills(const std::string& vmstat);
 // nullopt where /proc/vmstat cannot be read or has no such line.
 std::optional<uint64_t> oom_kill_count();
 
+// Whether `comm` (a process's name, /proc/PID/comm) is a user-space OOM
+// killer's: systemd-oomd, earlyoom, oomd, nohang. Their SIGKILLs leave the
+// kernel's count alone.
+bool is_user_space_oom_killer(const std::string& comm);
+
+// Whether one runs on this machine (its PID namespace): then a SIGKILL the
+// kernel's count does not explain may still be for lack of memory.
+bool user_space_oom_killer_running();
+
 }  // namespace hpo
 
 #endif  // HPO_RUN_OOM_KILLS_H_

@@ -226,9 +226,10 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
                                                 BeatWatch::Clock::time_point& sent) {
   if (stop_.load() != kKeepRunning || !launching_) return std::nullopt;
   // A worker elsewhere may have died since the last look: its trials go
-  // before new ones, once their heartbeats are stale. Only while new trials
-  // are still to come: a run that only resumes (-n 0), or has launched all
-  // its new trials, ends with what it found rather than waiting on the
+  // before new ones, once their heartbeats are stale. Every heartbeat
+  // interval while new trials are still to come, then once more per slot as
+  // it runs out (last_look): a run that only resumes (-n 0), or has launched
+  // all its new trials, ends with what it found rather than waiting on the
   // fleet's next death.
   const auto now = std::chrono::steady_clock::now();
   if (budget_ > 0 && orphans_.empty() &&
@@ -245,12 +246,12 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
 
 // Out of new trials: one more look for orphans before this slot ends, so that
 // a run on this host that died meanwhile (an orphan at once: its pid is gone)
-// is not left RUNNING until someone runs hpo again. One look per run, not a
-// wait for the fleet's next death.
+// is not left RUNNING until someone runs hpo again. One look per slot, as
+// each runs out (the last slot's is the run's last), not a wait for the
+// fleet's next death.
 std::optional<TrialPlan> StudyRunner::last_look(const Slot& slot, bool& resumed,
                                                 BeatWatch::Clock::time_point& sent) {
-  if (last_look_taken_) return std::nullopt;
-  last_look_taken_ = true;
+  if (!last_looks_.insert(slot.name).second) return std::nullopt;
   look_for_orphans();
   auto plan = take_orphan(slot, sent);
   resumed = plan.has_value();

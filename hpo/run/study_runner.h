@@ -126,7 +126,7 @@ class StudyRunner {
   bool launching_ = true;  // false once the run gave up: nothing more starts
   std::deque<Orphan> orphans_;
   std::chrono::steady_clock::time_point last_orphan_scan_;
-  bool last_look_taken_ = false;  // last_look() runs once
+  std::set<std::string> last_looks_;  // the slots that took their last_look()
   RunningTrials running_;  // trials this process runs now: they get heartbeats
   ChangeFeed sampler_feed_;  // what the sampler has been told
   ChangeFeed pruner_feed_;  // what pruner_study_ holds

@@ -143,7 +143,7 @@ LaunchSpec prepare_attempt(const TrialPlan& plan, const nlohmann::ordered_json& 
     new_dir = fs::create_directories(dir);
     write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
     if (!new_dir) fs::remove(dir / kReportFile);
-  } catch (const std::exception& e) {
+  } catch (const std::runtime_error& e) {  // std::filesystem's, write_file_atomically's
     const auto* fs_error = dynamic_cast<const fs::filesystem_error*>(&e);
     throw RunsDirError("trial " + std::to_string(plan.number) + ": cannot prepare " + dir.string() +
                        ": " + (fs_error ? fs_error->code().message() : e.what()));
@@ -299,7 +299,8 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
     run.launch_error = e.what();
   }
   if (run.exit && !run.exit->success()) {
-    if (const auto after = oom_kill_count(); after && oom_kills_before)
+    const auto after = oom_kill_count();
+    if (after && oom_kills_before && !user_space_oom_killer_running())
       run.oom_killer_struck = *after > *oom_kills_before;
     run.oom_line = find_oom(spec);
     run.no_cuda_line = find_no_cuda_line(file_tail(spec.stderr_path, kStderrTailBytes));

@@ -28,7 +28,7 @@ struct TrainerRun {
   // Stopped by hpo after this many seconds without a heartbeat (beat_watch.h).
   std::optional<double> cut_off_s;
   // Whether the kernel's count of OOM kills moved while it ran (oom_kills.h);
-  // nullopt where it cannot be read.
+  // nullopt where it cannot be read, or a user-space OOM killer runs.
   std::optional<bool> oom_killer_struck;
 };
 

@@ -314,17 +314,20 @@ def test_export_paths_and_picks(p):
         r = p.run("export", "--study", "s", "--format", "csv", "-o", name, check=False)
         expect(r.returncode == 2 and "names a directory" in r.stderr, r.stderr)
         expect(not os.path.exists(os.path.join(p.dir, name)), name)
-    # --top N into a directory again after more trials: only this export's configs are there,
-    # ranked, and zero-padded ranks sort in rank order.
+    # --top N into a directory again after more trials: zero-padded ranks sort in rank order;
+    # an earlier export's configs, and the user's own files, are left, and the former named.
     p.run("export", "--study", "s", "--top", "3", "-o", "top")
+    earlier = set(os.listdir(os.path.join(p.dir, "top")))
+    open(os.path.join(p.dir, "top", "notes.json"), "w").write("{}")
     p.run("run", "--study", "s", "-n", "8")
     ranked = sorted((t for t in p.status()["trials"] if t["state"] == "COMPLETE"),
                     key=lambda t: (-t["value"], t["number"]))
     r = p.run("export", "--study", "s", "--top", "10", "-o", "top")
-    files = sorted(os.listdir(os.path.join(p.dir, "top")))
-    want = [f"rank{i + 1:02d}_trial{t['number']}.json" for i, t in enumerate(ranked[:10])]
-    expect(files == want, (files, want, r.stdout))
-    expect("removed 3 config(s) of an earlier export" in r.stdout, r.stdout)
+    files = set(os.listdir(os.path.join(p.dir, "top")))
+    want = {f"rank{i + 1:02d}_trial{t['number']}.json" for i, t in enumerate(ranked[:10])}
+    expect(files == want | earlier | {"notes.json"}, (sorted(files), sorted(want), r.stdout))
+    expect(f"also holds {len(earlier)} ranked config(s) this export did not write" in r.stderr,
+           r.stderr)
     # --top beyond the study: a note, and what there is.
     r = p.run("export", "--study", "s", "--top", "50", "-o", "all")
     expect("--top 50: study 's' has 12 COMPLETE trial(s)" in r.stderr, r.stderr)
@@ -347,6 +350,10 @@ def test_export_paths_and_picks(p):
     # --trial of a trial that is not COMPLETE says what it is.
     r = p.run("export", "--study", "s", "--trial", "99", check=False)
     expect(r.returncode == 2 and "it has no such trial" in r.stderr, r.stderr)
+    p.study(name="f", fixed="mode: fail")
+    p.run("run", "--study", "f", "-n", "1", check=False)
+    r = p.run("export", "--study", "f", "--trial", "0", check=False)
+    expect(r.returncode == 2 and "(trial 0 is FAIL)" in r.stderr, r.stderr)
     # -o's extension in any case picks the format.
     p.run("export", "--study", "s", "-o", "up.YML")
     expect(open(os.path.join(p.dir, "up.YML")).read().startswith("# study s"), "not YAML")
@@ -728,7 +735,7 @@ def test_kill_9_is_no_oom(p):
     t = p.status("k")["trials"][0]
     expect(t["state"] == "FAIL", t)
     if kills() == before:
-        expect("neither hpo nor the kernel's out-of-memory killer" in t["fail_reason"], (t, out, err))
+        expect("not by the kernel's out-of-memory killer" in t["fail_reason"], (t, out, err))
     else:  # the machine OOM-killed something meanwhile: then the likelier cause stands
         expect(t["fail_reason"].startswith("oom: killed by SIGKILL"), t)
 
@@ -1013,6 +1020,15 @@ def test_stop_with_output_gone(p):
             expect(os.path.exists(os.path.join(d, "terminated")), f"{name}: {d}: no SIGTERM")
         st = p.status(name)
         expect([t["state"] for t in st["trials"]] == ["RUNNING", "RUNNING"], st["trials"])
+    # Under nohup (SIGHUP ignored when hpo starts) a hangup is ignored, as the user meant.
+    p.study(name="nohup", fixed="sleep: 0.2, epochs: 2")
+    proc = subprocess.Popen([p.hpo, "run", "--study", "nohup", "-n", "2"], cwd=p.dir,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGHUP)
+    expect(proc.wait(timeout=60) == 0, f"nohup: exit {proc.returncode}")
+    expect([t["state"] for t in p.status("nohup")["trials"]] == ["COMPLETE", "COMPLETE"], "nohup")
 
 
 def test_n_counts_new_trials_and_resumes_all(p):

@@ -56,8 +56,9 @@ TEST_CASE("a SIGKILL while the kernel's OOM killer did not strike is a plain fai
   CHECK_FALSE(v.oom);
   CHECK(v.state == TrialState::kFail);
   CHECK(v.reason ==
-        "trainer failed: killed by SIGKILL, which neither hpo nor the kernel's out-of-memory "
-        "killer sent (its count of kills, /proc/vmstat oom_kill, did not move)");
+        "trainer failed: killed by SIGKILL from outside hpo, and not by the kernel's "
+        "out-of-memory killer (its count of kills, /proc/vmstat oom_kill, did not move; no "
+        "user-space OOM killer runs): someone's kill -9");
   run.oom_killer_struck = true;
   CHECK(judge(run, "m").oom);
   run.oom_killer_struck.reset();  // no count to read: the likelier cause stands
@@ -73,7 +74,10 @@ TEST_CASE("the kernel's OOM kill count is read from /proc/vmstat's text") {
   CHECK_FALSE(parse_oom_kills("nr_free_pages 12\noom_killer 4\n").has_value());
   CHECK_FALSE(parse_oom_kills("").has_value());
   CHECK_FALSE(parse_oom_kills("oom_kill x\n").has_value());
-  CHECK(oom_kill_count().has_value());  // Linux 4.13 and later count them
+  CHECK(is_user_space_oom_killer("systemd-oomd"));
+  CHECK(is_user_space_oom_killer("earlyoom"));
+  CHECK_FALSE(is_user_space_oom_killer("systemd-journal"));
+  CHECK_FALSE(is_user_space_oom_killer("earlyoom2"));
 }
 
 int64_t effective(const nlohmann::ordered_json& config) {

@@ -11,23 +11,20 @@
 
 #include "hpo/launch/process.h"
 #include "hpo/run/trainer_record.h"
+#include "tests/unit/temp_path.h"
 
 namespace hpo {
 namespace {
 
-std::string temp_path(const std::string& name) {
-  return "/tmp/hpo_group_test_" + std::to_string(::getpid()) + "_" + name;
-}
-
 // Starts `script` in a shell of its own group and waits until it has written
 // a pid to the file it is given as $1, so that its group is complete.
 struct Group {
-  explicit Group(const std::string& script) : pidfile(temp_path("pid")) {
+  explicit Group(const std::string& script) : pidfile(temp_path("hpo_group_test", "pid")) {
     std::remove(pidfile.c_str());
     LaunchSpec spec;
     spec.argv = {"/bin/sh", "-c", script, "sh", pidfile};
-    spec.stdout_path = temp_path("out");
-    spec.stderr_path = temp_path("err");
+    spec.stdout_path = temp_path("hpo_group_test", "out");
+    spec.stderr_path = temp_path("hpo_group_test", "err");
     process = std::make_unique<Process>(spec);
     for (int i = 0; i < 400 && member == 0; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -55,7 +52,7 @@ TEST_CASE("end_process_group sends SIGTERM, waits the grace period, then SIGKILL
   // ignored across exec): written by the parent, the pid could be read, and
   // the group signalled, before the child's trap, and then the child died at
   // once and the group emptied before the grace (seen on a loaded machine).
-  const std::string termfile = temp_path("term");
+  const std::string termfile = temp_path("hpo_group_test", "term");
   std::remove(termfile.c_str());
   Group g("trap 'touch " + termfile +
           "; exit 75' TERM; "

@@ -12,13 +12,10 @@
 #include <thread>
 
 #include "tests/unit/gone_within.h"
+#include "tests/unit/temp_path.h"
 
 namespace hpo {
 namespace {
-
-std::string temp_path(const std::string& name) {
-  return "/tmp/hpo_proc_test_" + std::to_string(::getpid()) + "_" + name;
-}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
@@ -50,16 +47,16 @@ int pid_from_file(const std::string& path) {
 LaunchSpec sh(const std::string& script) {
   LaunchSpec spec;
   spec.argv = {"/bin/sh", "-c", script};
-  spec.stdout_path = temp_path("out");
-  spec.stderr_path = temp_path("err");
+  spec.stdout_path = temp_path("hpo_proc_test", "out");
+  spec.stderr_path = temp_path("hpo_proc_test", "err");
   return spec;
 }
 
 TEST_CASE("argv reaches the program verbatim: no shell expansion") {
   LaunchSpec spec;
   spec.argv = {"/bin/echo", "$HOME", "a b", "`id`", ";", "*"};
-  spec.stdout_path = temp_path("echo");
-  spec.stderr_path = temp_path("echo_err");
+  spec.stdout_path = temp_path("hpo_proc_test", "echo");
+  spec.stderr_path = temp_path("hpo_proc_test", "echo_err");
   Process p(spec);
   CHECK(wait_for(p).success());
   CHECK(slurp(spec.stdout_path) == "$HOME a b `id` ; *\n");
@@ -94,7 +91,7 @@ TEST_CASE("exit codes and signals are told apart") {
 
 TEST_CASE("signal_group reaches the trainer's own children") {
   // The shell starts a grandchild that records its pid, then both wait.
-  const auto pidfile = temp_path("grandchild");
+  const auto pidfile = temp_path("hpo_proc_test", "grandchild");
   std::remove(pidfile.c_str());
   Process p(sh("sleep 30 & echo $! > " + pidfile + "; wait"));
   const int grandchild = pid_from_file(pidfile);
@@ -108,7 +105,7 @@ TEST_CASE("signal_group reaches the trainer's own children") {
 
 TEST_CASE("what a trainer leaves running in its group is killed once it has exited") {
   // A shell's background job: not waited for, still in the trainer's group.
-  const auto pidfile = temp_path("leftover");
+  const auto pidfile = temp_path("hpo_proc_test", "leftover");
   std::remove(pidfile.c_str());
   Process p(sh("sleep 30 & echo $! > " + pidfile));
   const int leftover = pid_from_file(pidfile);
@@ -130,8 +127,8 @@ TEST_CASE("a trainer started from a thread that has ended runs on while hpo live
 TEST_CASE("a trainer dies with the hpo that started it, even by kill -9") {
   LaunchSpec spec;
   spec.argv = {HPO_PROCESS_TEST_HELPER, "/bin/sleep", "30"};
-  spec.stdout_path = temp_path("helper_out");
-  spec.stderr_path = temp_path("helper_err");
+  spec.stdout_path = temp_path("hpo_proc_test", "helper_out");
+  spec.stderr_path = temp_path("hpo_proc_test", "helper_err");
   std::remove(spec.stdout_path.c_str());
   Process hpo(spec);
   const int trainer = pid_from_file(spec.stdout_path);
@@ -147,8 +144,8 @@ TEST_CASE("a trainer dies with the hpo that started it, even by kill -9") {
 TEST_CASE("a program that does not exist is a LaunchError") {
   LaunchSpec spec;
   spec.argv = {"/nonexistent/trainer"};
-  spec.stdout_path = temp_path("x");
-  spec.stderr_path = temp_path("y");
+  spec.stdout_path = temp_path("hpo_proc_test", "x");
+  spec.stderr_path = temp_path("hpo_proc_test", "y");
   CHECK_THROWS_AS(Process{spec}, LaunchError);
 }
 
@@ -167,12 +164,12 @@ namespace hpo {
 namespace {
 
 TEST_CASE("the trainer inherits no descriptors beyond stdin, stdout and stderr") {
-  std::ofstream held(temp_path("held"));  // an fd open in the parent, not close-on-exec
+  std::ofstream held(temp_path("hpo_proc_test", "held"));  // an fd open in the parent, not close-on-exec
   REQUIRE(held.good());
   LaunchSpec spec;
   spec.argv = {"/bin/sh", "-c", "ls /proc/self/fd"};
-  spec.stdout_path = temp_path("fds");
-  spec.stderr_path = temp_path("fds_err");
+  spec.stdout_path = temp_path("hpo_proc_test", "fds");
+  spec.stderr_path = temp_path("hpo_proc_test", "fds_err");
   Process p(spec);
   CHECK(wait_for(p).success());
   // ls itself opens one directory fd while listing.

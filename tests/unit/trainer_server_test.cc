@@ -11,13 +11,10 @@
 #include <thread>
 
 #include "tests/unit/gone_within.h"
+#include "tests/unit/temp_path.h"
 
 namespace hpo {
 namespace {
-
-std::string temp_path(const std::string& name) {
-  return "/tmp/hpo_server_test_" + std::to_string(::getpid()) + "_" + name;
-}
 
 // A server in sh: `script` runs with the requests on its stdin and the
 // replies on its stdout.
@@ -28,8 +25,8 @@ LaunchSpec sh_trial(const std::string& script, const std::string& number = "0") 
               {"HPO_TRIAL_NUMBER", number},
               {"HPO_CONFIG", "/runs/s/trial_000" + number + "/config.json"},
               {"OMP_NUM_THREADS", "3"}};  // later entries win, as for a process
-  spec.stdout_path = temp_path("out" + number);
-  spec.stderr_path = temp_path("err" + number);
+  spec.stdout_path = temp_path("hpo_server_test", "out" + number);
+  spec.stderr_path = temp_path("hpo_server_test", "err" + number);
   return spec;
 }
 
@@ -43,14 +40,14 @@ ExitStatus end_of(TrainerServer& server, double seconds = 10) {
 }
 
 TEST_CASE("trainer server: each trial is one request line and ends with its reply") {
-  const std::string requests = temp_path("requests");
+  const std::string requests = temp_path("hpo_server_test", "requests");
   std::remove(requests.c_str());
   // Anything else on the reply channel is skipped; the reply line ends the trial.
   const std::string script = "while read -r line; do printf '%s\\n' \"$line\" >> " + requests +
                              "; echo 'progress: not a reply'; echo '{\"exit\": 3}'; done";
   int pid = 0;
   {
-    TrainerServer server(sh_trial(script), temp_path("server.log"));
+    TrainerServer server(sh_trial(script), temp_path("hpo_server_test", "server.log"));
     pid = server.process().pid();
     for (const std::string number : {"1", "2"}) {
       const LaunchSpec trial = sh_trial(script, number);
@@ -74,27 +71,27 @@ TEST_CASE("trainer server: each trial is one request line and ends with its repl
     CHECK(r["argv"] == nlohmann::json::array({"/bin/sh", "-c", script}));
     CHECK(r["env"]["HPO_TRIAL_NUMBER"] == number);
     CHECK(r["env"]["OMP_NUM_THREADS"] == "3");
-    CHECK(r["stdout"] == temp_path("out" + number));
-    CHECK(r["stderr"] == temp_path("err" + number));
+    CHECK(r["stdout"] == temp_path("hpo_server_test", "out" + number));
+    CHECK(r["stderr"] == temp_path("hpo_server_test", "err" + number));
   }
   CHECK(n == 2);
   std::remove(requests.c_str());
-  std::remove(temp_path("server.log").c_str());
+  std::remove(temp_path("hpo_server_test", "server.log").c_str());
 }
 
 TEST_CASE("trainer server: a server that dies in a trial ends it with its own exit") {
-  TrainerServer server(sh_trial("read -r line; exit 7"), temp_path("server.log"));
+  TrainerServer server(sh_trial("read -r line; exit 7"), temp_path("hpo_server_test", "server.log"));
   const LaunchSpec trial = sh_trial("read -r line; exit 7", "1");
   server.start(trial);
   const ExitStatus end = end_of(server);
   CHECK(end.code == 7);
   CHECK_FALSE(server.replied());
   CHECK_FALSE(server.fits(trial));  // a new one must take the next
-  std::remove(temp_path("server.log").c_str());
+  std::remove(temp_path("hpo_server_test", "server.log").c_str());
 }
 
 TEST_CASE("trainer server: signals reach the server's group") {
-  TrainerServer server(sh_trial("read -r line; sleep 30"), temp_path("server.log"));
+  TrainerServer server(sh_trial("read -r line; sleep 30"), temp_path("hpo_server_test", "server.log"));
   server.start(sh_trial("read -r line; sleep 30", "1"));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK_FALSE(server.poll());
@@ -102,12 +99,12 @@ TEST_CASE("trainer server: signals reach the server's group") {
   const ExitStatus end = end_of(server);
   CHECK(end.signaled);
   CHECK(end.signal == SIGKILL);
-  std::remove(temp_path("server.log").c_str());
+  std::remove(temp_path("hpo_server_test", "server.log").c_str());
 }
 
 TEST_CASE("trainer server: only trials with the same program and process-wide env fit") {
   const std::string script = "while read -r line; do echo '{\"exit\": 0}'; done";
-  TrainerServer server(sh_trial(script), temp_path("server.log"));
+  TrainerServer server(sh_trial(script), temp_path("hpo_server_test", "server.log"));
   CHECK(server.fits(sh_trial(script, "5")));  // the trial's own variables may differ
   LaunchSpec other_threads = sh_trial(script, "5");
   other_threads.env.emplace_back("OMP_NUM_THREADS", "8");
@@ -121,13 +118,13 @@ TEST_CASE("trainer server: only trials with the same program and process-wide en
   LaunchSpec resumed = sh_trial(script, "5");
   resumed.env.emplace_back("HPO_RESUME", "1");
   CHECK(server.fits(resumed));
-  std::remove(temp_path("server.log").c_str());
+  std::remove(temp_path("hpo_server_test", "server.log").c_str());
 }
 
 TEST_CASE("trainer server: its stderr is appended to the slot's log") {
   // Two hpo processes running one study share a slot's log: neither may
   // truncate what the other's server wrote.
-  const std::string log = temp_path("shared.log");
+  const std::string log = temp_path("hpo_server_test", "shared.log");
   std::ofstream(log) << "the other server's line\n";
   const std::string script = "echo 'this server' >&2; read -r line; echo '{\"exit\": 0}'";
   {
