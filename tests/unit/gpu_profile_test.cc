@@ -30,7 +30,7 @@ memory_fraction: 0.45
 hidden_size_max: 256
 )";
 
-std::string error_of(const std::string& text, const std::string& path = "gpu_profiles/t.yaml") {
+std::string profile_error(const std::string& text, const std::string& path = "gpu_profiles/t.yaml") {
   try {
     parse_gpu_profile(text, path);
   } catch (const ConfigError& e) {
@@ -67,33 +67,33 @@ TEST_CASE("batch_size_max is the ceiling when given") {
 }
 
 TEST_CASE("profile errors name the file, the line and the key") {
-  CHECK(error_of(std::string(kValid) + "vram_gbb: 3\n") ==
+  CHECK(profile_error(std::string(kValid) + "vram_gbb: 3\n") ==
         "gpu_profiles/t.yaml:9: unknown key 'vram_gbb' (did you mean 'vram_gb'?)");
-  CHECK(error_of("match: [x]\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\n") ==
+  CHECK(profile_error("match: [x]\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\n") ==
         "gpu_profiles/t.yaml:1: missing required key 'vram_gb'");
-  CHECK(error_of("vram_gb: -4\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\n") ==
+  CHECK(profile_error("vram_gb: -4\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\n") ==
         "gpu_profiles/t.yaml:1: vram_gb: expected a number > 0, got '-4'");
-  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 0\nmemory_per_model_gb: 1\n") ==
+  CHECK(profile_error("vram_gb: 16\nmax_parallel_trials: 0\nmemory_per_model_gb: 1\n") ==
         "gpu_profiles/t.yaml:2: max_parallel_trials: expected an integer >= 1, got '0'");
-  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\nbatch_size_choices: "
+  CHECK(profile_error("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\nbatch_size_choices: "
                  "[64, x]\n") ==
         "gpu_profiles/t.yaml:4: batch_size_choices[1]: expected an integer, got 'x'");
-  CHECK(error_of("device: tpu\n") ==
+  CHECK(profile_error("device: tpu\n") ==
         "gpu_profiles/t.yaml:1: device: expected gpu or cpu, got 'tpu'");
 }
 
 TEST_CASE("a profile that cannot hold its own trials is rejected") {
-  CHECK(error_of("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 20\n") ==
+  CHECK(profile_error("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 20\n") ==
         "gpu_profiles/t.yaml:3: memory_per_model_gb: exceeds vram_gb (16)");
   CHECK(
-      error_of("vram_gb: 16\nmax_parallel_trials: 3\nmemory_per_model_gb: 6\n") ==
+      profile_error("vram_gb: 16\nmax_parallel_trials: 3\nmemory_per_model_gb: 6\n") ==
       "gpu_profiles/t.yaml:2: max_parallel_trials: 3 trials x 6 GB per model exceed vram_gb (16)");
-  CHECK(error_of(
+  CHECK(profile_error(
             "vram_gb: 16\nmax_parallel_trials: 2\nmemory_per_model_gb: 6\nmemory_fraction: 0.6\n")
             .find("t.yaml:4: memory_fraction: memory_fraction x max_parallel_trials exceeds 1") !=
         std::string::npos);
   CHECK(
-      error_of(
+      profile_error(
           "vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 6\nmemory_fraction: 1.5\n") ==
       "gpu_profiles/t.yaml:4: memory_fraction: expected a fraction in (0, 1], got '1.5'");
 }
@@ -103,12 +103,12 @@ TEST_CASE("a cpu profile needs no GPU keys and takes none") {
   CHECK(p.cpu);
   CHECK(p.max_parallel_trials == 0);
   CHECK(p.threads_per_trial == 4);
-  CHECK(error_of("device: cpu\nvram_gb: 8\n") ==
+  CHECK(profile_error("device: cpu\nvram_gb: 8\n") ==
         "gpu_profiles/t.yaml:2: vram_gb: a cpu profile has no vram_gb");
 }
 
 TEST_CASE("a name key must agree with the file name") {
-  CHECK(error_of(std::string(kValid) + "name: other\n") ==
+  CHECK(profile_error(std::string(kValid) + "name: other\n") ==
         "gpu_profiles/t.yaml:9: name: must match the file name 't' (a profile is selected by its "
         "file name)");
 }
@@ -139,10 +139,10 @@ TEST_CASE("max_train_samples is a count of samples, 0 for every one") {
             .max_train_samples == 0);
   CHECK(parse_gpu_profile(std::string(kValid) + "max_train_samples: 65536\n", "p.yaml")
             .max_train_samples == 65536);
-  CHECK(error_of(std::string(kValid) + "max_train_samples: -1\n") ==
+  CHECK(profile_error(std::string(kValid) + "max_train_samples: -1\n") ==
         "gpu_profiles/t.yaml:9: max_train_samples: expected a number of training samples per "
         "epoch >= 0 (0 = every sample), got '-1'");
-  CHECK(error_of(std::string(kValid) + "max_train_samples: all\n")
+  CHECK(profile_error(std::string(kValid) + "max_train_samples: all\n")
             .rfind("gpu_profiles/t.yaml:9: max_train_samples: expected an integer", 0) == 0);
 }
 

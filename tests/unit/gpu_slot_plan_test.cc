@@ -45,7 +45,7 @@ std::string env(const Slot& slot, const std::string& name) {
   return "<unset>";
 }
 
-CpuWants workers(int n, bool pinned = false) {
+CpuWants slot_workers(int n, bool pinned = false) {
   CpuWants w;
   w.workers = n;
   w.workers_pinned = pinned;
@@ -122,8 +122,8 @@ TEST_CASE("a MIG instance's slots name it by its id, apart from the other instan
   CHECK(plan.slots[3].gpu == 0);  // its GPU, for the utilization sampler
 }
 
-TEST_CASE("each trial's data-loader workers come out of its share of the cores") {
-  SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, workers(2));
+TEST_CASE("each trial's data-loader slot_workers come out of its share of the cores") {
+  SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, slot_workers(2));
   CHECK(plan.threads_per_trial == 2);  // 16 / 4 = 4, minus 2 loader workers
   CHECK(plan.loader_workers == 2);
   CHECK(plan.threads_reason ==
@@ -132,14 +132,14 @@ TEST_CASE("each trial's data-loader workers come out of its share of the cores")
   CHECK(env(plan.slots[0], "NUM_WORKERS") == "2");
   CHECK(plan.cpu_warning.empty());
   for (int n = 0; n <= 3; ++n) {  // threads + workers never exceed the share
-    plan = plan_slots({}, cpu_profile(1), 4, 16, workers(n));
+    plan = plan_slots({}, cpu_profile(1), 4, 16, slot_workers(n));
     CHECK(plan.n_jobs() * (plan.threads_per_trial + n) <= 16);
   }
   CHECK(plan_slots(gpus({0}), two_per_gpu(), 1, 8).threads_reason == "8 core(s) / 1 trial(s) = 8");
 }
 
 TEST_CASE("workers that would take the whole share are lowered, and every slot gets the fit") {
-  SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, workers(4));
+  SlotPlan plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, slot_workers(4));
   CHECK(plan.threads_per_trial == 1);
   CHECK(plan.loader_workers == 3);
   CHECK(plan.cpu_warning.empty());
@@ -150,7 +150,7 @@ TEST_CASE("workers that would take the whole share are lowered, and every slot g
     CHECK(env(s, "OMP_NUM_THREADS") == "1");
   }
   // Pinned, they stay, with a warning.
-  plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, workers(4, true));
+  plan = plan_slots(gpus({0, 1}), two_per_gpu(), std::nullopt, 16, slot_workers(4, true));
   CHECK(env(plan.slots[0], "NUM_WORKERS") == "4");
   CHECK(plan.cpu_warning ==
         "4 trial(s) x (1 thread(s) + 4 data-loader worker(s)) = 20 on 16 core(s): the CPU is "

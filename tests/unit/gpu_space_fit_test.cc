@@ -10,7 +10,7 @@ namespace hpo {
 namespace {
 
 // search_spaces/stock_tcn.yaml's shape: CPU-sized batches.
-const char kSpace[] = R"(params:
+const char kFitSpace[] = R"(params:
   batch_size:  {type: categorical, choices: [256, 512, 1024, 2048]}
   hidden_size: {type: categorical, choices: [32, 64, 128]}
   lr:          {type: float, low: 5.0e-6, high: 5.0e-3, log: true}
@@ -46,7 +46,7 @@ const std::vector<ParamValue> kSpaceBatches = {int64_t{256}, int64_t{512}, int64
                                                int64_t{2048}};
 
 TEST_CASE("a GPU profile's batch choices replace the space's, and its max_train_samples is fixed") {
-  const FittedSpace fit = fit_search_space(parse_search_space(kSpace, "s.yaml"), gpu({4096, 8192}));
+  const FittedSpace fit = fit_search_space(parse_search_space(kFitSpace, "s.yaml"), gpu({4096, 8192}));
   const std::vector<ParamValue> profile = {int64_t{4096}, int64_t{8192}};
   CHECK(choices(fit.declared.params, "batch_size") == profile);  // stored with these
   CHECK(choices(fit.sampled, "batch_size") == profile);  // and drawn from them
@@ -60,7 +60,7 @@ TEST_CASE("a GPU profile's batch choices replace the space's, and its max_train_
 }
 
 TEST_CASE("pinned: true keeps the space's own batch choices, within the profile's ceiling") {
-  std::string pinned = kSpace;
+  std::string pinned = kFitSpace;
   pinned.replace(pinned.find("2048]}"), 6, "2048], pinned: true}");
   FittedSpace fit = fit_search_space(parse_search_space(pinned, "s.yaml"), gpu({4096, 8192}));
   CHECK(choices(fit.declared.params, "batch_size") == kSpaceBatches);
@@ -73,7 +73,7 @@ TEST_CASE("pinned: true keeps the space's own batch choices, within the profile'
 }
 
 TEST_CASE("the study's own max_train_samples, and the cpu profile, leave the space as declared") {
-  SearchSpaceConfig space = parse_search_space(kSpace, "s.yaml");
+  SearchSpaceConfig space = parse_search_space(kFitSpace, "s.yaml");
   space.fixed.emplace_back("max_train_samples", int64_t{8192});
   const FittedSpace fit = fit_search_space(space, gpu({4096}));
   CHECK(*fixed(fit.declared, "max_train_samples") == ParamValue(int64_t{8192}));
@@ -81,14 +81,14 @@ TEST_CASE("the study's own max_train_samples, and the cpu profile, leave the spa
   cpu.name = "cpu";
   cpu.cpu = true;
   cpu.batch_size_choices = {1024};  // a ceiling on the CPU, not a replacement
-  const FittedSpace on_cpu = fit_search_space(parse_search_space(kSpace, "s.yaml"), cpu);
+  const FittedSpace on_cpu = fit_search_space(parse_search_space(kFitSpace, "s.yaml"), cpu);
   CHECK(choices(on_cpu.declared.params, "batch_size") == kSpaceBatches);
   CHECK(choices(on_cpu.sampled, "batch_size").size() == 3);
   CHECK_FALSE(fixed(on_cpu.declared, "max_train_samples"));
   CHECK(on_cpu.from_profile.empty());
   // A profile without max_train_samples leaves the trainer's default.
   CHECK_FALSE(
-      fixed(fit_search_space(parse_search_space(kSpace, "s.yaml"), gpu({4096}, {})).declared,
+      fixed(fit_search_space(parse_search_space(kFitSpace, "s.yaml"), gpu({4096}, {})).declared,
             "max_train_samples"));
 }
 

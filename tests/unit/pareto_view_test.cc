@@ -31,7 +31,7 @@ StudyView two_objectives(const std::vector<std::pair<double, double>>& points,
   return view;
 }
 
-std::vector<int> numbers(const std::vector<const TrialRecord*>& trials) {
+std::vector<int> front_numbers(const std::vector<const TrialRecord*>& trials) {
   std::vector<int> out;
   for (const auto* t : trials) out.push_back(t->number);
   return out;
@@ -45,7 +45,7 @@ const std::vector<std::pair<double, double>> kKnown = {
 TEST_CASE("the Pareto front of a known study, and its knee") {
   const StudyView view = two_objectives(kKnown);
   const auto front = pareto_trials(view);
-  CHECK(numbers(front) == std::vector<int>{0, 1, 2});
+  CHECK(front_numbers(front) == std::vector<int>{0, 1, 2});
   const auto scaled = normalized_losses(view, front);
   CHECK(scaled[1][0] == doctest::Approx(0.25));
   CHECK(scaled[1][1] == doctest::Approx(0.3));
@@ -67,7 +67,7 @@ TEST_CASE("with constraints, the front is the feasible trials' (none when none i
   auto points = kKnown;
   points.push_back({1.2, 0.1});
   const StudyView view = two_objectives(points, {{-1}, {0}, {-0.5}, {-1}, {0.1}});
-  CHECK(numbers(pareto_trials(view)) == std::vector<int>{0, 1, 2});
+  CHECK(front_numbers(pareto_trials(view)) == std::vector<int>{0, 1, 2});
   CHECK_FALSE(trial_feasible(view.trials[4]));
   CHECK(trial_feasible(view.trials[1]));  // 0 holds, as Optuna's <= 0
   const StudyView none = two_objectives({{1, 1}, {2, 2}}, {{1}, {2}});

@@ -17,7 +17,7 @@ const std::map<std::string, std::string> kVars = {
     {"trial_number", "3"},
 };
 
-std::string error_of(const std::string& token) {
+std::string placeholder_error(const std::string& token) {
   try {
     expand_placeholders(token, kVars);
   } catch (const ConfigError& e) {
@@ -47,17 +47,17 @@ TEST_CASE("doubled braces are literal braces") {
 }
 
 TEST_CASE("unknown placeholders are errors with a suggestion") {
-  const std::string message = error_of("--out={trial_dri}");
+  const std::string message = placeholder_error("--out={trial_dri}");
   CHECK(message.find("unknown placeholder '{trial_dri}'") != std::string::npos);
   CHECK(message.find("did you mean 'trial_dir'?") != std::string::npos);
-  CHECK(error_of("{}").find("unknown placeholder '{}'") != std::string::npos);
+  CHECK(placeholder_error("{}").find("unknown placeholder '{}'") != std::string::npos);
 }
 
 TEST_CASE("unbalanced braces are errors") {
-  CHECK(error_of("--out={trial_dir").find("'{' without '}'") != std::string::npos);
-  CHECK(error_of("{a{config}").find("'{' without '}'") != std::string::npos);
-  CHECK(error_of("x}").find("'}' without '{'") != std::string::npos);
-  CHECK(error_of("{config}}").find("'}' without '{'") != std::string::npos);
+  CHECK(placeholder_error("--out={trial_dir").find("'{' without '}'") != std::string::npos);
+  CHECK(placeholder_error("{a{config}").find("'{' without '}'") != std::string::npos);
+  CHECK(placeholder_error("x}").find("'}' without '{'") != std::string::npos);
+  CHECK(placeholder_error("{config}}").find("'}' without '{'") != std::string::npos);
 }
 
 TEST_CASE("validation knows the placeholders a study may use") {

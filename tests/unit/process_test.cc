@@ -164,7 +164,8 @@ namespace hpo {
 namespace {
 
 TEST_CASE("the trainer inherits no descriptors beyond stdin, stdout and stderr") {
-  std::ofstream held(temp_path("hpo_proc_test", "held"));  // an fd open in the parent, not close-on-exec
+  std::ofstream held(
+      temp_path("hpo_proc_test", "held"));  // an fd open in the parent, not close-on-exec
   REQUIRE(held.good());
   LaunchSpec spec;
   spec.argv = {"/bin/sh", "-c", "ls /proc/self/fd"};

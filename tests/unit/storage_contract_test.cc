@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 const Distribution kLr = FloatDistribution{5e-6, 5e-3, true, std::nullopt};
 const Distribution kDropout = FloatDistribution{0.0, 0.5, false, 0.1};
@@ -65,7 +65,7 @@ STORAGE_CONTRACT(round_trip, "a study round-trips through the database") {
     storage.set_intermediate_value(created[0].id, 1, 0.2);
     storage.set_intermediate_value(created[0].id, 1, 0.25);  // replaces step 1
     storage.set_intermediate_value(created[1].id, 0, std::nan(""));
-    storage.set_intermediate_value(created[1].id, 1, -kInf);
+    storage.set_intermediate_value(created[1].id, 1, -kInfinity);
     storage.set_trial_system_attr(created[2].id, "hpo:host", "node7");
     CHECK(storage.finish_trial(created[0].id, {TrialState::kComplete, 1.5, {{"sharpe", 1.2}}, {}}));
     CHECK(storage.finish_trial(created[1].id, {TrialState::kPruned, std::nullopt, {}, {}}));
@@ -100,7 +100,7 @@ STORAGE_CONTRACT(round_trip, "a study round-trips through the database") {
   CHECK_FALSE(trials[1].value.has_value());
   REQUIRE(trials[1].intermediate.size() == 2);
   CHECK(std::isnan(trials[1].intermediate.at(0)));
-  CHECK(trials[1].intermediate.at(1) == -kInf);
+  CHECK(trials[1].intermediate.at(1) == -kInfinity);
   CHECK(trials[2].state == TrialState::kFail);
   CHECK(trials[2].system_attrs.at("hpo:host") == "node7");
   CHECK(trials[2].system_attrs.at("hpo:exit") == 3);
@@ -209,7 +209,7 @@ STORAGE_CONTRACT(summaries, "studies: get_or_create, directions and summaries") 
   finish(max.id, TrialState::kFail, std::nullopt);
   storage.create_trial(max.id, {});
   finish(min.id, TrialState::kComplete, 2.0);
-  finish(min.id, TrialState::kComplete, -kInf);
+  finish(min.id, TrialState::kComplete, -kInfinity);
   storage.get_or_create_study("empty", Direction::kMinimize);
 
   const auto studies = storage.list_studies();
@@ -221,7 +221,7 @@ STORAGE_CONTRACT(summaries, "studies: get_or_create, directions and summaries") 
                                                        {TrialState::kRunning, 1}});
   CHECK(studies[0].best_value == 0.9);
   CHECK(studies[1].study.direction == Direction::kMinimize);
-  CHECK(studies[1].best_value == -kInf);
+  CHECK(studies[1].best_value == -kInfinity);
   CHECK(studies[2].counts.empty());
   CHECK_FALSE(studies[2].best_value.has_value());
 }
@@ -570,10 +570,10 @@ STORAGE_CONTRACT(multi_objective, "several objectives: one direction and one val
 
   const auto t = storage.create_trial(study.id, {});
   TrialOutcome outcome{TrialState::kComplete, 0.04, {}, {{"constraints", json{-0.1, 0.2}}}};
-  outcome.values = {0.04, -kInf};
+  outcome.values = {0.04, -kInfinity};
   REQUIRE(storage.finish_trial(t.id, outcome));
   const auto back = storage.trial(t.id);
-  CHECK(back->values == std::vector<double>{0.04, -kInf});
+  CHECK(back->values == std::vector<double>{0.04, -kInfinity});
   CHECK(*back->value == 0.04);
   CHECK(back->system_attrs.at("constraints") == json{-0.1, 0.2});
   CHECK(storage.trials(study.id).front().values == back->values);

@@ -17,7 +17,7 @@ namespace {
 
 using Objective = std::function<double(const ParamValues&)>;
 
-double run(Sampler& s, const SearchSpace& space, const Objective& f, int n_trials) {
+double run_tpe(Sampler& s, const SearchSpace& space, const Objective& f, int n_trials) {
   return run_minimizing(s, space, f, n_trials);
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("the same seed and history give the same suggestion; another seed does
     o.multivariate = multivariate;
     TpeSampler a(5, Direction::kMinimize, o), b(5, Direction::kMinimize, o),
         c(6, Direction::kMinimize, o);
-    run(a, space, mixed_objective, 30);
+    run_tpe(a, space, mixed_objective, 30);
     for (const auto& [n, t] : a.history()) {
       b.tell(t);
       c.tell(t);
@@ -112,7 +112,7 @@ TEST_CASE("the same seed and history give the same suggestion; another seed does
 TEST_CASE("every model knob reaches the model: each changes the suggestion") {
   const auto space = mixed_space();
   TpeSampler base(8, Direction::kMinimize);
-  run(base, space, mixed_objective, 40);
+  run_tpe(base, space, mixed_objective, 40);
   // Suggestions for trials 40..47: a knob may leave one of them alone.
   std::vector<ParamValues> expected;
   for (int n = 40; n < 48; ++n) expected.push_back(base.ask(space, n));
@@ -153,7 +153,7 @@ TEST_CASE("the constant liar steers away from points being tried") {
     TpeOptions o;
     o.constant_liar = liar;
     TpeSampler s(9, Direction::kMinimize, o), idle(9, Direction::kMinimize, o);
-    run(s, space, f, 30);
+    run_tpe(s, space, f, 30);
     for (const auto& [n, t] : s.history()) idle.tell(t);
     // Three other workers are evaluating the point TPE likes best now.
     const auto first = s.ask(space, 30);
@@ -226,8 +226,8 @@ TEST_CASE("TPE beats random search on a small problem, across seeds") {
       o.multivariate = multivariate;
       TpeSampler tpe(seed, Direction::kMinimize, o);
       RandomSampler random(seed, Direction::kMinimize);
-      tpe_best.push_back(run(tpe, space, f, 40));
-      random_best.push_back(run(random, space, f, 40));
+      tpe_best.push_back(run_tpe(tpe, space, f, 40));
+      random_best.push_back(run_tpe(random, space, f, 40));
       wins += tpe_best.back() < random_best.back();
     }
     std::sort(tpe_best.begin(), tpe_best.end());

@@ -9,7 +9,7 @@
 namespace hpo {
 namespace {
 
-TrialView trial(int number, TrialState state, std::optional<double> value = std::nullopt,
+TrialView split_trial(int number, TrialState state, std::optional<double> value = std::nullopt,
                 std::map<int, double> intermediate = {}) {
   TrialView t;
   t.number = number;
@@ -41,7 +41,7 @@ TEST_CASE("the square-root split: ceil(beta sqrt(n)), at most 25") {
   CHECK(n_below(10000, 1.0, TpeSplitRule::kSqrt) == 25);
   // The split uses the rule: 9 finished, ceil(1 * 3) = 3 below.
   std::vector<TrialView> trials;
-  for (int i = 0; i < 9; ++i) trials.push_back(trial(i, TrialState::kComplete, 9.0 - i));
+  for (int i = 0; i < 9; ++i) trials.push_back(split_trial(i, TrialState::kComplete, 9.0 - i));
   const auto s =
       split_trials(history(trials), Direction::kMinimize, false, 1.0, TpeSplitRule::kSqrt);
   CHECK(s.below == std::vector<int>{6, 7, 8});
@@ -51,8 +51,8 @@ TEST_CASE("losses and the threshold, for the expected-improvement weights") {
   // Maximizing: losses are negated values; the threshold is the loss of the
   // best trial left in "above".
   const auto h =
-      history({trial(0, TrialState::kComplete, 3.0), trial(1, TrialState::kComplete, 1.0),
-               trial(2, TrialState::kComplete, 2.0), trial(3, TrialState::kRunning)});
+      history({split_trial(0, TrialState::kComplete, 3.0), split_trial(1, TrialState::kComplete, 1.0),
+               split_trial(2, TrialState::kComplete, 2.0), split_trial(3, TrialState::kRunning)});
   const auto s = split_trials(h, Direction::kMaximize, true, 0.3);
   REQUIRE(s.below == std::vector<int>{0});
   CHECK(s.loss[0] == -3.0);
@@ -63,15 +63,15 @@ TEST_CASE("losses and the threshold, for the expected-improvement weights") {
   CHECK(std::isnan(split_trials(h, Direction::kMaximize, false, 1.0).threshold));
   // The best of "above" is running: no threshold either.
   const auto only_running =
-      history({trial(0, TrialState::kComplete, 1.0), trial(1, TrialState::kRunning)});
+      history({split_trial(0, TrialState::kComplete, 1.0), split_trial(1, TrialState::kRunning)});
   CHECK(std::isnan(split_trials(only_running, Direction::kMinimize, true, 0.5).threshold));
 }
 
 TEST_CASE("complete trials rank by value, in the study's direction") {
   const auto h =
-      history({trial(0, TrialState::kComplete, 3.0), trial(1, TrialState::kComplete, 1.0),
-               trial(2, TrialState::kComplete, 2.0), trial(3, TrialState::kFail),
-               trial(4, TrialState::kComplete)});
+      history({split_trial(0, TrialState::kComplete, 3.0), split_trial(1, TrialState::kComplete, 1.0),
+               split_trial(2, TrialState::kComplete, 2.0), split_trial(3, TrialState::kFail),
+               split_trial(4, TrialState::kComplete)});
   const auto min = split_trials(h, Direction::kMinimize, true, 0.5);
   CHECK(min.trials.size() == 3);  // FAIL and the one without a value do not count
   CHECK(min.n_finished == 3);
@@ -83,13 +83,13 @@ TEST_CASE("complete trials rank by value, in the study's direction") {
 
 TEST_CASE("pruned trials rank after complete ones: later step first, then value") {
   const auto h = history({
-      trial(0, TrialState::kPruned, std::nullopt, {{1, 0.1}, {5, 0.9}}),  // step 5, 0.9
-      trial(1, TrialState::kPruned, std::nullopt, {{2, 0.0}}),  // step 2
-      trial(2, TrialState::kPruned, std::nullopt, {{5, 0.5}}),  // step 5, 0.5
-      trial(3, TrialState::kPruned),  // nothing reported
-      trial(4, TrialState::kComplete, 100.0),
-      trial(5, TrialState::kPruned, std::nullopt, {{5, NAN}}),  // step 5, NaN
-      trial(6, TrialState::kRunning),
+      split_trial(0, TrialState::kPruned, std::nullopt, {{1, 0.1}, {5, 0.9}}),  // step 5, 0.9
+      split_trial(1, TrialState::kPruned, std::nullopt, {{2, 0.0}}),  // step 2
+      split_trial(2, TrialState::kPruned, std::nullopt, {{5, 0.5}}),  // step 5, 0.5
+      split_trial(3, TrialState::kPruned),  // nothing reported
+      split_trial(4, TrialState::kComplete, 100.0),
+      split_trial(5, TrialState::kPruned, std::nullopt, {{5, NAN}}),  // step 5, NaN
+      split_trial(6, TrialState::kRunning),
   });
   // Expected rank: 4, 2, 0, 5, 1, 3, then the running one (liar).
   const std::vector<std::vector<int>> below_by_size = {
@@ -104,22 +104,22 @@ TEST_CASE("pruned trials rank after complete ones: later step first, then value"
 }
 
 TEST_CASE("out-of-memory failures rank worst; other failures are left out") {
-  auto oom = trial(2, TrialState::kFail);
+  auto oom = split_trial(2, TrialState::kFail);
   oom.infeasible = true;
-  const auto h = history({trial(0, TrialState::kComplete, 5.0),
-                          trial(1, TrialState::kComplete, 1.0), oom, trial(3, TrialState::kFail)});
+  const auto h = history({split_trial(0, TrialState::kComplete, 5.0),
+                          split_trial(1, TrialState::kComplete, 1.0), oom, split_trial(3, TrialState::kFail)});
   const auto s = split_trials(h, Direction::kMaximize, false, 1.0 / 3);
   CHECK(s.trials.size() == 3);  // the plain FAIL teaches nothing
   CHECK(s.n_finished == 3);
   CHECK(s.below == std::vector<int>{0});  // the best COMPLETE one
   CHECK(s.above == std::vector<int>{1, 2});  // the OOM is among the worst
   // Even below a COMPLETE trial with the worst possible value.
-  const auto h2 = history({trial(0, TrialState::kComplete, -1e300), oom});
+  const auto h2 = history({split_trial(0, TrialState::kComplete, -1e300), oom});
   CHECK(split_trials(h2, Direction::kMaximize, false, 0.5).below == std::vector<int>{0});
 }
 
 TEST_CASE("without the constant liar, running trials are left out") {
-  const auto h = history({trial(0, TrialState::kComplete, 1.0), trial(1, TrialState::kRunning)});
+  const auto h = history({split_trial(0, TrialState::kComplete, 1.0), split_trial(1, TrialState::kRunning)});
   CHECK(split_trials(h, Direction::kMinimize, false, 0.1).trials.size() == 1);
   CHECK(split_trials(h, Direction::kMinimize, true, 0.1).trials.size() == 2);
 }

@@ -80,7 +80,8 @@ TEST_CASE("trainer server: each trial is one request line and ends with its repl
 }
 
 TEST_CASE("trainer server: a server that dies in a trial ends it with its own exit") {
-  TrainerServer server(sh_trial("read -r line; exit 7"), temp_path("hpo_server_test", "server.log"));
+  TrainerServer server(sh_trial("read -r line; exit 7"),
+                       temp_path("hpo_server_test", "server.log"));
   const LaunchSpec trial = sh_trial("read -r line; exit 7", "1");
   server.start(trial);
   const ExitStatus end = end_of(server);
@@ -91,7 +92,8 @@ TEST_CASE("trainer server: a server that dies in a trial ends it with its own ex
 }
 
 TEST_CASE("trainer server: signals reach the server's group") {
-  TrainerServer server(sh_trial("read -r line; sleep 30"), temp_path("hpo_server_test", "server.log"));
+  TrainerServer server(sh_trial("read -r line; sleep 30"),
+                       temp_path("hpo_server_test", "server.log"));
   server.start(sh_trial("read -r line; sleep 30", "1"));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK_FALSE(server.poll());
