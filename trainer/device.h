@@ -56,10 +56,11 @@ bool wants_cuda(const RuntimeSettings& settings, const std::string& device);
 
 // When wants_cuda: starts CUDA's context on cuda:0 on a thread of its own, and
 // once per process runs a first convolution and matrix product there (bf16
-// unless AMP is off), so that CUDA's start (the context 0.2 s on an H200; its
-// kernels, cuDNN and cuBLAS 0.8 s more on an H100, the first trial of a server
-// or every trial of its own process) overlaps the data's load, with the card
-// idle either way. Otherwise an empty future. It throws nothing:
+// unless AMP is off), so that CUDA's start overlaps the data's load, with the
+// card idle either way: the context (0.2 s on an H200), and what a first call
+// loads (CUDA's kernels, cuDNN's engines, cuBLAS's handle), part of the 0.8 s
+// an H100 took over a fresh process's first three training steps. How much of
+// that it saves is not yet measured. Otherwise an empty future. It throws nothing:
 // apply_runtime_settings reports a CUDA that cannot start. Wait for it before
 // training, so that its kernels never run beside a CUDA graph's capture.
 std::future<void> start_cuda_early(const RuntimeSettings& settings, const std::string& device);
