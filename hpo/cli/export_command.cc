@@ -315,8 +315,8 @@ int export_study(ExportFlags flags) {
       std::cerr << "hpo export: trial " << best[i]->number << " to stdout\n";
     }
   } else if (best.size() == 1 && !names_directory(flags.output)) {
-    write_file(flags.output,
-               config_text(view, study, *best.front(), flags.format, run_path(flags.output), notes));
+    write_file(flags.output, config_text(view, study, *best.front(), flags.format,
+                                         run_path(flags.output), notes));
     tell_written(study, *best.front(), flags.output);
   } else {
     write_ranked(view, study, best, flags, notes);

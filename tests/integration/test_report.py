@@ -100,9 +100,14 @@ def finished_study(p, n=12, jobs=2):
 
 
 def exported_yaml(p):
-    """What `hpo export -o best.yaml` writes: the report shows the same."""
+    """What `hpo export -o best.yaml` writes: the report shows the same, its run line naming
+    the file as a download saved as best.yaml (export names the file it wrote by its
+    absolute path)."""
     p.run("export", "--study", "s", "-o", "best.yaml")
-    return open(os.path.join(p.dir, "best.yaml")).read()
+    text = open(os.path.join(p.dir, "best.yaml")).read()
+    absolute = os.path.join(os.path.realpath(p.dir), "best.yaml")
+    expect(f"HPO_CONFIG={absolute} " in text, text)
+    return text.replace(f"HPO_CONFIG={absolute} ", "HPO_CONFIG=best.yaml ")
 
 
 def optuna(script):

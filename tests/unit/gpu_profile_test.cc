@@ -30,7 +30,8 @@ memory_fraction: 0.45
 hidden_size_max: 256
 )";
 
-std::string profile_error(const std::string& text, const std::string& path = "gpu_profiles/t.yaml") {
+std::string profile_error(const std::string& text,
+                          const std::string& path = "gpu_profiles/t.yaml") {
   try {
     parse_gpu_profile(text, path);
   } catch (const ConfigError& e) {
@@ -75,8 +76,9 @@ TEST_CASE("profile errors name the file, the line and the key") {
         "gpu_profiles/t.yaml:1: vram_gb: expected a number > 0, got '-4'");
   CHECK(profile_error("vram_gb: 16\nmax_parallel_trials: 0\nmemory_per_model_gb: 1\n") ==
         "gpu_profiles/t.yaml:2: max_parallel_trials: expected an integer >= 1, got '0'");
-  CHECK(profile_error("vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\nbatch_size_choices: "
-                 "[64, x]\n") ==
+  CHECK(profile_error(
+            "vram_gb: 16\nmax_parallel_trials: 1\nmemory_per_model_gb: 1\nbatch_size_choices: "
+            "[64, x]\n") ==
         "gpu_profiles/t.yaml:4: batch_size_choices[1]: expected an integer, got 'x'");
   CHECK(profile_error("device: tpu\n") ==
         "gpu_profiles/t.yaml:1: device: expected gpu or cpu, got 'tpu'");

@@ -46,7 +46,8 @@ const std::vector<ParamValue> kSpaceBatches = {int64_t{256}, int64_t{512}, int64
                                                int64_t{2048}};
 
 TEST_CASE("a GPU profile's batch choices replace the space's, and its max_train_samples is fixed") {
-  const FittedSpace fit = fit_search_space(parse_search_space(kFitSpace, "s.yaml"), gpu({4096, 8192}));
+  const FittedSpace fit =
+      fit_search_space(parse_search_space(kFitSpace, "s.yaml"), gpu({4096, 8192}));
   const std::vector<ParamValue> profile = {int64_t{4096}, int64_t{8192}};
   CHECK(choices(fit.declared.params, "batch_size") == profile);  // stored with these
   CHECK(choices(fit.sampled, "batch_size") == profile);  // and drawn from them

@@ -45,10 +45,11 @@ TEST_CASE("pinned: true keeps a parameter's domain from GPU profiles") {
       "  hidden_size: {type: int, low: 8, high: 64, pinned: false}\n"
       "  lr: {type: float, low: 0.001, high: 0.1, pinned: true}\n");
   CHECK(space.pinned == std::vector<std::string>{"batch_size", "lr"});
-  check_space_error("params:\n  batch_size: {type: categorical, choices: [64], pinned: yes please}\n",
-              "2: params.batch_size.pinned", "expected true or false");
-  check_space_error("params:\n  model: {type: fixed, value: tcn, pinned: true}\n", "2: params.model",
-              "pinned");
+  check_space_error(
+      "params:\n  batch_size: {type: categorical, choices: [64], pinned: yes please}\n",
+      "2: params.batch_size.pinned", "expected true or false");
+  check_space_error("params:\n  model: {type: fixed, value: tcn, pinned: true}\n",
+                    "2: params.model", "pinned");
 }
 
 TEST_CASE("every parameter type parses") {
@@ -145,60 +146,61 @@ params:
 
 TEST_CASE("wrong value types name file, line, key and what was expected") {
   check_space_error("params:\n  lr: {type: float, low: abc, high: 1}\n", "2: params.lr.low",
-              "expected a number, got 'abc'");
+                    "expected a number, got 'abc'");
   check_space_error("params:\n  lr: {type: float, low: '0.1', high: 1}\n", "2: params.lr.low",
-              "expected a number, got '0.1'");  // quoted is a string
+                    "expected a number, got '0.1'");  // quoted is a string
   check_space_error("params:\n  n: {type: int, low: 1.5, high: 4}\n", "2: params.n.low",
-              "expected an integer, got '1.5'");
+                    "expected an integer, got '1.5'");
   check_space_error("params:\n  n: {type: int, low: 1, high: 4.0}\n", "2: params.n.high",
-              "expected an integer, got '4.0'");
+                    "expected an integer, got '4.0'");
   check_space_error("params:\n  n: {type: int, low: 1, high: 4, log: yes}\n", "2: params.n.log",
-              "expected true or false, got 'yes'");
+                    "expected true or false, got 'yes'");
   check_space_error(
       "params:\n  lr: [1, 2]\n", "2: params.lr",
       "expected a parameter such as {type: float, low: 0, high: 1} or a fixed value, got a list");
   check_space_error("params:\n  lr:\n", "2: params.lr", "got nothing");
   check_space_error("params: [a, b]\n", "1: params", "expected a mapping, got a list");
   check_space_error("params:\n  c: {type: categorical, choices: 5}\n", "2: params.c.choices",
-              "expected a list, got '5'");
+                    "expected a list, got '5'");
   check_space_error("params:\n  c: {type: categorical, choices: [[1]]}\n", "2: params.c.choices[0]",
-              "expected a single value, got a list");
+                    "expected a single value, got a list");
   check_space_error("params:\n  m: {type: fixed, value: {a: 1}}\n", "2: params.m.value",
-              "expected a single value, got a mapping");
+                    "expected a single value, got a mapping");
   check_space_error("params:\n  m: {type: 3}\n", "2: params.m.type", "unknown type '3'");
 }
 
 TEST_CASE("bounds in the wrong order") {
-  check_space_error("params:\n  lr:\n    type: float\n    low: 1\n    high: 1\n", "5: params.lr.high",
-              "a float parameter needs low < high, got low '1' and high '1'");
+  check_space_error("params:\n  lr:\n    type: float\n    low: 1\n    high: 1\n",
+                    "5: params.lr.high",
+                    "a float parameter needs low < high, got low '1' and high '1'");
   check_space_error("params:\n  n: {type: int, low: 5, high: 4}\n", "2: params.n.high",
-              "an int parameter needs low <= high, got low '5' and high '4'");
+                    "an int parameter needs low <= high, got low '5' and high '4'");
   CHECK_NOTHROW(parse("params:\n  n: {type: int, low: 4, high: 4}\n"));
 }
 
 TEST_CASE("log scales need positive bounds and no step") {
-  check_space_error("params:\n  lr: {type: float, low: 0, high: 1, log: true}\n", "2: params.lr.low",
-              "must be > 0 with log: true, got '0'");
+  check_space_error("params:\n  lr: {type: float, low: 0, high: 1, log: true}\n",
+                    "2: params.lr.low", "must be > 0 with log: true, got '0'");
   check_space_error("params:\n  n: {type: int, low: -1, high: 4, log: true}\n", "2: params.n.low",
-              "must be > 0 with log: true, got '-1'");
+                    "must be > 0 with log: true, got '-1'");
   check_space_error("params:\n  lr: {type: float, low: 1, high: 2, log: true, step: 0.5}\n",
-              "2: params.lr.step", "step cannot be combined with log: true");
+                    "2: params.lr.step", "step cannot be combined with log: true");
   check_space_error("params:\n  n: {type: int, low: 1, high: 8, log: true, step: 1}\n",
-              "2: params.n.step", "step cannot be combined with log: true");
+                    "2: params.n.step", "step cannot be combined with log: true");
   CHECK_NOTHROW(parse("params:\n  n: {type: int, low: 1, high: 8, log: false, step: 7}\n"));
 }
 
 TEST_CASE("steps must be positive and divide the range") {
   check_space_error("params:\n  d: {type: float, low: 0, high: 1, step: 0}\n", "2: params.d.step",
-              "must be > 0, got '0'");
-  check_space_error("params:\n  d: {type: float, low: 0, high: 1, step: -0.5}\n", "2: params.d.step",
-              "must be > 0, got '-0.5'");
+                    "must be > 0, got '0'");
+  check_space_error("params:\n  d: {type: float, low: 0, high: 1, step: -0.5}\n",
+                    "2: params.d.step", "must be > 0, got '-0.5'");
   check_space_error("params:\n  d: {type: float, low: 0, high: 1, step: 0.3}\n", "2: params.d.step",
-              "step '0.3' does not divide high - low (1)");
+                    "step '0.3' does not divide high - low (1)");
   check_space_error("params:\n  n: {type: int, low: 0, high: 10, step: 3}\n", "2: params.n.step",
-              "step '3' does not divide high - low (10)");
+                    "step '3' does not divide high - low (10)");
   check_space_error("params:\n  n: {type: int, low: 0, high: 10, step: -2}\n", "2: params.n.step",
-              "must be > 0, got '-2'");
+                    "must be > 0, got '-2'");
   // 0.3 / 0.1 is 2.9999999999999996 in binary floating point.
   CHECK_NOTHROW(parse("params:\n  d: {type: float, low: 0, high: 0.3, step: 0.1}\n"));
   CHECK_NOTHROW(parse("params:\n  d: {type: float, low: 0.1, high: 0.7, step: 0.2}\n"));
@@ -206,17 +208,17 @@ TEST_CASE("steps must be positive and divide the range") {
 
 TEST_CASE("non-finite and overflowing bounds") {
   check_space_error("params:\n  x: {type: float, low: .nan, high: 1}\n", "2: params.x.low",
-              "expected a finite number, got '.nan'");
+                    "expected a finite number, got '.nan'");
   check_space_error("params:\n  x: {type: float, low: 0, high: .inf}\n", "2: params.x.high",
-              "expected a finite number, got '.inf'");
+                    "expected a finite number, got '.inf'");
   check_space_error("params:\n  x: {type: float, low: -.Inf, high: 0}\n", "2: params.x.low",
-              "expected a finite number");
+                    "expected a finite number");
   check_space_error("params:\n  x: {type: float, low: 0, high: 1e999}\n", "2: params.x.high",
-              "expected a finite number");
-  check_space_error("params:\n  n: {type: int, low: 0, high: 9223372036854775808}\n", "2: params.n.high",
-              "integer 9223372036854775808 is out of range");
-  check_space_error("params:\n  n: {type: int, low: -9223372036854775809, high: 0}\n", "2: params.n.low",
-              "out of range");
+                    "expected a finite number");
+  check_space_error("params:\n  n: {type: int, low: 0, high: 9223372036854775808}\n",
+                    "2: params.n.high", "integer 9223372036854775808 is out of range");
+  check_space_error("params:\n  n: {type: int, low: -9223372036854775809, high: 0}\n",
+                    "2: params.n.low", "out of range");
   // The full int64 range is fine, and its width does not overflow the step check.
   CHECK_NOTHROW(
       parse("params:\n  n: {type: int, low: -9223372036854775808, "
@@ -229,17 +231,17 @@ TEST_CASE("non-finite and overflowing bounds") {
 
 TEST_CASE("choices must be present, non-empty and distinct") {
   check_space_error("params:\n  c: {type: categorical, choices: []}\n", "2: params.c.choices",
-              "expected at least one choice, got an empty list");
-  check_space_error("params:\n  c: {type: categorical, choices: [1, 2, 1]}\n", "2: params.c.choices[2]",
-              "duplicate choice '1'");
-  check_space_error("params:\n  c: {type: categorical, choices: [64, 64.0]}\n", "2: params.c.choices[1]",
-              "duplicate choice '64.0'");
-  check_space_error("params:\n  c: {type: categorical, choices: [a, \"a\"]}\n", "2: params.c.choices[1]",
-              "duplicate choice 'a'");
-  check_space_error("params:\n  c: {type: categorical, choices: [~, null]}\n", "2: params.c.choices[1]",
-              "duplicate choice null");
-  check_space_error("params:\n  c: {type: categorical, choices: [.nan]}\n", "2: params.c.choices[0]",
-              "NaN cannot be a choice");
+                    "expected at least one choice, got an empty list");
+  check_space_error("params:\n  c: {type: categorical, choices: [1, 2, 1]}\n",
+                    "2: params.c.choices[2]", "duplicate choice '1'");
+  check_space_error("params:\n  c: {type: categorical, choices: [64, 64.0]}\n",
+                    "2: params.c.choices[1]", "duplicate choice '64.0'");
+  check_space_error("params:\n  c: {type: categorical, choices: [a, \"a\"]}\n",
+                    "2: params.c.choices[1]", "duplicate choice 'a'");
+  check_space_error("params:\n  c: {type: categorical, choices: [~, null]}\n",
+                    "2: params.c.choices[1]", "duplicate choice null");
+  check_space_error("params:\n  c: {type: categorical, choices: [.nan]}\n",
+                    "2: params.c.choices[0]", "NaN cannot be a choice");
   // A bool and a number, or a number and its quoted text, are different choices.
   CHECK(parse("params:\n  c: {type: categorical, choices: [1, true, '1', ~]}\n").params.size() ==
         1);
@@ -247,34 +249,35 @@ TEST_CASE("choices must be present, non-empty and distinct") {
 
 TEST_CASE("a parameter given twice is an error, not silently one of them") {
   check_space_error("params:\n  lr: {type: float, low: 0.1, high: 1}\n  lr: 5\n", "3: params.lr",
-              "given twice (first at line 2)");
-  check_space_error("params:\n  lr: {type: float, low: 0.1, low: 0.2, high: 1}\n", "2: params.lr.low",
-              "given twice");
+                    "given twice (first at line 2)");
+  check_space_error("params:\n  lr: {type: float, low: 0.1, low: 0.2, high: 1}\n",
+                    "2: params.lr.low", "given twice");
 }
 
 TEST_CASE("unknown keys are errors with the closest known key suggested") {
   check_space_error("params:\n  c: {type: categorical, choises: [1]}\n", "2: params.c",
-              "unknown key 'choises' (did you mean 'choices'?)");
+                    "unknown key 'choises' (did you mean 'choices'?)");
   check_space_error("params:\n  lr:\n    type: float\n    low: 0.1\n    hihg: 1\n", "5: params.lr",
-              "unknown key 'hihg' (did you mean 'high'?)");
+                    "unknown key 'hihg' (did you mean 'high'?)");
   check_space_error("parms:\n  x: 1\n", "1", "unknown key 'parms' (did you mean 'params'?)");
   check_space_error("params:\n  x: {type: fixed, value: 1, extra: 2}\n", "2: params.x",
-              "unknown key 'extra' (known keys: type, value)");
+                    "unknown key 'extra' (known keys: type, value)");
   check_space_error("params:\n  x: {type: flaot, low: 0, high: 1}\n", "2: params.x.type",
-              "unknown type 'flaot' (did you mean 'float'?)");
+                    "unknown type 'flaot' (did you mean 'float'?)");
   // A key of another type is unknown to this one.
   check_space_error("params:\n  x: {type: int, low: 0, high: 1, choices: [1]}\n", "2: params.x",
-              "unknown key 'choices'");
+                    "unknown key 'choices'");
 }
 
 TEST_CASE("missing required keys") {
   check_space_error("params:\n  x: {low: 0, high: 1}\n", "2: params.x",
-              "missing required key 'type' (float, int, categorical or fixed)");
+                    "missing required key 'type' (float, int, categorical or fixed)");
   check_space_error("params:\n  x: {type: float, high: 1}\n", "2: params.x",
-              "missing required key 'low'");
-  check_space_error("params:\n  x: {type: int, low: 1}\n", "2: params.x", "missing required key 'high'");
+                    "missing required key 'low'");
+  check_space_error("params:\n  x: {type: int, low: 1}\n", "2: params.x",
+                    "missing required key 'high'");
   check_space_error("params:\n  x: {type: categorical}\n", "2: params.x",
-              "missing required key 'choices'");
+                    "missing required key 'choices'");
   check_space_error("params:\n  x: {type: fixed}\n", "2: params.x", "missing required key 'value'");
   check_space_error("# nothing but a comment? no: a key\nother: 1\n", "2", "unknown key 'other'");
   check_space_error("description: x\n", "1", "unknown key 'description'");
@@ -351,7 +354,7 @@ TEST_CASE("unknown parents, parents below, cycles and non-categorical parents ar
       "  b: {type: categorical, choices: [x, y], condition: {a: x}}\n",
       "2: params.a.condition", "condition cycle a -> b -> a");
   check_space_error("params:\n  a: {type: categorical, choices: [x, y], condition: {a: x}}\n",
-              "2: params.a.condition", "condition cycle a -> a");
+                    "2: params.a.condition", "condition cycle a -> a");
   check_space_error(
       "params:\n  lr: {type: float, low: 0.1, high: 1}\n"
       "  k: {type: int, low: 2, high: 7, condition: {lr: 0.5}}\n",
@@ -362,8 +365,9 @@ TEST_CASE("unknown parents, parents below, cycles and non-categorical parents ar
       "params:\n  n: {type: int, low: 1, high: 2}\n"
       "  k: {type: int, low: 2, high: 7, condition: {n: 1}}\n",
       "3: params.k.condition", "'n' is an int parameter");
-  check_space_error("params:\n  model: tcn\n  k: {type: int, low: 2, high: 7, condition: {model: tcn}}\n",
-              "3: params.k.condition", "'model' is a fixed value");
+  check_space_error(
+      "params:\n  model: tcn\n  k: {type: int, low: 2, high: 7, condition: {model: tcn}}\n",
+      "3: params.k.condition", "'model' is a fixed value");
 }
 
 TEST_CASE("a condition that can never hold is an error naming the choices") {
@@ -373,22 +377,24 @@ TEST_CASE("a condition that can never hold is an error naming the choices") {
       "'tcnn' is not a choice of 'model' (tcn, mlp, gbm) (did you mean 'tcn'?), so the "
       "condition could never hold");
   check_space_error(std::string(kModel) +
-                  "  kernel: {type: int, low: 2, high: 7,\n"
-                  "           condition: {model: [tcn, rnn]}}\n",
-              "4: params.kernel.condition.model[1]", "'rnn' is not a choice of 'model'");
+                        "  kernel: {type: int, low: 2, high: 7,\n"
+                        "           condition: {model: [tcn, rnn]}}\n",
+                    "4: params.kernel.condition.model[1]", "'rnn' is not a choice of 'model'");
   check_space_error(
       std::string(kModel) + "  kernel: {type: int, low: 2, high: 7, condition: {model: []}}\n",
       "3: params.kernel.condition.model", "expected at least one of 'model''s choices");
 }
 
 TEST_CASE("a condition's shape, and conditions on fixed values, are errors") {
-  check_space_error(std::string(kModel) + "  kernel: {type: int, low: 2, high: 7, condition: tcn}\n",
-              "3: params.kernel.condition", "expected one parent and its value or values");
+  check_space_error(
+      std::string(kModel) + "  kernel: {type: int, low: 2, high: 7, condition: tcn}\n",
+      "3: params.kernel.condition", "expected one parent and its value or values");
   check_space_error(std::string(kModel) +
-                  "  kernel: {type: int, low: 2, high: 7, condition: {model: tcn, x: 1}}\n",
-              "3: params.kernel.condition", "such as {model: tcn}");
-  check_space_error(std::string(kModel) + "  kernel: {type: fixed, value: 3, condition: {model: tcn}}\n",
-              "3: params.kernel.condition", "a fixed value goes to every trial");
+                        "  kernel: {type: int, low: 2, high: 7, condition: {model: tcn, x: 1}}\n",
+                    "3: params.kernel.condition", "such as {model: tcn}");
+  check_space_error(
+      std::string(kModel) + "  kernel: {type: fixed, value: 3, condition: {model: tcn}}\n",
+      "3: params.kernel.condition", "a fixed value goes to every trial");
   check_space_error(
       std::string(kModel) + "  kernel: {type: int, low: 2, high: 7, conditon: {model: tcn}}\n",
       "3: params.kernel", "did you mean 'condition'");

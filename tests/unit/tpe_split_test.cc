@@ -10,7 +10,7 @@ namespace hpo {
 namespace {
 
 TrialView split_trial(int number, TrialState state, std::optional<double> value = std::nullopt,
-                std::map<int, double> intermediate = {}) {
+                      std::map<int, double> intermediate = {}) {
   TrialView t;
   t.number = number;
   t.state = state;
@@ -50,9 +50,9 @@ TEST_CASE("the square-root split: ceil(beta sqrt(n)), at most 25") {
 TEST_CASE("losses and the threshold, for the expected-improvement weights") {
   // Maximizing: losses are negated values; the threshold is the loss of the
   // best trial left in "above".
-  const auto h =
-      history({split_trial(0, TrialState::kComplete, 3.0), split_trial(1, TrialState::kComplete, 1.0),
-               split_trial(2, TrialState::kComplete, 2.0), split_trial(3, TrialState::kRunning)});
+  const auto h = history(
+      {split_trial(0, TrialState::kComplete, 3.0), split_trial(1, TrialState::kComplete, 1.0),
+       split_trial(2, TrialState::kComplete, 2.0), split_trial(3, TrialState::kRunning)});
   const auto s = split_trials(h, Direction::kMaximize, true, 0.3);
   REQUIRE(s.below == std::vector<int>{0});
   CHECK(s.loss[0] == -3.0);
@@ -68,10 +68,10 @@ TEST_CASE("losses and the threshold, for the expected-improvement weights") {
 }
 
 TEST_CASE("complete trials rank by value, in the study's direction") {
-  const auto h =
-      history({split_trial(0, TrialState::kComplete, 3.0), split_trial(1, TrialState::kComplete, 1.0),
-               split_trial(2, TrialState::kComplete, 2.0), split_trial(3, TrialState::kFail),
-               split_trial(4, TrialState::kComplete)});
+  const auto h = history(
+      {split_trial(0, TrialState::kComplete, 3.0), split_trial(1, TrialState::kComplete, 1.0),
+       split_trial(2, TrialState::kComplete, 2.0), split_trial(3, TrialState::kFail),
+       split_trial(4, TrialState::kComplete)});
   const auto min = split_trials(h, Direction::kMinimize, true, 0.5);
   CHECK(min.trials.size() == 3);  // FAIL and the one without a value do not count
   CHECK(min.n_finished == 3);
@@ -106,8 +106,9 @@ TEST_CASE("pruned trials rank after complete ones: later step first, then value"
 TEST_CASE("out-of-memory failures rank worst; other failures are left out") {
   auto oom = split_trial(2, TrialState::kFail);
   oom.infeasible = true;
-  const auto h = history({split_trial(0, TrialState::kComplete, 5.0),
-                          split_trial(1, TrialState::kComplete, 1.0), oom, split_trial(3, TrialState::kFail)});
+  const auto h =
+      history({split_trial(0, TrialState::kComplete, 5.0),
+               split_trial(1, TrialState::kComplete, 1.0), oom, split_trial(3, TrialState::kFail)});
   const auto s = split_trials(h, Direction::kMaximize, false, 1.0 / 3);
   CHECK(s.trials.size() == 3);  // the plain FAIL teaches nothing
   CHECK(s.n_finished == 3);
@@ -119,7 +120,8 @@ TEST_CASE("out-of-memory failures rank worst; other failures are left out") {
 }
 
 TEST_CASE("without the constant liar, running trials are left out") {
-  const auto h = history({split_trial(0, TrialState::kComplete, 1.0), split_trial(1, TrialState::kRunning)});
+  const auto h =
+      history({split_trial(0, TrialState::kComplete, 1.0), split_trial(1, TrialState::kRunning)});
   CHECK(split_trials(h, Direction::kMinimize, false, 0.1).trials.size() == 1);
   CHECK(split_trials(h, Direction::kMinimize, true, 0.1).trials.size() == 2);
 }
