@@ -84,11 +84,11 @@ bool from_slot(const RuntimeSettings& s, const std::string& device) {
 
 // A first convolution and matrix product, forward and backward, on tiny
 // tensors. On an H100 a fresh process's first three training steps took
-// 0.8 s with the card idle (docs/benchmarks.md): a first call loads CUDA's
-// kernels (CUDA_MODULE_LOADING=LAZY), cuDNN's engine libraries and cuBLAS's
-// handle, and made here, beside the data's load, it costs the trial less.
-// The handles go back to LibTorch's pools when this thread ends, for the
-// training thread to reuse.
+// 0.8 s with the card idle (docs/benchmarks.md). Part of that is what a first
+// call loads (CUDA's kernels under CUDA_MODULE_LOADING=LAZY, cuDNN's engine
+// libraries, cuBLAS's handle), and made here it overlaps the data's load; how
+// much it saves is not yet measured. The handles go back to LibTorch's pools
+// when this thread ends, for the training thread to reuse.
 void warm_cuda_libraries(bool bf16) {
   const auto on_cuda = torch::TensorOptions().device(torch::kCUDA, 0);
   AutocastScope autocast(bf16, torch::kBFloat16);

@@ -49,6 +49,13 @@ void Progress::several_objectives(std::vector<std::string> metrics) {
   metrics_ = std::move(metrics);
 }
 
+namespace {
+
+// A COMPLETE trial's note when it breaks its study's constraints.
+constexpr const char* kInfeasible = " (infeasible: breaks a constraint)";
+
+}  // namespace
+
 void Progress::trial_finished(int number, TrialState state, std::optional<double> value,
                               const std::string& reason, double seconds,
                               const std::vector<double>& values, bool feasible) {
@@ -64,14 +71,14 @@ void Progress::trial_finished(int number, TrialState state, std::optional<double
   if (state == TrialState::kComplete && !metrics_.empty()) {
     for (size_t k = 0; k < metrics_.size() && k < values.size(); ++k)
       line += " " + metrics_[k] + "=" + short_number(values[k]);
-    if (!feasible) line += " (infeasible: breaks a constraint)";
+    if (!feasible) line += kInfeasible;
     if (!reason.empty()) line += " (" + reason + ")";
   } else if (state == TrialState::kComplete && value) {
     line += " " + metric_ + "=" + short_number(*value);
     const bool better =
         !best_ || (direction_ == Direction::kMaximize ? *value > *best_ : *value < *best_);
     if (!feasible) {
-      line += " (infeasible: breaks a constraint)";
+      line += kInfeasible;
     } else if (better) {
       best_ = value;
       best_number_ = number;

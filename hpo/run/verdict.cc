@@ -38,17 +38,15 @@ Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
     } else if (!run.oom_line.empty()) {
       v.reason = "oom: " + run.oom_line + " (" + run.exit->describe() + ")";
       v.oom = true;
-    } else if (run.exit->signaled && run.exit->signal == SIGKILL &&
-               run.oom_killer_struck == false) {
-      v.reason =
-          "trainer failed: killed by SIGKILL from outside hpo, and not by the kernel's "
-          "out-of-memory killer (its count of kills, /proc/vmstat oom_kill, did not move; no "
-          "user-space OOM killer runs): someone's kill -9";
     } else if (run.exit->signaled && run.exit->signal == SIGKILL) {
-      v.reason =
-          "oom: killed by SIGKILL, which hpo did not send (likely the kernel's out-of-memory "
-          "killer)";
-      v.oom = true;
+      // Not hpo's SIGKILL: the OOM killer's, unless its count says otherwise.
+      v.oom = run.oom_killer_struck != false;
+      v.reason = v.oom
+                     ? "oom: killed by SIGKILL, which hpo did not send (likely the kernel's "
+                       "out-of-memory killer)"
+                     : "trainer failed: killed by SIGKILL from outside hpo, and not by the "
+                       "kernel's out-of-memory killer (its count of kills, /proc/vmstat "
+                       "oom_kill, did not move; no user-space OOM killer runs): someone's kill -9";
     }
     return v;
   }
