@@ -9,11 +9,15 @@
 namespace hpo {
 namespace {
 
-// Two GPUs whose readings rise by 10 points per query.
+// Two GPUs whose readings rise by 10 points per query. A query may take a
+// while, as nvidia-smi's does: calls() counts queries begun, not recorded.
 class FakeGpus {
  public:
+  explicit FakeGpus(std::chrono::milliseconds latency = {}) : latency_(latency) {}
+
   std::vector<GpuDevice> operator()() {
     const int n = calls_++;
+    std::this_thread::sleep_for(latency_);
     std::vector<GpuDevice> out(2);
     for (int i = 0; i < 2; ++i) {
       out[i].index = i;
@@ -25,6 +29,7 @@ class FakeGpus {
   int calls() const { return calls_; }
 
  private:
+  std::chrono::milliseconds latency_;
   std::atomic<int> calls_{0};
 };
 
@@ -76,13 +81,15 @@ TEST_CASE("a GPU missing from the readings, or [N/A] values, add nothing") {
 }
 
 TEST_CASE("the background thread samples only while a measurement is open") {
-  FakeGpus fake;
+  FakeGpus fake(std::chrono::milliseconds(20));
   UtilizationSampler sampler([&] { return fake(); }, std::chrono::milliseconds(5));
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   CHECK(fake.calls() == 0);
   const int id = sampler.start(1);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (fake.calls() < 3 && std::chrono::steady_clock::now() < deadline) {
+  // The loop queries one at a time, so a fourth query begun means three
+  // readings are recorded.
+  while (fake.calls() < 4 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   const UtilizationStats stats = sampler.stop(id);
