@@ -219,7 +219,7 @@ void note_other_revision(const StudyConfig& config, Storage& storage) {
 int exit_code(const RunSummary& summary, const StopFlag& stop) {
   if (stop.load() != kKeepRunning) {
     const int sig = last_stop_signal();
-    return sig == SIGTERM || sig == SIGHUP ? 128 + sig : kExitInterrupted;
+    return sig == SIGTERM || sig == SIGHUP || sig == SIGPIPE ? 128 + sig : kExitInterrupted;
   }
   if (summary.gave_up_no_cuda) return kExitNoCuda;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;
@@ -303,6 +303,7 @@ int run(const RunFlags& flags) {
 
   static StopFlag stop{kKeepRunning};
   install_stop_handlers(stop);
+  progress.on_output_lost(stop_for_lost_output);
   const auto started = std::chrono::steady_clock::now();
   StudyRunner runner(*storage, config, prepared.record, placement.space, *sampler, *pruner,
                      progress, stop, trainer.path);

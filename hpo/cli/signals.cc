@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
+#include <string>
 
 namespace hpo {
 
@@ -59,6 +61,17 @@ void install_stop_handlers(StopFlag& flag) {
   // the graceful stop is not.
   sa.sa_handler = on_broken_pipe;
   ::sigaction(SIGPIPE, &sa, nullptr);
+}
+
+void stop_for_lost_output(int err) {
+  int expected = kKeepRunning;
+  if (!g_flag || !g_flag->compare_exchange_strong(expected, kStopGracefully)) return;
+  g_signal = SIGPIPE;
+  const std::string why = err == EPIPE ? "its reader is gone (broken pipe)" : std::strerror(err);
+  std::cerr << "\nhpo: stopping: standard output cannot be written: " << why
+            << ". No new trials; running trainers get SIGTERM and their grace period, and "
+               "the next `hpo run` resumes them\n"
+            << std::flush;
 }
 
 int last_stop_signal() { return g_signal; }

@@ -12,7 +12,14 @@ namespace hpo {
 // ending hpo. The flag must outlive the handlers (use a static).
 void install_stop_handlers(StopFlag& flag);
 
-// The last stop signal received (SIGINT, SIGTERM or SIGHUP), or 0.
+// hpo's output cannot be written (`err` is the write's errno): the reader
+// of `hpo run | head` is gone. Unless a stop is already under way, stops
+// gracefully as Ctrl-C does, and last_stop_signal() then says SIGPIPE, the
+// signal a broken pipe would have ended hpo with.
+void stop_for_lost_output(int err);
+
+// The last stop signal received (SIGINT, SIGTERM or SIGHUP; SIGPIPE for
+// lost output), or 0.
 int last_stop_signal();
 
 }  // namespace hpo

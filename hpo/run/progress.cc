@@ -1,5 +1,6 @@
 #include "hpo/run/progress.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 
@@ -110,6 +111,7 @@ void Progress::tick() {
   std::lock_guard<std::mutex> lock(mu_);
   out_ << "\r\033[K" << status_line() << std::flush;
   status_shown_ = true;
+  check_output();
 }
 
 void Progress::finish() {
@@ -144,6 +146,20 @@ void Progress::print_line(const std::string& text) {
   } else {
     out_ << text << " | " << status_line() << "\n" << std::flush;
   }
+  check_output();
+}
+
+void Progress::on_output_lost(std::function<void(int)> callback) {
+  std::lock_guard<std::mutex> lock(mu_);
+  on_output_lost_ = std::move(callback);
+}
+
+void Progress::check_output() {
+  // errno is the failed flush's: nothing runs between the write and here.
+  const int err = errno;
+  if (out_ || output_lost_) return;
+  output_lost_ = true;
+  if (on_output_lost_) on_output_lost_(err);
 }
 
 }  // namespace hpo

@@ -6,6 +6,7 @@
 #define HPO_RUN_PROGRESS_H_
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -46,12 +47,18 @@ class Progress {
   // Ends the status line so that later output starts on a fresh line.
   void finish();
 
+  // Called once, with errno, the first time a line cannot be written: the
+  // reader of `hpo run | head` is gone, say. Without it, the run would go
+  // on to its end with nobody seeing it.
+  void on_output_lost(std::function<void(int)> callback);
+
   // "1h02m", "3m07s", "12s": for durations in messages.
   static std::string format_duration(double seconds);
 
  private:
   std::string status_line() const;  // needs mu_ held
   void print_line(const std::string& text);  // needs mu_ held
+  void check_output();  // needs mu_ held; after each write
 
   std::ostream& out_;
   const bool tty_;
@@ -65,6 +72,8 @@ class Progress {
   std::optional<double> best_;
   int best_number_ = -1;
   bool status_shown_ = false;
+  std::function<void(int)> on_output_lost_;
+  bool output_lost_ = false;
 };
 
 }  // namespace hpo

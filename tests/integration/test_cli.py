@@ -1029,6 +1029,22 @@ def test_stop_with_output_gone(p):
     proc.send_signal(signal.SIGHUP)
     expect(proc.wait(timeout=60) == 0, f"nohup: exit {proc.returncode}")
     expect([t["state"] for t in p.status("nohup")["trials"]] == ["COMPLETE", "COMPLETE"], "nohup")
+    # `hpo run | head -1`: the reader leaves and no signal comes. hpo's next line meets
+    # the broken pipe and stops the run as Ctrl-C would, rather than running the rest
+    # of the sweep unseen. What it had stored stays, and the next run resumes.
+    p.study(name="head", fixed="sleep: 0.1, epochs: 2")
+    proc = subprocess.Popen([p.hpo, "run", "--study", "head", "-n", "60"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    expect(proc.wait(timeout=60) == 141, f"head: exit {proc.returncode}: {err}")
+    expect("standard output cannot be written: its reader is gone (broken pipe)" in err, err)
+    states = [t["state"] for t in p.status("head")["trials"]]
+    expect(0 < len(states) < 60 and set(states) <= {"COMPLETE", "RUNNING"}, states)
+    rerun = p.run("run", "--study", "head", "-n", "0")
+    states = [t["state"] for t in p.status("head")["trials"]]
+    expect(states and set(states) == {"COMPLETE"}, f"{states}\n{rerun.stdout}")
 
 
 def test_n_counts_new_trials_and_resumes_all(p):
