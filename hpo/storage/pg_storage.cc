@@ -381,17 +381,18 @@ std::vector<StudySummary> PgStorage::list_studies() {
       if (it != by_id.end())
         it->second->counts[trial_state_from_string(r[1].c_str())] = r[2].as<int>();
     }
-    for (const auto& r :
-         tx.exec("SELECT t.study_id, v.value_type, MIN(v.value), MAX(v.value) FROM trials t "
-                 "JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
-                 "WHERE t.state = 'COMPLETE' GROUP BY t.study_id, v.value_type")) {
+    auto opt = [](const pqxx::field& f) {
+      return f.is_null() ? std::nullopt : std::optional(f.as<double>());
+    };
+    for (const auto& r : tx.exec(kBestValuesSql)) {
       const auto it = by_id.find(r[0].as<int64_t>());
-      if (it == by_id.end()) continue;
-      auto opt = [](const pqxx::field& f) {
-        return f.is_null() ? std::nullopt : std::optional(f.as<double>());
-      };
-      fold_best(*it->second, r[1].c_str(), opt(r[2]), opt(r[3]));
+      if (it != by_id.end()) fold_best(*it->second, r[1].c_str(), opt(r[2]), opt(r[3]));
     }
+    ConstrainedFold fold(by_id);
+    for (const auto& r : tx.exec(kConstrainedValuesSql))
+      fold.row(r[0].as<int64_t>(), r[1].as<int64_t>(), r[2].c_str(), opt(r[3]), r[4].c_str(),
+               r[5].c_str());
+    fold.finish();
     return out;
   });
 }

@@ -271,16 +271,19 @@ std::vector<StudySummary> SqliteStorage::list_studies() {
           static_cast<int>(counts.int64(2));
     }
 
-    Statement best(*db_,
-                   "SELECT t.study_id, v.value_type, MIN(v.value), MAX(v.value) FROM trials t "
-                   "JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
-                   "WHERE t.state = ?1 GROUP BY t.study_id, v.value_type");
-    best.bind(1, to_string(TrialState::kComplete));
+    Statement best(*db_, kBestValuesSql);
     while (best.step()) {
       const auto it = by_id.find(best.int64(0));
       if (it == by_id.end()) continue;
       fold_best(*it->second, best.text(1), best.optional_real(2), best.optional_real(3));
     }
+    Statement constrained(*db_, kConstrainedValuesSql);
+    ConstrainedFold fold(by_id);
+    while (constrained.step()) {
+      fold.row(constrained.int64(0), constrained.int64(1), constrained.text(2),
+               constrained.optional_real(3), constrained.text(4), constrained.text(5));
+    }
+    fold.finish();
     return out;
   });
 }

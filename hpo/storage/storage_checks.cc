@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
 
@@ -50,6 +51,24 @@ void fold_best(StudySummary& s, const std::string& type, std::optional<double> m
   if (type != "FINITE") v = decode_value(std::nullopt, type);
   if (!v) return;
   if (!s.best_value || (maximize ? *v > *s.best_value : *v < *s.best_value)) s.best_value = v;
+}
+
+void ConstrainedFold::row(int64_t study_id, int64_t trial_id, const std::string& type,
+                          std::optional<double> value, const std::string& key,
+                          const std::string& value_json) {
+  if (trial_id != trial_id_) {
+    finish();
+    study_id_ = study_id, trial_id_ = trial_id, type_ = type, value_ = value;
+  }
+  constraints_[key] = from_python_json(value_json);
+}
+
+void ConstrainedFold::finish() {
+  const auto it = by_id_.find(study_id_);
+  if (trial_id_ >= 0 && it != by_id_.end() && is_feasible(trial_constraints(constraints_)))
+    fold_best(*it->second, type_, value_, value_);
+  trial_id_ = -1;
+  constraints_.clear();
 }
 
 }  // namespace hpo

@@ -8,6 +8,7 @@ Usage: test_pareto.py HPO_BINARY TEST_NAME
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import textwrap
@@ -286,12 +287,19 @@ def test_constraints_rule_best_and_export(p):
     expect(config["x"] == next(t for t in done if t["number"] == want)["params"]["x"], config)
     top = p.run("export", "--study", "one", "--top", "20", "-o", os.path.join(p.dir, "top")).stdout
     expect(top.count("wrote ") == len(feasible), top)
+    listing = p.run("studies", "--storage", "sqlite:///studies.db").stdout
+    shown = re.search(r"^one: .*, best (\S+) \(maximize\)$", listing, re.M)
+    best_value = next(t for t in done if t["number"] == want)["value"]
+    expect(shown and abs(float(shown.group(1)) - best_value) <= 1e-3 * abs(best_value),
+           (listing, best_value))
     # One objective, none feasible: best says why there is none.
     p.pareto_study(name="one_none", goals="objective: {metric: score, direction: maximize}\n",
                    extra="constraints:\n  - {metric: cost, max: -1}\n", n_trials=2)
     p.run("run", "--study", "one_none")
     r = p.run("best", "--study", "one_none", check=False)
     expect(r.returncode == 1 and "no feasible COMPLETE trial yet" in r.stdout, (r.stdout, r.stderr))
+    listing = p.run("studies", "--storage", "sqlite:///studies.db").stdout
+    expect(re.search(r"^one_none: .*, best - \(maximize\)$", listing, re.M), listing)
     # Several objectives and no feasible trial: no front, nothing to export.
     p.pareto_study(name="none", extra="constraints:\n  - {metric: cost, max: -1}\n", n_trials=3)
     p.run("run", "--study", "none")

@@ -211,9 +211,25 @@ STORAGE_CONTRACT(summaries, "studies: get_or_create, directions and summaries") 
   finish(min.id, TrialState::kComplete, 2.0);
   finish(min.id, TrialState::kComplete, -kInfinity);
   storage.get_or_create_study("empty", Direction::kMinimize);
+  // The best of a study with constraints is its best feasible trial, as
+  // Optuna's best_trial: a value > 0 in the list or in a named constraint
+  // (Optuna 5), or one that is not a number, makes a trial infeasible; a
+  // trial without constraints is feasible.
+  const auto constrained = storage.get_or_create_study("constrained", Direction::kMinimize);
+  const auto judged = [&](double value, Attrs attrs) {
+    const auto t = storage.create_trial(constrained.id, {});
+    REQUIRE(storage.finish_trial(t.id, {TrialState::kComplete, value, {}, std::move(attrs)}));
+  };
+  judged(0.1, {{"constraints", {0.5, -1.0}}});
+  judged(0.2, {{"constraints:memory", 3.0}});
+  judged(0.3, {{"constraints", {"x"}}});
+  judged(0.4, {{"constraints", {-1.0, 0.0}}, {"constraints:memory", 0.0}});
+  judged(0.5, {{"other", 1.0}});
+  judged(0.6, {{"constraints", {-2.0}}});
 
   const auto studies = storage.list_studies();
-  REQUIRE(studies.size() == 3);
+  REQUIRE(studies.size() == 4);
+  CHECK(studies[3].best_value == 0.4);
   CHECK(studies[0].study.name == "max");
   CHECK(studies[0].counts == std::map<TrialState, int>{{TrialState::kComplete, 2},
                                                        {TrialState::kPruned, 1},
