@@ -16,7 +16,7 @@ namespace hpo {
 namespace {
 
 void info(const std::string& storage_flag) {
-  auto storage = open_storage(storage_url(storage_flag, std::nullopt), OpenMode::kMustExist);
+  auto storage = open_storage(storage_url(storage_flag, std::nullopt), OpenMode::kReadOnly);
   const std::string revision = storage->schema_revision();
   std::cout << storage->url() << ": Optuna schema version " << kOptunaSchemaVersion
             << ", alembic revision " << revision << "\n"

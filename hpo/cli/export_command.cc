@@ -271,7 +271,7 @@ int export_study(ExportFlags flags) {
         "the configs to stdout");
   }
   const auto config = try_load_study(flags.study);
-  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
+  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kReadOnly);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
   const StudyConfig* study = config ? &*config : nullptr;
 

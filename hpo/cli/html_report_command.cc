@@ -70,7 +70,7 @@ void check_output_path(const std::string& output) {
 
 int write_report(const ReportFlags& flags) {
   const auto config = try_load_study(flags.study);
-  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
+  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kReadOnly);
   StudyView loaded = load_study_view(*storage, config ? config->name : flags.study);
   const size_t objective = objective_index(loaded, flags.objective);
   StudyView view = on_objective(std::move(loaded), objective);

@@ -28,7 +28,7 @@ struct StudyFlags {
 
 StudyView open_view(const StudyFlags& flags) {
   const auto config = try_load_study(flags.study);
-  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kMustExist);
+  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kReadOnly);
   StudyView view = load_study_view(*storage, config ? config->name : flags.study);
   mark_orphans(*storage, view,
                config ? config->heartbeat_interval_s : StudyConfig{}.heartbeat_interval_s);
@@ -150,7 +150,7 @@ void add_studies_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--storage", *storage_flag,
                   "Study database URL (default: $HPO_STORAGE, else sqlite:///hpo.db)");
   cmd->callback([storage_flag, &exit_code] {
-    auto storage = open_storage(storage_url(*storage_flag, std::nullopt), OpenMode::kMustExist);
+    auto storage = open_storage(storage_url(*storage_flag, std::nullopt), OpenMode::kReadOnly);
     const auto studies = storage->list_studies();
     if (studies.empty()) std::cout << "no studies in " << storage->url() << "\n";
     for (const auto& s : studies) {

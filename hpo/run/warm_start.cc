@@ -83,7 +83,7 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const Sam
       continue;
     }
     std::unique_ptr<Storage> other;
-    if (!from.storage.empty()) other = open_storage(from.storage, OpenMode::kMustExist);
+    if (!from.storage.empty()) other = open_storage(from.storage, OpenMode::kReadOnly);
     Storage& db = other ? *other : storage;
     const auto study = db.find_study(from.study);
     if (!study) {

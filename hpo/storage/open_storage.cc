@@ -71,7 +71,7 @@ std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode,
   if (const auto sqlite = sqlite_path(url)) {
     const std::string& path = *sqlite;
     if (path.empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");
-    if (mode == OpenMode::kMustExist) {
+    if (mode != OpenMode::kCreateIfMissing) {
       std::error_code ec;
       if (!std::filesystem::exists(path, ec)) {
         throw StorageError(
@@ -81,7 +81,8 @@ std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode,
     } else {
       create_parent_directory(url, path);
     }
-    return std::make_unique<SqliteStorage>(path, std::chrono::seconds(10), new_revision);
+    return std::make_unique<SqliteStorage>(path, std::chrono::seconds(10), new_revision,
+                                           mode == OpenMode::kReadOnly);
   }
   if (is_pg_url(url))
     return std::make_unique<PgStorage>(url, mode == OpenMode::kCreateIfMissing, new_revision);

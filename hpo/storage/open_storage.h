@@ -13,7 +13,9 @@ namespace hpo {
 
 // Whether opening may create the database. Commands that only read (status,
 // best, export, studies) must not leave an empty database behind a typo.
-enum class OpenMode { kCreateIfMissing, kMustExist };
+// kReadOnly: it must exist, and reading it is enough (a SQLite file that
+// cannot be written, another user's, is opened read-only).
+enum class OpenMode { kCreateIfMissing, kMustExist, kReadOnly };
 
 // "sqlite:///relative/path.db" or "sqlite:////absolute/path.db"; with
 // kCreateIfMissing, the database file and its directory are created if

@@ -147,6 +147,13 @@ void ensure_optuna_schema(SqliteDb& db, const std::string& new_revision) {
     create_schema(db, new_revision);
     return;
   }
+  check_optuna_schema(db);
+}
+
+void check_optuna_schema(SqliteDb& db) {
+  if (count_schema_objects(db) == 0) {
+    throw StorageError("not a study database (it has no tables; hpo run creates them)");
+  }
   if (!table_exists(db, "version_info")) {
     throw StorageError("not an Optuna study database (it has tables but no version_info)");
   }

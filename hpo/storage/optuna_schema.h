@@ -26,6 +26,10 @@ std::vector<std::string> optuna_schema_ddl(const std::string& revision);
 // SQLite failures, e.g. a file that is not a database, throw SqliteError.
 void ensure_optuna_schema(SqliteDb& db, const std::string& new_revision);
 
+// Only the checks, for a database opened read-only: an empty one is refused
+// as not a study database.
+void check_optuna_schema(SqliteDb& db);
+
 // The alembic revision of a database that ensure_optuna_schema accepted.
 std::string optuna_schema_revision(SqliteDb& db);
 

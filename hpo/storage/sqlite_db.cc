@@ -17,9 +17,14 @@ bool SqliteError::is_contention() const {
   return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
 }
 
-SqliteDb::SqliteDb(const std::string& path) {
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+SqliteDb::SqliteDb(const std::string& path)
+    : SqliteDb(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) {}
+
+SqliteDb::SqliteDb(const ReadOnlyUri& read_only)
+    : SqliteDb(read_only.uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI) {}
+
+SqliteDb::SqliteDb(const std::string& name, int flags) {
+  const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);  // a failed open still allocates a handle

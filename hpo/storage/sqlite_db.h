@@ -31,6 +31,11 @@ class SqliteDb {
  public:
   // Opens (creating if absent) the database file; throws SqliteError.
   explicit SqliteDb(const std::string& path);
+  // Opens a "file:" URI read-only (see sqlite_read_only.h).
+  struct ReadOnlyUri {
+    std::string uri;
+  };
+  explicit SqliteDb(const ReadOnlyUri& read_only);
   ~SqliteDb();
   SqliteDb(const SqliteDb&) = delete;
   SqliteDb& operator=(const SqliteDb&) = delete;
@@ -46,6 +51,7 @@ class SqliteDb {
   int changes() const;
 
  private:
+  SqliteDb(const std::string& name, int flags);  // sqlite3_open_v2's
   friend class Statement;
   // Prepared statements are kept for reuse, keyed by their SQL: hpo runs
   // the same few dozen statements for every trial, and parsing them anew

@@ -11,6 +11,7 @@
 #include "hpo/storage/optuna_codec.h"
 #include "hpo/storage/optuna_schema.h"
 #include "hpo/storage/sqlite_db.h"
+#include "hpo/storage/sqlite_read_only.h"
 #include "hpo/storage/sqlite_trial_reader.h"
 #include "hpo/storage/storage_checks.h"
 #include "hpo/storage/trial_not_running.h"
@@ -189,15 +190,24 @@ auto SqliteStorage::write(const char* what, Body&& body) {
 }
 
 SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds busy_timeout,
-                             const std::string& new_revision)
+                             const std::string& new_revision, bool read_only_if_needed)
     : path_(path), url_("sqlite:///" + path) {
+  const bool read_only = read_only_if_needed && !sqlite_writable(path);
   try {
-    db_ = std::make_unique<SqliteDb>(path);
+    db_ = read_only ? std::make_unique<SqliteDb>(SqliteDb::ReadOnlyUri{sqlite_read_only_uri(path)})
+                    : std::make_unique<SqliteDb>(path);
   } catch (const SqliteError& e) {
     throw StorageError(url_ + ": cannot open: " + e.what() + file_system_hint(path_));
   }
   db_->set_busy_timeout(static_cast<int>(busy_timeout.count()));
   std::lock_guard<std::mutex> lock(mu_);
+  if (read_only) {
+    // Nothing may change: no schema, no WAL switch, no sync setting.
+    retrying("cannot open", [&] {
+      in_transaction(*db_, Transaction::Kind::kRead, [&] { check_optuna_schema(*db_); });
+    });
+    return;
+  }
   retrying("cannot open", [&] {
     in_transaction(*db_, Transaction::Kind::kWrite,
                    [&] { ensure_optuna_schema(*db_, new_revision); });

@@ -30,9 +30,13 @@ class SqliteStorage : public Storage {
   // file is then left as it was. A new database gets `new_revision`'s schema.
   // `busy_timeout` is how long SQLite waits for another connection's lock
   // before a transaction is retried (tests shorten it).
+  // With `read_only_if_needed`, a file this process may not write is opened
+  // read-only (sqlite_read_only.h): it must hold the schema already, and
+  // every write throws StorageError.
   explicit SqliteStorage(const std::string& path,
                          std::chrono::milliseconds busy_timeout = std::chrono::seconds(10),
-                         const std::string& new_revision = kNewestRevision);
+                         const std::string& new_revision = kNewestRevision,
+                         bool read_only_if_needed = false);
   ~SqliteStorage() override;
 
   std::string url() const override { return url_; }

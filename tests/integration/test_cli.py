@@ -16,6 +16,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 from harness import AS_OPTUNA_32, expect, run_named_test
@@ -1404,16 +1405,59 @@ def private_tmpfs(p, size):
 
 def test_database_of_another_user(p):
     # A study database this user may read but not write (another user's, as on a shared box):
-    # the error says so, where SQLite said only "attempt to write a readonly database".
-    p.study()
-    p.run("run", "--study", "s", "-n", "1")
+    # `hpo run` says so, where SQLite said only "attempt to write a readonly database"; the
+    # commands that only read show what its owner sees, and leave no file behind.
+    p.study(fixed="sleep: 0.1, epochs: 2")
+    p.run("run", "--study", "s", "-n", "3")
     snapshot = open(p.db(), "rb").read()
     os.chmod(p.dir, 0o755)
     nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    r = subprocess.run([*nobody, p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir, capture_output=True,
-                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    def as_nobody(*args):
+        return subprocess.run([*nobody, p.hpo, *args], cwd=p.dir, capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+    r = as_nobody("run", "--study", "s", "-n", "1")
     expect(r.returncode == 3 and "studies.db is read-only to you" in r.stderr, (r.returncode, r.stderr))
-    expect(open(p.db(), "rb").read() == snapshot, "the refused run changed the database")
+    seen, owner = what_readers_see(p, as_nobody), what_readers_see(p, p.run)
+    expect(seen == owner, (seen, owner))
+    expect(open(p.db(), "rb").read() == snapshot, "reading another user's database changed it")
+    expect(sorted(os.listdir(p.dir)) == sorted(["fake_trainer.py", "runs", "search_spaces",
+                                                "studies", "studies.db"]), os.listdir(p.dir))
+    # While its owner's run writes it (its -wal and -shm are there), the reader sees the
+    # trials committed so far, those still in the WAL among them.
+    p.study(fixed="sleep: 0.5, epochs: 40")
+    proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and len(p.status()["trials"]) < 4:
+            time.sleep(0.05)
+        r = as_nobody("status", "--study", "s", "--json")
+        expect(r.returncode == 0, r.stderr)
+        seen = [t["state"] for t in json.loads(r.stdout)["trials"]]
+        expect(seen == ["COMPLETE"] * 3 + ["RUNNING"], seen)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+
+
+# What `hpo status`, best, export, studies and db info print, through `run` (a function
+# that runs hpo and returns its CompletedProcess), each required to succeed; and that
+# `hpo report` writes its page.
+def what_readers_see(p, run, storage="sqlite:///studies.db"):
+    seen = {}
+    for args in (["status", "--study", "s", "--json"], ["best", "--study", "s"],
+                 ["export", "--study", "s", "--format", "json"]):
+        seen[args[0]] = run(*args, "--storage", storage)
+    for args in (["studies"], ["db", "info"]):
+        seen[args[0]] = run(*args, "--storage", storage)
+    with tempfile.TemporaryDirectory() as pages:
+        os.chmod(pages, 0o777)
+        page = os.path.join(pages, "report.html")
+        seen["report"] = run("report", "--study", "s", "-o", page, "--storage", storage)
+        expect(seen["report"].returncode != 0 or os.path.getsize(page) > 10000, "the page")
+    for name, r in seen.items():
+        expect(r.returncode == 0, (name, r.returncode, r.stdout, r.stderr))
+    return {name: r.stdout for name, r in seen.items() if name != "report"}
 
 
 def test_runs_dir_that_cannot_be_written(p):
@@ -1463,11 +1507,15 @@ def full_and_read_only(p, small):
     con.close()  # an open file would keep the remount below from going read-only
     expect(integrity == "ok", integrity)
     p.run("run", "--study", "s", "-n", "1", "--storage", url)   # it recovers once there is room
-    # Read-only disk: a clear error, nothing written.
+    # Read-only disk: a clear error, nothing written; an archive on it still reads.
+    writable = what_readers_see(p, p.run, url)
     subprocess.run(["mount", "-o", "remount,ro", small], check=True)
     before = open(os.path.join(small, "hpo.db"), "rb").read()
     r = p.run("run", "--study", "s", "-n", "1", "--storage", url, check=False)
     expect(r.returncode == 3 and "hpo.db" in r.stderr, f"exit {r.returncode}: {r.stderr}")
+    expect(open(os.path.join(small, "hpo.db"), "rb").read() == before, "read-only database changed")
+    read_only = what_readers_see(p, lambda *args: p.run(*args, check=False), url)
+    expect(read_only == writable, (read_only, writable))
     expect(open(os.path.join(small, "hpo.db"), "rb").read() == before, "read-only database changed")
 
 

@@ -1,0 +1,83 @@
+#include "hpo/storage/sqlite_read_only.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "hpo/storage/optuna_schema.h"
+#include "hpo/storage/sqlite_db.h"
+#include "hpo/storage/sqlite_storage.h"
+#include "hpo/storage/storage.h"
+#include "temp_dir.h"
+
+namespace hpo {
+namespace {
+
+// A study database made the way hpo run makes one (WAL mode), closed.
+std::string study_database(const TempDir& dir, const std::string& name) {
+  const std::string path = dir.path(name);
+  SqliteStorage(path).get_or_create_study("s", Direction::kMinimize);
+  return path;
+}
+
+int64_t count_studies(const std::string& uri) {
+  SqliteDb db(SqliteDb::ReadOnlyUri{uri});
+  Statement st(db, "SELECT COUNT(*) FROM studies");
+  REQUIRE(st.step());
+  return st.int64(0);
+}
+
+TEST_CASE("a read-only open of a WAL database reads it as immutable only while no writer has it") {
+  TempDir dir;
+  const std::string path = study_database(dir, "hpo.db");
+  REQUIRE_FALSE(std::filesystem::exists(path + "-wal"));
+  CHECK(sqlite_read_only_uri(path) == "file:" + path + "?immutable=1");
+  CHECK(count_studies(sqlite_read_only_uri(path)) == 1);
+
+  SqliteStorage writer(path);  // a writer's connection keeps the -wal file
+  writer.get_or_create_study("t", Direction::kMinimize);
+  REQUIRE(std::filesystem::exists(path + "-wal"));
+  CHECK(sqlite_read_only_uri(path) == "file:" + path + "?mode=ro");
+  CHECK(count_studies(sqlite_read_only_uri(path)) == 2);  // "t" is still in the WAL
+}
+
+TEST_CASE("a rollback-journal database is opened read-only, never immutable") {
+  TempDir dir;
+  const std::string path = dir.path("optuna.db");
+  {
+    SqliteDb db(path);
+    db.exec("CREATE TABLE studies (study_id INTEGER PRIMARY KEY)");
+    db.exec("INSERT INTO studies DEFAULT VALUES");
+  }
+  CHECK(sqlite_read_only_uri(path) == "file:" + path + "?mode=ro");
+  CHECK(count_studies(sqlite_read_only_uri(path)) == 1);
+}
+
+TEST_CASE("a path with URI characters in it names the same file") {
+  TempDir dir;
+  const std::string path = study_database(dir, "a?b%25c#d.db");
+  const std::string uri = sqlite_read_only_uri(path);
+  CHECK(uri.find("a%3Fb%2525c%23d.db?immutable=1") != std::string::npos);
+  CHECK(count_studies(uri) == 1);
+}
+
+TEST_CASE("a read-only connection writes nothing") {
+  TempDir dir;
+  const std::string path = study_database(dir, "hpo.db");
+  SqliteDb db(SqliteDb::ReadOnlyUri{sqlite_read_only_uri(path)});
+  CHECK_THROWS_AS(db.exec("INSERT INTO studies (study_name) VALUES ('x')"), SqliteError);
+  CHECK(count_studies(sqlite_read_only_uri(path)) == 1);
+}
+
+TEST_CASE("read-only, an empty file is not a study database, and nothing creates one") {
+  TempDir dir;
+  const std::string path = dir.path("empty.db");
+  std::ofstream(path).close();
+  SqliteDb db(SqliteDb::ReadOnlyUri{sqlite_read_only_uri(path)});
+  CHECK_THROWS_WITH_AS(check_optuna_schema(db), doctest::Contains("no tables"), StorageError);
+  CHECK(std::filesystem::file_size(path) == 0);
+}
+
+}  // namespace
+}  // namespace hpo
