@@ -37,12 +37,11 @@ bool trial_feasible(const TrialRecord& trial) {
 }
 
 std::vector<const TrialRecord*> pareto_trials(const StudyView& view) {
-  const bool constrained = has_constraints(view.trials);
   const auto directions = objective_directions(view.study);
   std::vector<const TrialRecord*> candidates;
   Losses losses;
   for (const auto& t : view.trials) {
-    if (!has_all_values(view, t) || (constrained && !trial_feasible(t))) continue;
+    if (!has_all_values(view, t) || !trial_feasible(t)) continue;
     candidates.push_back(&t);
     losses.push_back(to_losses(t.values, directions));
   }

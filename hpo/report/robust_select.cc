@@ -48,9 +48,8 @@ bool any_fold_metrics(const StudyView& view) {
 std::vector<const TrialRecord*> ranked_trials(const StudyView& view, SelectRule rule, size_t k) {
   if (rule == SelectRule::kBestValue) return best_trials(view, k);
   std::vector<std::pair<double, const TrialRecord*>> scored;
-  const bool constrained = has_constraints(view.trials);
   for (const auto& t : view.trials) {
-    if (constrained && !trial_feasible(t)) continue;
+    if (!trial_feasible(t)) continue;
     const auto score = robust_score(view, t);
     if (score && !std::isnan(*score)) scored.emplace_back(*score, &t);
   }

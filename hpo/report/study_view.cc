@@ -106,11 +106,9 @@ StudyView on_objective(StudyView view, size_t k) {
 }
 
 std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k) {
-  const bool constrained = has_constraints(view.trials);
   std::vector<const TrialRecord*> complete;
   for (const auto& t : view.trials) {
-    if (t.state == TrialState::kComplete && t.value && (!constrained || trial_feasible(t)))
-      complete.push_back(&t);
+    if (t.state == TrialState::kComplete && t.value && trial_feasible(t)) complete.push_back(&t);
   }
   const bool maximize = view.study.direction == Direction::kMaximize;
   std::stable_sort(complete.begin(), complete.end(),

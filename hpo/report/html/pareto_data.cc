@@ -19,11 +19,10 @@ using json = nlohmann::json;
 // steps (trial numbers), in number order.
 json hypervolume_json(const StudyView& view, size_t max_steps) {
   const auto directions = objective_directions(view.study);
-  const bool constrained = has_constraints(view.trials);
   std::vector<int> numbers;
   Losses losses;
   for (const auto& t : view.trials) {
-    if (!has_all_values(view, t) || (constrained && !trial_feasible(t))) continue;
+    if (!has_all_values(view, t) || !trial_feasible(t)) continue;
     numbers.push_back(t.number);
     losses.push_back(to_losses(t.values, directions));
   }
