@@ -164,6 +164,14 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot,
         plan.earlier_trainer = TrainerRecord::from_json(earlier->second);
       return plan;
     }
+    // Another run found it too and took it first (or, for a beat gone
+    // stale, its own run beats again): not this run's to count, nor to run.
+    progress_.expect_more(-1);
+    progress_.note("trial " + std::to_string(orphan.number) +
+                   (found.needs_stale_beat ? ": resumed by another run first, or its run is "
+                                             "beating again; leaving it"
+                                           : ": another run resumed it first; leaving it to "
+                                             "that run"));
   }
   return std::nullopt;
 }

@@ -1087,6 +1087,40 @@ def test_n_counts_new_trials_and_resumes_all(p):
     expect("0 complete" in out and len(p.status()["trials"]) == 3, out)
 
 
+def test_two_runs_race_for_an_orphan(p):
+    # A run killed with its trial RUNNING, then two `hpo run -n 0` at once: both may find
+    # the orphan, and only one takes it. The other must say so and count it out, not
+    # announce that it runs it and then run nothing. Rounds until the race is seen (it is,
+    # in most rounds on 2 cores); every round checks the property.
+    p.study(fixed="sleep: 0.05, epochs: 2")
+    raced = 0
+    for round in range(10):
+        trial = len(p.status()["trials"]) if round else 0
+        proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seen = os.path.join(p.dir, "runs", "s", f"trial_{trial:04d}", "seen.json")
+        deadline = time.time() + 60
+        while time.time() < deadline and not os.path.exists(seen):
+            time.sleep(0.01)
+        proc.kill()
+        proc.wait()
+        runs = [subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "0"], cwd=p.dir,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                for _ in range(2)]
+        outs = [r.communicate(timeout=60)[0] for r in runs]
+        found = [o for o in outs if "found 1 trial(s) left RUNNING" in o]
+        ran = [o for o in found if f"trial {trial} started: (resumed)" in o]
+        left = [o for o in found if f"trial {trial}: another run resumed it first" in o]
+        expect(len(ran) == 1 and len(left) == len(found) - 1, (round, outs))
+        for o in left:
+            expect("0/0 done" in o and "0 complete" in o, o)
+        expect(p.status()["trials"][trial]["state"] == "COMPLETE", p.status())
+        raced += len(found) == 2
+        if raced:
+            break
+    print(f"the race was seen in {raced} of {round + 1} round(s)")
+
+
 def test_second_ctrl_c_kills(p):
     p.study(fixed="mode: hang_hard", grace=60)
     proc = subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "1"], cwd=p.dir,
