@@ -7,9 +7,9 @@ namespace hpo {
 namespace {
 
 // Integers above this are typos, not settings.
-constexpr int64_t kMaxInteger = 1000000;
+constexpr int64_t kGpMaxInteger = 1000000;
 
-const std::vector<GpOptionRow> kTable = {
+const std::vector<GpOptionRow> kGpTable = {
     {"n_startup_trials", &GpOptions::n_startup_trials, "an integer of at least 0",
      "Startup trials before the GP starts (at least one COMPLETE trial is needed too); unset: a "
      "quarter of the study's n_trials, between min(3, parameters) and 10 (10 when n_trials is "
@@ -21,13 +21,13 @@ const std::vector<GpOptionRow> kTable = {
      "The objective has no noise: the noise variance is fixed near zero instead of estimated."},
 };
 
-struct Setter {
+struct GpSetter {
   const TpeOptionValue& value;
   GpOptions& out;
 
   bool operator()(int GpOptions::*member) const {
     const auto* integer = std::get_if<int64_t>(&value.value);
-    if (!integer || *integer < 0 || *integer > kMaxInteger) return false;
+    if (!integer || *integer < 0 || *integer > kGpMaxInteger) return false;
     out.*member = static_cast<int>(*integer);
     return true;
   }
@@ -45,7 +45,7 @@ struct Setter {
   }
 };
 
-struct Text {
+struct GpText {
   const GpOptions& options;
   std::string operator()(int GpOptions::*m) const { return std::to_string(options.*m); }
   std::string operator()(bool GpOptions::*m) const { return options.*m ? "true" : "false"; }
@@ -56,17 +56,17 @@ struct Text {
 
 }  // namespace
 
-const std::vector<GpOptionRow>& gp_option_table() { return kTable; }
+const std::vector<GpOptionRow>& gp_option_table() { return kGpTable; }
 
-std::vector<std::string> gp_option_keys() { return option_row_keys(kTable); }
+std::vector<std::string> gp_option_keys() { return option_row_keys(kGpTable); }
 
 std::string gp_option_text(const GpOptionRow& row, const GpOptions& options) {
-  return std::visit(Text{options}, row.member);
+  return std::visit(GpText{options}, row.member);
 }
 
 std::optional<TpeOptionError> read_gp_options(const std::map<std::string, TpeOptionValue>& values,
                                               GpOptions& out) {
-  return read_independent_options<Setter>(kTable, values, out);
+  return read_independent_options<GpSetter>(kGpTable, values, out);
 }
 
 }  // namespace hpo

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "samplers/numbers.h"
+
 namespace hpo {
 
 namespace {
@@ -11,7 +13,6 @@ namespace {
 constexpr double kMinVariance = 1e-12;
 // The noise variance of a fantasy's value (a floor for the Cholesky factor).
 constexpr double kBelievedNoise = 1e-6;
-constexpr double kSqrt5 = 2.23606797749978969641;
 
 }  // namespace
 

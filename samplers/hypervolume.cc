@@ -6,13 +6,13 @@
 #include <limits>
 #include <queue>
 
+#include "samplers/numbers.h"
+
 namespace hpo {
 
 namespace {
 
 using Point = std::vector<double>;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Points that strictly dominate the reference, cut to its first `d` losses.
 std::vector<Point> inside(const Losses& losses, const Point& reference) {

@@ -2,11 +2,9 @@
 
 #include <cmath>
 
-namespace hpo {
+#include "samplers/numbers.h"
 
-namespace {
-constexpr double kSqrt5 = 2.23606797749978969641;
-}  // namespace
+namespace hpo {
 
 double dimension_difference(double a, double b, bool categorical) {
   if (categorical) return a == b ? 0.0 : 1.0;

@@ -5,13 +5,13 @@
 #include <limits>
 
 #include "samplers/hypervolume.h"
+#include "samplers/numbers.h"
 #include "samplers/pareto.h"
 
 namespace hpo {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kTiny = 1e-12;
 
 // The most trials "below" ever holds (n_below's cap): no front past that

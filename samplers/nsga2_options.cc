@@ -8,7 +8,7 @@ namespace hpo {
 
 namespace {
 
-const std::vector<Nsga2OptionRow> kTable = {
+const std::vector<Nsga2OptionRow> kNsga2Table = {
     {"population_size", &Nsga2Options::population_size, "an integer from 2 to 100000",
      "Trials per generation; trial n belongs to generation n / population_size."},
     {"crossover_prob", &Nsga2Options::crossover_prob, "a number from 0 to 1",
@@ -19,7 +19,7 @@ const std::vector<Nsga2OptionRow> kTable = {
      "Chance that each parameter is drawn anew at random; default 1 / (number of parameters)."},
 };
 
-struct Setter {
+struct Nsga2Setter {
   const TpeOptionValue& value;
   Nsga2Options& out;
 
@@ -44,7 +44,7 @@ struct Setter {
   }
 };
 
-struct Text {
+struct Nsga2Text {
   const Nsga2Options& options;
   std::string operator()(int Nsga2Options::*m) const { return std::to_string(options.*m); }
   std::string operator()(double Nsga2Options::*m) const {
@@ -57,17 +57,17 @@ struct Text {
 
 }  // namespace
 
-const std::vector<Nsga2OptionRow>& nsga2_option_table() { return kTable; }
+const std::vector<Nsga2OptionRow>& nsga2_option_table() { return kNsga2Table; }
 
-std::vector<std::string> nsga2_option_keys() { return option_row_keys(kTable); }
+std::vector<std::string> nsga2_option_keys() { return option_row_keys(kNsga2Table); }
 
 std::string nsga2_option_text(const Nsga2OptionRow& row, const Nsga2Options& options) {
-  return std::visit(Text{options}, row.member);
+  return std::visit(Nsga2Text{options}, row.member);
 }
 
 std::optional<TpeOptionError> read_nsga2_options(
     const std::map<std::string, TpeOptionValue>& values, Nsga2Options& out) {
-  return read_independent_options<Setter>(kTable, values, out);
+  return read_independent_options<Nsga2Setter>(kNsga2Table, values, out);
 }
 
 }  // namespace hpo

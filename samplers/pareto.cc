@@ -5,11 +5,11 @@
 #include <limits>
 #include <numeric>
 
+#include "samplers/numbers.h"
+
 namespace hpo {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Whether point a of `flat` (m losses each) dominates point b.
 bool dominates_flat(const double* flat, size_t m, size_t a, size_t b) {

@@ -10,11 +10,11 @@ namespace hpo {
 namespace {
 
 // Integers above this are typos, not settings.
-constexpr double kMaxInteger = 1000000;
+constexpr double kTpeMaxInteger = 1000000;
 
 // Every check is written `valid ? nullptr : expected`, so that NaN, which
 // fails every comparison, yields the expected text (see expected_number).
-const std::vector<TpeOptionRow> kTable = {
+const std::vector<TpeOptionRow> kTpeTable = {
     {"preset", std::monostate{}, nullptr,
      "The values the other keys adjust: default (hpo's), or optuna (Optuna 3.1's TPESampler)."},
     {"multivariate", &TpeOptions::multivariate, nullptr,
@@ -25,7 +25,7 @@ const std::vector<TpeOptionRow> kTable = {
      "conditional search space (condition:) is always modelled so."},
     {"n_startup_trials", &TpeOptions::n_startup_trials,
      [](double v, const TpeOptions&) -> const char* {
-       return v >= 0 && v <= kMaxInteger ? nullptr : "an integer of at least 0";
+       return v >= 0 && v <= kTpeMaxInteger ? nullptr : "an integer of at least 0";
      },
      "Startup trials before TPE starts; unset: a quarter of the study's n_trials, between "
      "min(3, parameters) and 10 (10 when n_trials is unknown or the space is mostly "
@@ -35,7 +35,7 @@ const std::vector<TpeOptionRow> kTable = {
      "(independent uniform draws)."},
     {"n_ei_candidates", &TpeOptions::n_ei_candidates,
      [](double v, const TpeOptions&) -> const char* {
-       return v >= 1 && v <= kMaxInteger ? nullptr : "an integer of at least 1";
+       return v >= 1 && v <= kTpeMaxInteger ? nullptr : "an integer of at least 1";
      },
      "Draws from l(x) to choose the suggestion from."},
     {"split", &TpeOptions::split, nullptr,
@@ -197,16 +197,16 @@ struct ExpectedOf {
 
 }  // namespace
 
-const std::vector<TpeOptionRow>& tpe_option_table() { return kTable; }
+const std::vector<TpeOptionRow>& tpe_option_table() { return kTpeTable; }
 
-std::vector<std::string> tpe_option_keys() { return option_row_keys(kTable); }
+std::vector<std::string> tpe_option_keys() { return option_row_keys(kTpeTable); }
 
 std::optional<TpeOptionError> read_tpe_options(const std::map<std::string, TpeOptionValue>& values,
                                                TpeOptions& out) {
   for (const auto& entry : values)
-    if (!find_option_row(kTable, entry.first)) return TpeOptionError{entry.first, ""};
+    if (!find_option_row(kTpeTable, entry.first)) return TpeOptionError{entry.first, ""};
   std::string preset = "default";
-  for (const auto& row : kTable) {
+  for (const auto& row : kTpeTable) {
     const auto it = values.find(row.key);
     if (it == values.end()) continue;
     const std::string expected = tpe_option_expected(row, out);

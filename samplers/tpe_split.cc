@@ -4,12 +4,11 @@
 #include <cmath>
 #include <limits>
 
+#include "samplers/numbers.h"
+
 namespace hpo {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Ranked lexicographically, smaller first: (step key, sign * value).
 struct Rank {

@@ -4,12 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#include "samplers/numbers.h"
+
 namespace hpo {
 namespace truncnorm {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kSqrt1_2 = 0.70710678118654752440;
 
 // log(exp(hi) - exp(lo)) for lo <= hi, without cancelling to zero.

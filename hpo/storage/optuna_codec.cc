@@ -247,4 +247,6 @@ std::string format_datetime(std::chrono::system_clock::time_point time) {
   return buf;
 }
 
+std::string datetime_now() { return format_datetime(std::chrono::system_clock::now()); }
+
 }  // namespace hpo

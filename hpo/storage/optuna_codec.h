@@ -51,6 +51,8 @@ double decode_value(const std::optional<double>& value, const std::string& type)
 // hosts in different time zones write comparable times. Local time is for
 // display only.
 std::string format_datetime(std::chrono::system_clock::time_point time);
+// The time now, as format_datetime writes it.
+std::string datetime_now();
 
 }  // namespace hpo
 

@@ -14,8 +14,8 @@ namespace {
 constexpr int64_t kSchemaLockKey = 0x6870'6f5f'7363'686d;  // "hpo_schm"
 
 // study_user_attributes and its three siblings differ only in names.
-std::string attribute_table(const std::string& owner, const std::string& owners,
-                            const std::string& kind) {
+std::string pg_attribute_table(const std::string& owner, const std::string& owners,
+                               const std::string& kind) {
   const std::string id = owner + "_" + kind + "_attribute_id";
   const std::string owner_id = owner + "_id";
   return "CREATE TABLE " + owner + "_" + kind + "_attributes (" + id + " SERIAL NOT NULL, " +
@@ -64,16 +64,16 @@ std::vector<std::string> pg_schema_ddl(const std::string& revision) {
       "NOT NULL, "
       "study_id INTEGER NOT NULL, objective INTEGER NOT NULL, PRIMARY KEY (study_direction_id), "
       "UNIQUE (study_id, objective), FOREIGN KEY(study_id) REFERENCES studies (study_id))",
-      attribute_table("study", "studies", "user"),
-      attribute_table("study", "studies", "system"),
+      pg_attribute_table("study", "studies", "user"),
+      pg_attribute_table("study", "studies", "system"),
       "CREATE TABLE trials (trial_id SERIAL NOT NULL, number INTEGER, study_id INTEGER, "
       "state trialstate NOT NULL, datetime_start TIMESTAMP WITHOUT TIME ZONE, "
       "datetime_complete TIMESTAMP WITHOUT TIME ZONE, PRIMARY KEY (trial_id), "
       "FOREIGN KEY(study_id) REFERENCES studies (study_id))",
       // Optuna >= 3.2's models.py (index=True); the migration names it trials_study_id_key.
       kStudyIdIndex,
-      attribute_table("trial", "trials", "user"),
-      attribute_table("trial", "trials", "system"),
+      pg_attribute_table("trial", "trials", "user"),
+      pg_attribute_table("trial", "trials", "system"),
       "CREATE TABLE trial_params (param_id SERIAL NOT NULL, trial_id INTEGER, param_name "
       "VARCHAR(512), "
       "param_value FLOAT, distribution_json TEXT, PRIMARY KEY (param_id), UNIQUE (trial_id, "

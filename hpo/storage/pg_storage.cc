@@ -24,8 +24,6 @@ using nlohmann::json;
 // that a retry after a lost COMMIT finds the trial instead of making another.
 constexpr const char kCreateToken[] = "hpo:create_token";
 
-std::string now() { return format_datetime(std::chrono::system_clock::now()); }
-
 // A double as text that PostgreSQL reads back to the same bits.
 std::string real(double v) {
   char buf[32];
@@ -199,7 +197,7 @@ void end_trial(pqxx::work& tx, int64_t trial_id, const TrialOutcome& outcome) {
           "FROM json_array_elements($7::json) p WHERE t.trial_id = $1 AND t.param_name = p->>0 "
           "AND t.distribution_json = p->>2 RETURNING 1) "
           "SELECT COUNT(*) FROM params",
-      trial_id, to_string(outcome.state), now(), value.dump(),
+      trial_id, to_string(outcome.state), datetime_now(), value.dump(),
       attr_texts(outcome.user_attrs, kTrialUserAttrs.table),
       attr_texts(outcome.system_attrs, kTrialSystemAttrs.table), utf8_dump(params, "trial_params"));
   if (r[0].as<size_t>() != outcome.params.size()) {
@@ -253,7 +251,7 @@ json owner_of(pqxx::work& tx, int64_t trial_id, const std::string& key) {
 void insert_numbered_trial(pqxx::work& tx, int64_t study_id, TrialRecord& t) {
   require_study(tx, study_id, " FOR UPDATE");
   t.state = TrialState::kRunning;
-  t.datetime_start = now();
+  t.datetime_start = datetime_now();
   // The count and the insert in one statement: one round trip less under the lock.
   const auto row = exec_prepared_sql1(
       tx,
@@ -477,7 +475,7 @@ void PgStorage::fail_incomplete(int64_t trial_id, const std::string& why) {
           tx,
           "UPDATE trials SET state = 'FAIL', datetime_complete = $2 WHERE trial_id = $1 AND "
           "state = 'RUNNING'",
-          trial_id, now());
+          trial_id, datetime_now());
       put_attr(tx, kTrialSystemAttrs, trial_id, "hpo:fail_reason",
                "its params could not be made or stored: " + why);
     });

@@ -18,7 +18,7 @@ const char kPgTrialColumns[] =
 
 namespace {
 
-using TrialIndex = std::unordered_map<int64_t, TrialRecord*>;
+using PgTrialIndex = std::unordered_map<int64_t, TrialRecord*>;
 
 std::string text(const pqxx::field& f) { return f.is_null() ? std::string() : f.c_str(); }
 
@@ -31,7 +31,7 @@ std::optional<double> optional_real(const pqxx::field& f) {
 // its trial to `add`.
 template <typename Add>
 void for_each_child(pqxx::work& tx, const std::string& sql, const std::string& ids,
-                    const TrialIndex& index, Add&& add) {
+                    const PgTrialIndex& index, Add&& add) {
   for (const auto& row : exec_prepared_sql(tx, sql, ids)) {
     const auto it = index.find(row[0].as<int64_t>());
     if (it != index.end()) add(*it->second, row);
@@ -53,7 +53,7 @@ std::vector<TrialRecord> read_pg_trials(pqxx::work& tx, const pqxx::result& rows
     trials.push_back(std::move(t));
   }
   if (trials.empty()) return trials;
-  TrialIndex index;
+  PgTrialIndex index;
   std::string ids = "{";
   for (auto& t : trials) {
     index[t.id] = &t;

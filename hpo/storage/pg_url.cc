@@ -13,19 +13,9 @@ namespace {
 
 constexpr const char kExpected[] = "expected postgresql://USER:PASSWORD@HOST:PORT/DATABASE";
 
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
-}
-
 bool pg_scheme(const std::string& scheme) {
   return scheme == "postgresql" || scheme == "postgres" ||
-         (starts_with(scheme, "postgresql+") && scheme.size() > 11);
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
+         (scheme.compare(0, 11, "postgresql+") == 0 && scheme.size() > 11);
 }
 
 void add_secret(PgUrl& url, const std::string& raw) {
@@ -67,7 +57,7 @@ std::string neutral_query(const std::string& query, PgUrl& url, bool* names_data
     const std::string value = eq == std::string::npos ? "" : param.substr(eq + 1);
     std::string out = param;
     // Masked in any case, as masked_password_params does.
-    if (lower(key) == "password") add_secret(url, value);
+    if (ascii_lower(key) == "password") add_secret(url, value);
     if (key == "dbname" && !value.empty()) *names_database = true;
     if (key == "options") {
       const std::string options = options_without_time_zone(percent_decoded(value));

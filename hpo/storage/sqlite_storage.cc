@@ -26,8 +26,6 @@ using nlohmann::json;
 // this many attempts in all.
 constexpr int kMaxAttempts = 8;
 
-std::string now() { return format_datetime(std::chrono::system_clock::now()); }
-
 void put_attr(SqliteDb& db, AttrTable t, int64_t owner, const std::string& key, const json& value) {
   Statement st(db, std::string("INSERT INTO ") + t.table + " (" + t.owner +
                        ", \"key\", value_json) VALUES (?1, ?2, ?3) ON CONFLICT (" + t.owner +
@@ -323,7 +321,7 @@ TrialRecord SqliteStorage::create_trial(int64_t study_id, const NewTrial& trial)
     TrialRecord t;
     t.number = next_trial_number(*db_, study_id);
     t.state = TrialState::kRunning;
-    t.datetime_start = now();
+    t.datetime_start = datetime_now();
     Statement(
         *db_,
         "INSERT INTO trials (number, study_id, state, datetime_start) VALUES (?1, ?2, ?3, ?4)")
@@ -439,7 +437,7 @@ bool SqliteStorage::finish_trial(int64_t trial_id, const TrialOutcome& outcome) 
     if (state != TrialState::kRunning) return false;
     Statement(*db_, "UPDATE trials SET state = ?1, datetime_complete = ?2 WHERE trial_id = ?3")
         .bind(1, to_string(outcome.state))
-        .bind(2, now())
+        .bind(2, datetime_now())
         .bind(3, trial_id)
         .run();
     const auto values = outcome_values(outcome);

@@ -16,12 +16,6 @@ int hex_value(char c) {
   return -1;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 bool is_separator(char c) { return c == '&' || c == '?' || c == ' ' || c == '\t' || c == '\n'; }
 
 // Where the authority starts: after "scheme:" and its slashes when the URL has
@@ -80,7 +74,7 @@ std::string masked_password_params(const std::string& params) {
       i = word_end;
       continue;
     }
-    const std::string key = lower(percent_decoded(params.substr(i, eq - i)));
+    const std::string key = ascii_lower(percent_decoded(params.substr(i, eq - i)));
     const size_t end = value_end(params, eq + 1);
     out += params.substr(i, eq + 1 - i);
     out += key == "password" ? kMask : params.substr(eq + 1, end - eq - 1);
@@ -97,6 +91,12 @@ std::string masked_url(const std::string& url) {
   if (at != std::string::npos && at >= start && colon < at)
     out = url.substr(0, colon + 1) + kMask + url.substr(at);
   return masked_password_params(out);
+}
+
+std::string ascii_lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
 }
 
 }  // namespace hpo

@@ -3,7 +3,8 @@
 .clang-format says (Google style, 100 columns), and every header has the one
 include-guard convention, HPO_<path>_ (hpo/run/oom.h -> HPO_RUN_OOM_H_,
 trainer/cv.h -> HPO_TRAINER_CV_H_), so that a moved file's stale guard is
-caught rather than silently colliding.
+caught rather than silently colliding; and no two files of a unity-built
+directory define the same file-local name (unity_names.py).
 
 Usage: check_style.py SOURCE_DIR [--fix]
   --fix  rewrites the files in place (clang-format -i, guards renamed).
@@ -13,6 +14,8 @@ import os
 import re
 import subprocess
 import sys
+
+import unity_names
 
 
 def tracked_sources(root):
@@ -66,6 +69,7 @@ def main():
     root, fix = sys.argv[1], "--fix" in sys.argv[2:]
     files = tracked_sources(root)
     problems = [p for p in (check_guard(root, f, fix) for f in files if f.endswith(".h")) if p]
+    problems += unity_names.collisions(root, files)
     fmt = ["clang-format", "--style=file"]
     if fix:
         subprocess.run(fmt + ["-i"] + files, cwd=root, check=True)
@@ -84,7 +88,8 @@ def main():
     for p in problems:
         print(p)
     if problems:
-        print(f"{len(problems)} file(s) off; fix them all with: tests/style/check_style.py . --fix")
+        print(f"{len(problems)} problem(s); formatting and guards are fixed by: "
+              "tests/style/check_style.py . --fix")
         return 1
     print(f"{len(files)} C++ files formatted and guarded")
     return 0

@@ -12,7 +12,7 @@
 namespace hpo {
 namespace {
 
-SearchSpace unit_cube(int n) {
+SearchSpace cube_space(int n) {
   SearchSpace s;
   for (int i = 0; i < n; ++i)
     s.push_back({"x" + std::to_string(i), FloatDistribution{0, 1, false, std::nullopt}});
@@ -22,7 +22,7 @@ SearchSpace unit_cube(int n) {
 // The suggestions of 20 sequential trials on a sphere around 0.3.
 std::vector<ParamValues> suggestions(TpeOptions options, int dims) {
   TpeSampler s(7, Direction::kMinimize, options);
-  const SearchSpace space = unit_cube(dims);
+  const SearchSpace space = cube_space(dims);
   std::vector<ParamValues> out;
   for (int n = 0; n < 20; ++n) {
     TrialView t;

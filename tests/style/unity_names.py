@@ -1,0 +1,85 @@
+"""File-local names that a unity build would collide.
+
+The sanitizer and fuzzer builds (tools/test.sh) compile each library's
+sources, and the unit tests', 8 files at a time as one translation unit.
+There, two files' anonymous namespaces (and file-scope statics) are one:
+the same function signature, type, alias or constant defined in both is a
+redefinition. Which files share a batch moves whenever a file is added, so
+a clash passes the Release build and fails only a clean clone's CI later.
+This finds, per directory (one target each), every file-local name defined
+in more than one file: functions by name and parameter types (an overload
+is fine), the rest by name.
+
+The trainer's directories are left out: they are never unity-built (they
+need LibTorch, which the sanitizer build leaves out).
+"""
+import collections
+import os
+import re
+
+UNITY_BUILT = ("hpo/", "samplers/", "pruners/", "tests/unit/", "tests/fuzz/")
+
+FUNCTION = re.compile(
+    r"^(?:static\s+|inline\s+|template\s*<[^>]*>\s*)*"
+    r"(?!return\b|else\b|if\b|for\b|while\b|switch\b|namespace\b)"
+    r"[A-Za-z_][\w:<>,\s\*&]*?[\s\*&](\w+)\(([^;{]*?)\)\s*(?:const\s*)?(?:noexcept\s*)?"
+    r"(?:->[^{;]*)?\{", re.M | re.S)
+OTHER = [
+    re.compile(r"^(?:struct|class|enum class|enum|union)\s+(\w+)\b(?!;)", re.M),
+    re.compile(r"^using\s+(\w+)\s*=", re.M),
+    re.compile(r"^(?:static\s+)?(?:inline\s+)?(?:constexpr|const)\s[^=;(]*?\b(\w+)(?:\[\w*\])?\s*[={]",
+               re.M),
+]
+
+
+def split_top_level(params):
+    depth, current, out = 0, "", []
+    for c in params:
+        depth += c in "<([{"
+        depth -= c in ">)]}"
+        if c == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += c
+    return out + [current] if current.strip() else out
+
+
+def parameter_types(params):
+    """'const std::string& s, int n = 3' -> 'const std::string&, int'."""
+    types = []
+    for p in split_top_level(params):
+        p = re.sub(r"\s+", " ", p.split("=")[0]).strip()
+        if len(re.findall(r"\w+", p)) > 1:  # a type and a name: drop the name
+            p = re.sub(r"\s*\b\w+$", "", p)
+        types.append(p)
+    return ", ".join(types)
+
+
+def file_local_code(text):
+    """The bodies of a file's anonymous namespaces, and its file-scope statics."""
+    for m in re.finditer(r"^namespace \{\n", text, re.M):
+        end = text.find("\n}  // namespace", m.end())
+        yield text[m.end():end if end > 0 else len(text)]
+    yield "\n".join(line for line in text.splitlines() if line.startswith("static "))
+
+
+def local_names(text):
+    names = set()
+    for code in file_local_code(text):
+        names |= {f"{m.group(1)}({parameter_types(m.group(2))})" for m in FUNCTION.finditer(code)}
+        for rx in OTHER:
+            names |= {m.group(1) for m in rx.finditer(code)}
+    return names
+
+
+def collisions(root, files):
+    """One message per name defined file-locally in two files of a directory."""
+    where = collections.defaultdict(list)
+    for f in files:
+        if f.endswith(".cc") and f.startswith(UNITY_BUILT):
+            for name in local_names(open(os.path.join(root, f)).read()):
+                where[(os.path.dirname(f), name)].append(f)
+    return [f"{', '.join(sorted(fs))}: each defines {name} file-locally; a unity build puts them "
+            f"in one translation unit, where that is a redefinition (rename one, or share one)"
+            for (_, name), fs in sorted(where.items()) if len(fs) > 1]
