@@ -65,10 +65,13 @@ FailureLimit failure_limit(double flag) {
 
 // Flags override the study file. Every check happens here, before the
 // database is touched, so bad input never leaves a trace in it.
-StudyConfig configure(const RunFlags& flags) {
+// `storage_source` says where config.storage came from (choose_storage).
+StudyConfig configure(const RunFlags& flags, std::string& storage_source) {
   StudyConfig config = load_study(flags.study);
   if (flags.n_trials >= 0) config.n_trials = flags.n_trials;
-  config.storage = storage_url(flags.storage, config);
+  StorageChoice storage = choose_storage(flags.storage, config);
+  config.storage = std::move(storage.url);
+  storage_source = std::move(storage.source);
   if (!flags.sampler.empty()) {
     config.sampler.name = flags.sampler;
     config.sampler.options = nlohmann::json::object();  // options belong to the file's sampler
@@ -251,7 +254,8 @@ std::unique_ptr<Sampler> study_sampler(const StudyConfig& config, uint64_t seed,
 
 int run(const RunFlags& flags) {
   // Every check first, before the database is touched.
-  StudyConfig config = configure(flags);
+  std::string storage_source;
+  StudyConfig config = configure(flags, storage_source);
   const TrainerProgram trainer = find_trainer(config);
   if (trainer.path.empty())
     throw ConfigError(config.path + ": trainer.command: " + trainer.problem);
@@ -267,8 +271,7 @@ int run(const RunFlags& flags) {
                    config.storage_revision.empty() ? kNewestRevision : config.storage_revision);
   if (resume_only && !storage->find_study(config.name)) {
     throw ConfigError("--n-trials 0 only resumes, and " + storage->url() + " (from " +
-                      storage_source(flags.storage) + ") has no study '" + config.name +
-                      "'; nothing was created");
+                      storage_source + ") has no study '" + config.name + "'; nothing was created");
   }
   // Read (and checked) before this study is created: a refused source
   // leaves nothing behind.

@@ -54,17 +54,15 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
 // every host, and each host (a Slurm task, a Kubernetes pod) is pointed at the
 // fleet's database through $HPO_STORAGE. A study file that sets no storage
 // holds the default, so it could not tell "unset" from "set" anyway.
-std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study) {
-  if (!flag.empty()) return flag;
-  if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return env;
-  if (study && !study->storage.empty()) return study->storage;
-  return kDefaultStorage;
+StorageChoice choose_storage(const std::string& flag, const std::optional<StudyConfig>& study) {
+  if (!flag.empty()) return {flag, "--storage"};
+  if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return {env, "$HPO_STORAGE"};
+  if (study && !study->storage.empty()) return {study->storage, "the study file"};
+  return {kDefaultStorage, "the default"};
 }
 
-std::string storage_source(const std::string& flag) {
-  if (!flag.empty()) return "--storage";
-  if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return "$HPO_STORAGE";
-  return "the study file";
+std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study) {
+  return choose_storage(flag, study).url;
 }
 
 void refuse_sqlite_on_network_fs(const std::string& url) {

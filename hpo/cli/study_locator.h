@@ -29,9 +29,13 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path);
 // command that opens a study database decides this way.
 std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study);
 
-// Where storage_url found its URL, for errors: "--storage", "$HPO_STORAGE" or
-// "the study file".
-std::string storage_source(const std::string& flag);
+// The same URL, and where it came from, for errors: "--storage",
+// "$HPO_STORAGE", "the study file" or "the default".
+struct StorageChoice {
+  std::string url;
+  std::string source;
+};
+StorageChoice choose_storage(const std::string& flag, const std::optional<StudyConfig>& study);
 
 // Throws ConfigError when `url` names a SQLite database on a network file
 // system (NFS, CIFS, Lustre, ...): SQLite's locks and WAL work only within

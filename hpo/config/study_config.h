@@ -105,7 +105,9 @@ struct StudyConfig {
   // env_fixed: env settings hpo passes as written instead of fitting them to
   // the cores (NUM_WORKERS, OMP_NUM_THREADS; see hpo/gpu/cpu_fit.h).
   std::vector<std::string> env_fixed;
-  std::string storage = "sqlite:///hpo.db";
+  // The file's `storage`; empty: not set, and the default, sqlite:///hpo.db
+  // in the working directory, applies (hpo/cli/study_locator.h).
+  std::string storage;
   // The Optuna schema revision a database this study creates gets: v3.2.0.a
   // (Optuna 3.2-5.0), or v3.0.0.d for Optuna 3.0-3.1 (Debian 12's); empty
   // when the file does not say (the newest).

@@ -1223,6 +1223,18 @@ def test_resume_only_creates_nothing(p):
     expect(r.returncode == 2 and "--n-trials 0 only resumes, and sqlite:///studies.db (from $HPO_STORAGE) "
            "has no study 't'; nothing was created" in r.stderr, (r.returncode, r.stderr))
     expect(open(p.db(), "rb").read() == snapshot, "-n 0 changed the database")
+    # The error names where the URL came from: the study file, or the default (hpo.db).
+    r = p.run("run", "--study", "t", "-n", "0", check=False)
+    expect(r.returncode == 2 and "(from the study file) has no study 't'" in r.stderr, r.stderr)
+    for name in ("u", "v"):
+        p.study(name=name)
+        path = os.path.join(p.dir, "studies", name + ".yaml")
+        text = open(path).read()
+        open(path, "w").write(re.sub(r"(?m)^storage: .*\n", "", text))
+    p.run("run", "--study", "u", "-n", "1")  # makes hpo.db
+    r = p.run("run", "--study", "v", "-n", "0", check=False)
+    expect(r.returncode == 2 and "sqlite:///hpo.db (from the default) has no study 'v'" in r.stderr,
+           r.stderr)
     expect("0 complete" in p.run("run", "--study", "s", "-n", "0").stdout, "resuming an existing study failed")
     r = p.run("run", "--study", "studies/", "-n", "1", check=False)
     expect(r.returncode == 2 and "study file 'studies/' is a directory" in r.stderr, r.stderr)
