@@ -67,7 +67,11 @@ void stop_for_lost_output(int err) {
   int expected = kKeepRunning;
   if (!g_flag || !g_flag->compare_exchange_strong(expected, kStopGracefully)) return;
   g_signal = SIGPIPE;
-  const std::string why = err == EPIPE ? "its reader is gone (broken pipe)" : std::strerror(err);
+  // errno 0: the stream had failed before the line (hpo's first lines are
+  // written before progress watches them), and the reason is lost.
+  const std::string why = err == EPIPE ? "its reader is gone (broken pipe)"
+                          : err != 0   ? std::strerror(err)
+                                       : "an earlier write failed";
   std::cerr << "\nhpo: stopping: standard output cannot be written: " << why
             << ". No new trials; running trainers get SIGTERM and their grace period, and "
                "the next `hpo run` resumes them\n"

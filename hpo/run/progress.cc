@@ -109,6 +109,7 @@ void Progress::note(const std::string& text) {
 void Progress::tick() {
   if (!tty_) return;
   std::lock_guard<std::mutex> lock(mu_);
+  errno = 0;
   out_ << "\r\033[K" << status_line() << std::flush;
   status_shown_ = true;
   check_output();
@@ -140,6 +141,7 @@ std::string Progress::status_line() const {
 }
 
 void Progress::print_line(const std::string& text) {
+  errno = 0;  // so that check_output() sees this write's failure, or none
   if (tty_) {
     out_ << "\r\033[K" << text << "\n" << status_line() << std::flush;
     status_shown_ = true;
@@ -155,7 +157,7 @@ void Progress::on_output_lost(std::function<void(int)> callback) {
 }
 
 void Progress::check_output() {
-  // errno is the failed flush's: nothing runs between the write and here.
+  // errno is the failed flush's, or 0 where the stream had failed before.
   const int err = errno;
   if (out_ || output_lost_) return;
   output_lost_ = true;
