@@ -17,8 +17,11 @@ volatile sig_atomic_t g_signal = 0;
 
 void on_stop_signal(int sig) {
   const int saved_errno = errno;  // the write below may fail (EPIPE), under code that reads errno
+  // A stop for lost output was no signal: the first real one is still a
+  // graceful stop (trainers keep their grace period), not an escalation.
+  const bool after_lost_output = g_signal == SIGPIPE && g_flag->load() == kStopGracefully;
   g_signal = sig;
-  const int level = g_flag->load() + 1;
+  const int level = after_lost_output ? kStopGracefully : g_flag->load() + 1;
   g_flag->store(level);
   // Only async-signal-safe calls here: write(2) of fixed text.
   const char* text = level == kStopGracefully

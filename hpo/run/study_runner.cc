@@ -182,6 +182,7 @@ void StudyRunner::fail_without_params(const TrialRecord& orphan) {
   failed.system_attrs = {{"hpo:fail_reason", why}, {"hpo:fail_kind", "error"}};
   failed.guard = guard_;
   storage_.finish_trial(orphan.id, failed);
+  progress_.expect_more(-1);  // counted when found; it is not run
   progress_.note("trial " + std::to_string(orphan.number) + ": failed: " + why);
 }
 

@@ -47,7 +47,7 @@ void create_schema(pqxx::work& tx, const std::string& revision) {
 
 }  // namespace
 
-constexpr const char* kStudyIdIndex = "CREATE INDEX ix_trials_study_id ON trials (study_id)";
+constexpr const char* kPgStudyIdIndex = "CREATE INDEX ix_trials_study_id ON trials (study_id)";
 
 std::vector<std::string> pg_schema_ddl(const std::string& revision) {
   std::vector<std::string> ddl = {
@@ -71,7 +71,7 @@ std::vector<std::string> pg_schema_ddl(const std::string& revision) {
       "datetime_complete TIMESTAMP WITHOUT TIME ZONE, PRIMARY KEY (trial_id), "
       "FOREIGN KEY(study_id) REFERENCES studies (study_id))",
       // Optuna >= 3.2's models.py (index=True); the migration names it trials_study_id_key.
-      kStudyIdIndex,
+      kPgStudyIdIndex,
       pg_attribute_table("trial", "trials", "user"),
       pg_attribute_table("trial", "trials", "system"),
       "CREATE TABLE trial_params (param_id SERIAL NOT NULL, trial_id INTEGER, param_name "
@@ -96,7 +96,7 @@ std::vector<std::string> pg_schema_ddl(const std::string& revision) {
       "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
       "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))",
   };
-  if (!has_study_id_index(revision)) ddl.erase(std::find(ddl.begin(), ddl.end(), kStudyIdIndex));
+  if (!has_study_id_index(revision)) ddl.erase(std::find(ddl.begin(), ddl.end(), kPgStudyIdIndex));
   return ddl;
 }
 

@@ -36,12 +36,22 @@ std::string uri_escaped(const std::string& path) {
 
 }  // namespace
 
-bool sqlite_writable(const std::string& path) { return ::access(path.c_str(), W_OK) == 0; }
+bool sqlite_writable(const std::string& path) {
+  // SQLite writes its -wal, -shm and -journal files beside the database, so
+  // a writable file in a directory this process cannot write is read-only.
+  std::error_code ec;
+  std::string dir = std::filesystem::absolute(path, ec).parent_path().string();
+  if (ec || dir.empty()) dir = ".";
+  return ::access(path.c_str(), W_OK) == 0 && ::access(dir.c_str(), W_OK) == 0;
+}
 
 std::string sqlite_read_only_uri(const std::string& path) {
   std::error_code ec;
   const bool idle_wal = in_wal_mode(path) && !std::filesystem::exists(path + "-wal", ec);
-  return "file:" + uri_escaped(path) + (idle_wal ? "?immutable=1" : "?mode=ro");
+  // An absolute path gets an empty authority ("file:///x"): "file://x/..."
+  // would read x as a host name, which SQLite refuses.
+  const std::string prefix = path.rfind('/', 0) == 0 ? "file://" : "file:";
+  return prefix + uri_escaped(path) + (idle_wal ? "?immutable=1" : "?mode=ro");
 }
 
 }  // namespace hpo

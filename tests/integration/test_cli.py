@@ -1465,6 +1465,11 @@ def test_database_of_another_user(p):
     expect(r.returncode == 3 and "studies.db is read-only to you" in r.stderr, (r.returncode, r.stderr))
     seen, owner = what_readers_see(p, as_nobody), what_readers_see(p, p.run)
     expect(seen == owner, (seen, owner))
+    # A file anyone may write, in a directory only its owner may: SQLite could not make its
+    # -wal or -shm there, so it is read-only all the same.
+    os.chmod(p.db(), 0o666)
+    expect(what_readers_see(p, as_nobody) == owner, "a writable file in a read-only directory")
+    os.chmod(p.db(), 0o644)
     expect(open(p.db(), "rb").read() == snapshot, "reading another user's database changed it")
     expect(sorted(os.listdir(p.dir)) == sorted(["fake_trainer.py", "runs", "search_spaces",
                                                 "studies", "studies.db"]), os.listdir(p.dir))

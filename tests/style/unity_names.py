@@ -57,11 +57,13 @@ def parameter_types(params):
 
 
 def file_local_code(text):
-    """The bodies of a file's anonymous namespaces, and its file-scope statics."""
+    """The bodies of a file's anonymous namespaces, its file-scope statics, and
+    its namespace-scope constants (const is file-local in C++ too)."""
     for m in re.finditer(r"^namespace \{\n", text, re.M):
         end = text.find("\n}  // namespace", m.end())
         yield text[m.end():end if end > 0 else len(text)]
-    yield "\n".join(line for line in text.splitlines() if line.startswith("static "))
+    yield "\n".join(line for line in text.splitlines()
+                    if line.startswith(("static ", "constexpr ", "const ")))
 
 
 def local_names(text):

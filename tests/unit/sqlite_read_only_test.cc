@@ -32,13 +32,13 @@ TEST_CASE("a read-only open of a WAL database reads it as immutable only while n
   TempDir dir;
   const std::string path = study_database(dir, "hpo.db");
   REQUIRE_FALSE(std::filesystem::exists(path + "-wal"));
-  CHECK(sqlite_read_only_uri(path) == "file:" + path + "?immutable=1");
+  CHECK(sqlite_read_only_uri(path) == "file://" + path + "?immutable=1");
   CHECK(count_studies(sqlite_read_only_uri(path)) == 1);
 
   SqliteStorage writer(path);  // a writer's connection keeps the -wal file
   writer.get_or_create_study("t", Direction::kMinimize);
   REQUIRE(std::filesystem::exists(path + "-wal"));
-  CHECK(sqlite_read_only_uri(path) == "file:" + path + "?mode=ro");
+  CHECK(sqlite_read_only_uri(path) == "file://" + path + "?mode=ro");
   CHECK(count_studies(sqlite_read_only_uri(path)) == 2);  // "t" is still in the WAL
 }
 
@@ -50,7 +50,7 @@ TEST_CASE("a rollback-journal database is opened read-only, never immutable") {
     db.exec("CREATE TABLE studies (study_id INTEGER PRIMARY KEY)");
     db.exec("INSERT INTO studies DEFAULT VALUES");
   }
-  CHECK(sqlite_read_only_uri(path) == "file:" + path + "?mode=ro");
+  CHECK(sqlite_read_only_uri(path) == "file://" + path + "?mode=ro");
   CHECK(count_studies(sqlite_read_only_uri(path)) == 1);
 }
 
@@ -60,6 +60,10 @@ TEST_CASE("a path with URI characters in it names the same file") {
   const std::string uri = sqlite_read_only_uri(path);
   CHECK(uri.find("a%3Fb%2525c%23d.db?immutable=1") != std::string::npos);
   CHECK(count_studies(uri) == 1);
+  // "//x" is a path too (sqlite://///x.db); as "file://x" x would be a host.
+  const std::string doubled = "/" + path;
+  CHECK(sqlite_read_only_uri(doubled).rfind("file:///", 0) == 0);
+  CHECK(count_studies(sqlite_read_only_uri(doubled)) == 1);
 }
 
 TEST_CASE("a read-only connection writes nothing") {
