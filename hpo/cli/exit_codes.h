@@ -13,6 +13,8 @@ enum ExitCode : int {
   kExitTooManyFailures = 5,  // `hpo run` stopped by --max-failures
   kExitNoCuda = 6,  // `hpo run` stopped: the trainer cannot use the GPU of its slot
   kExitRunsDir = 7,  // `hpo run`: a trial's directory could not be written (a full disk, say)
+  kExitOutputLost =
+      8,  // `hpo run` stopped: its standard output could not be written (not a broken pipe: 141)
   kExitInterrupted = 130,  // stopped by SIGINT (Ctrl-C); 143 for SIGTERM
 };
 

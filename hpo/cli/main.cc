@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
       "Exit codes: 0 ok; 1 no trial completed; 2 bad input; 3 database error; 4 internal error;\n"
       "5 stopped by --max-failures; 6 the trainer cannot use its GPU slot;\n"
       "7 a trial's directory could not be written (a full or read-only disk);\n"
+      "8 stopped because its output could not be written (a full disk under `> log`);\n"
       "130/143/129 stopped by SIGINT/SIGTERM/SIGHUP; 141 stopped because its output's reader\n"
       "is gone (`hpo run | head`).");
   int exit_code = hpo::kExitOk;

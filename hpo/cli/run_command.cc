@@ -221,8 +221,9 @@ void note_other_revision(const StudyConfig& config, Storage& storage) {
 
 int exit_code(const RunSummary& summary, const StopFlag& stop) {
   if (stop.load() != kKeepRunning) {
+    if (const int lost = lost_output_exit_code()) return lost;
     const int sig = last_stop_signal();
-    return sig == SIGTERM || sig == SIGHUP || sig == SIGPIPE ? 128 + sig : kExitInterrupted;
+    return sig == SIGTERM || sig == SIGHUP ? 128 + sig : kExitInterrupted;
   }
   if (summary.gave_up_no_cuda) return kExitNoCuda;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;

@@ -8,18 +8,23 @@
 #include <iostream>
 #include <string>
 
+#include "hpo/cli/exit_codes.h"
+
 namespace hpo {
 
 namespace {
 
 StopFlag* g_flag = nullptr;
 volatile sig_atomic_t g_signal = 0;
+volatile sig_atomic_t g_output_lost = 0;  // the stop was for output that cannot be written
+int g_lost_errno = 0;
 
 void on_stop_signal(int sig) {
   const int saved_errno = errno;  // the write below may fail (EPIPE), under code that reads errno
   // A stop for lost output was no signal: the first real one is still a
   // graceful stop (trainers keep their grace period), not an escalation.
-  const bool after_lost_output = g_signal == SIGPIPE && g_flag->load() == kStopGracefully;
+  const bool after_lost_output =
+      g_output_lost && g_signal == 0 && g_flag->load() == kStopGracefully;
   g_signal = sig;
   const int level = after_lost_output ? kStopGracefully : g_flag->load() + 1;
   g_flag->store(level);
@@ -69,12 +74,12 @@ void install_stop_handlers(StopFlag& flag) {
 void stop_for_lost_output(int err) {
   int expected = kKeepRunning;
   if (!g_flag || !g_flag->compare_exchange_strong(expected, kStopGracefully)) return;
-  g_signal = SIGPIPE;
-  // errno 0: the stream had failed before the line (hpo's first lines are
-  // written before progress watches them), and the reason is lost.
+  g_lost_errno = err;
+  g_output_lost = 1;
+  // errno 0: the stream failed without a system call's error to say why.
   const std::string why = err == EPIPE ? "its reader is gone (broken pipe)"
                           : err != 0   ? std::strerror(err)
-                                       : "an earlier write failed";
+                                       : "a write failed, for no reason given";
   std::cerr << "\nhpo: stopping: standard output cannot be written: " << why
             << ". No new trials; running trainers get SIGTERM and their grace period, and "
                "the next `hpo run` resumes them\n"
@@ -82,5 +87,12 @@ void stop_for_lost_output(int err) {
 }
 
 int last_stop_signal() { return g_signal; }
+
+int lost_output_exit_code() {
+  if (!g_output_lost || g_signal != 0) return 0;
+  // A broken pipe ends as SIGPIPE would have ended hpo; any other failure
+  // (a full disk under `> log`) is not a signal, and says so.
+  return g_lost_errno == EPIPE ? 128 + SIGPIPE : kExitOutputLost;
+}
 
 }  // namespace hpo

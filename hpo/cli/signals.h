@@ -13,14 +13,18 @@ namespace hpo {
 void install_stop_handlers(StopFlag& flag);
 
 // hpo's output cannot be written (`err` is the write's errno): the reader
-// of `hpo run | head` is gone. Unless a stop is already under way, stops
-// gracefully as Ctrl-C does, and last_stop_signal() then says SIGPIPE, the
-// signal a broken pipe would have ended hpo with.
+// of `hpo run | head` is gone, or `> log`'s disk is full. Unless a stop is
+// already under way, stops gracefully as Ctrl-C does. It is no signal: a
+// Ctrl-C after it is still the first, with the trainers' grace period.
 void stop_for_lost_output(int err);
 
-// The last stop signal received (SIGINT, SIGTERM or SIGHUP; SIGPIPE for
-// lost output), or 0.
+// The last stop signal received (SIGINT, SIGTERM or SIGHUP), or 0.
 int last_stop_signal();
+
+// When the run stopped for lost output and no signal came after: 141 for a
+// broken pipe (as SIGPIPE would have ended hpo), kExitOutputLost for any
+// other write error. Otherwise 0.
+int lost_output_exit_code();
 
 }  // namespace hpo
 

@@ -101,6 +101,11 @@ void Progress::trial_gone(const std::string& text) {
   print_line(text);
 }
 
+void Progress::trial_waits() {
+  std::lock_guard<std::mutex> lock(mu_);
+  --running_;
+}
+
 void Progress::note(const std::string& text) {
   std::lock_guard<std::mutex> lock(mu_);
   print_line(text);
@@ -109,7 +114,7 @@ void Progress::note(const std::string& text) {
 void Progress::tick() {
   if (!tty_) return;
   std::lock_guard<std::mutex> lock(mu_);
-  errno = 0;
+  begin_write();
   out_ << "\r\033[K" << status_line() << std::flush;
   status_shown_ = true;
   check_output();
@@ -140,8 +145,16 @@ std::string Progress::status_line() const {
   return s;
 }
 
-void Progress::print_line(const std::string& text) {
+void Progress::begin_write() {
+  // A stream that failed before progress watched it (hpo's first lines) is
+  // tried again: this write's errno then says why (a broken pipe, a full
+  // disk), where the stream's failed state alone would not.
+  if (!output_lost_) out_.clear();
   errno = 0;  // so that check_output() sees this write's failure, or none
+}
+
+void Progress::print_line(const std::string& text) {
+  begin_write();
   if (tty_) {
     out_ << "\r\033[K" << text << "\n" << status_line() << std::flush;
     status_shown_ = true;
@@ -157,7 +170,7 @@ void Progress::on_output_lost(std::function<void(int)> callback) {
 }
 
 void Progress::check_output() {
-  // errno is the failed flush's, or 0 where the stream had failed before.
+  // errno is the failed write's, or 0 where the stream failed without one.
   const int err = errno;
   if (out_ || output_lost_) return;
   output_lost_ = true;

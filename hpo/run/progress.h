@@ -40,6 +40,9 @@ class Progress {
   // another client ended it): not running here, and neither done nor
   // failed by this run. Prints `text`.
   void trial_gone(const std::string& text);
+  // A trial that stopped, to start again later in this run (its worker was
+  // cut off from the database): not running until then, nor done or failed.
+  void trial_waits();
   // A line of its own (warnings, notices), kept clear of the status line.
   void note(const std::string& text);
   // Redraws the status line (elapsed time moves on); no-op without a TTY.
@@ -57,6 +60,7 @@ class Progress {
 
  private:
   std::string status_line() const;  // needs mu_ held
+  void begin_write();  // needs mu_ held; before each write
   void print_line(const std::string& text);  // needs mu_ held
   void check_output();  // needs mu_ held; after each write
 

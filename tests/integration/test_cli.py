@@ -1046,6 +1046,54 @@ def test_stop_with_output_gone(p):
     rerun = p.run("run", "--study", "head", "-n", "0")
     states = [t["state"] for t in p.status("head")["trials"]]
     expect(states and set(states) == {"COMPLETE"}, f"{states}\n{rerun.stdout}")
+    # `hpo run > log` on a full disk (/dev/full here): no broken pipe, but the same graceful
+    # stop, with exit 8 and the reason; what it stored stays for the next run.
+    p.study(name="full", fixed="sleep: 0.1, epochs: 2")
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([p.hpo, "run", "--study", "full", "-n", "60"], cwd=p.dir, stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    expect(r.returncode == 8, f"full: exit {r.returncode}: {r.stderr}")
+    expect("standard output cannot be written: No space left on device" in r.stderr, r.stderr)
+    states = [t["state"] for t in p.status("full")["trials"]]
+    expect(0 < len(states) < 60 and set(states) <= {"COMPLETE", "RUNNING"}, states)
+    ctrl_c_after_lost_output(p)
+
+
+def ctrl_c_after_lost_output(p):
+    # A stop for lost output is no signal: a Ctrl-C after it is still the first, and the
+    # running trainer (it ignores SIGTERM) keeps its grace period; a second kills it.
+    # Trial 0 hangs; trial 1 fails after 2 s, and its line meets the broken pipe.
+    p.study(name="grace", fixed="mode: hang_hard", grace=60, jobs=2)
+    path = os.path.join(p.dir, "studies", "grace.yaml")
+    text = open(path).read().replace(
+        f'command: [{PYTHON}, ',
+        'command: [sh, -c, \'if [ "$0" = 0 ]; then exec "$@"; fi; sleep 2; exit 3\', '
+        f'"{{trial_number}}", {PYTHON}, ', 1)
+    open(path, "w").write(text)
+    proc = subprocess.Popen([p.hpo, "run", "--study", "grace", "-n", "2"], cwd=p.dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = os.path.join(p.dir, "runs", "grace", "trial_0000", "seen.json")
+        deadline = time.time() + 60
+        while time.time() < deadline and not os.path.exists(seen):
+            time.sleep(0.05)
+        expect(os.path.exists(seen), "trial 0's trainer should run")
+        proc.stdout.close()
+        err = ""
+        while "cannot be written" not in err and proc.poll() is None:
+            err += proc.stderr.readline()
+        expect("its reader is gone (broken pipe)" in err, err)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(1.0)
+        expect(proc.poll() is None, "the Ctrl-C after lost output killed the trainer at once")
+        t0 = time.time()
+        proc.send_signal(signal.SIGINT)
+        err += proc.communicate(timeout=30)[1]
+    finally:
+        proc.kill()
+    expect(time.time() - t0 < 10, "the second Ctrl-C did not kill at once")
+    expect(proc.returncode == 130, f"exit {proc.returncode}: {err}")
+    expect(err.count("killing running trainers now") == 1, err)
 
 
 def test_n_counts_new_trials_and_resumes_all(p):
