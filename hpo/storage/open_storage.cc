@@ -82,7 +82,9 @@ std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode,
       create_parent_directory(url, path);
     }
     return std::make_unique<SqliteStorage>(path, std::chrono::seconds(10), new_revision,
-                                           mode == OpenMode::kReadOnly);
+                                           mode == OpenMode::kReadOnly
+                                               ? SqliteStorage::Access::kReadOnlyIfNeeded
+                                               : SqliteStorage::Access::kReadWrite);
   }
   if (is_pg_url(url))
     return std::make_unique<PgStorage>(url, mode == OpenMode::kCreateIfMissing, new_revision);

@@ -1,7 +1,10 @@
 #include "hpo/storage/sqlite_read_only.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -52,6 +55,37 @@ std::string sqlite_read_only_uri(const std::string& path) {
   // would read x as a host name, which SQLite refuses.
   const std::string prefix = path.rfind('/', 0) == 0 ? "file://" : "file:";
   return prefix + uri_escaped(path) + (idle_wal ? "?immutable=1" : "?mode=ro");
+}
+
+bool is_immutable_uri(const std::string& uri) {
+  const std::string tail = "?immutable=1";
+  return uri.size() >= tail.size() && uri.compare(uri.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool FileStamp::operator==(const FileStamp& o) const {
+  return device == o.device && inode == o.inode && size == o.size && modified_ns == o.modified_ns &&
+         changed_ns == o.changed_ns && wal == o.wal;
+}
+
+bool FileStamp::recent() const {
+  struct timespec now;
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  const int64_t now_ns = int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
+  return std::max(modified_ns, changed_ns) > now_ns - int64_t{3} * 1000000000;
+}
+
+FileStamp sqlite_file_stamp(const std::string& path) {
+  FileStamp stamp;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    stamp.device = st.st_dev;
+    stamp.inode = st.st_ino;
+    stamp.size = st.st_size;
+    stamp.modified_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+    stamp.changed_ns = int64_t{st.st_ctim.tv_sec} * 1000000000 + st.st_ctim.tv_nsec;
+  }
+  stamp.wal = ::access((path + "-wal").c_str(), F_OK) == 0;
+  return stamp;
 }
 
 }  // namespace hpo

@@ -178,7 +178,51 @@ auto SqliteStorage::retrying(const char* what, Fn&& fn) {
 template <typename Body>
 auto SqliteStorage::read(const char* what, Body&& body) {
   std::lock_guard<std::mutex> lock(mu_);
-  return retrying(what, [&] { return in_transaction(*db_, Transaction::Kind::kRead, body); });
+  auto once = [&] {
+    return retrying(what, [&] { return in_transaction(*db_, Transaction::Kind::kRead, body); });
+  };
+  // An immutable connection sees no writer (sqlite_read_only.h): a read
+  // that a writer may have come before is made on a connection opened anew
+  // (immutable again, or read-only beside the writer's -wal), and one that
+  // a writer came during is done again.
+  for (int attempt = 1;; ++attempt) {
+    if (immutable_at_) {
+      const FileStamp now = sqlite_file_stamp(path_);
+      if (now != *immutable_at_ || now.recent()) open_read_only();
+    }
+    if (!immutable_at_) return once();
+    const bool last = attempt == kMaxAttempts;
+    try {
+      if constexpr (std::is_void_v<decltype(once())>) {
+        once();
+        if (last || !changed_under_immutable()) return;
+      } else {
+        auto result = once();
+        if (last || !changed_under_immutable()) return result;
+      }
+    } catch (const StorageError&) {
+      if (last || !changed_under_immutable()) throw;
+    }
+  }
+}
+
+void SqliteStorage::open_read_only() {
+  // Stamped before the URI is chosen: a writer that comes after it shows.
+  const FileStamp stamp = sqlite_file_stamp(path_);
+  const std::string uri = sqlite_read_only_uri(path_);
+  try {
+    auto db = std::make_unique<SqliteDb>(SqliteDb::ReadOnlyUri{uri});
+    db->set_busy_timeout(static_cast<int>(busy_timeout_.count()));
+    db_ = std::move(db);
+  } catch (const SqliteError& e) {
+    throw StorageError(url_ + ": cannot open: " + e.what() + file_system_hint(path_));
+  }
+  immutable_at_.reset();
+  if (is_immutable_uri(uri)) immutable_at_ = stamp;
+}
+
+bool SqliteStorage::changed_under_immutable() const {
+  return immutable_at_ && sqlite_file_stamp(path_) != *immutable_at_;
 }
 
 template <typename Body>
@@ -188,24 +232,26 @@ auto SqliteStorage::write(const char* what, Body&& body) {
 }
 
 SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds busy_timeout,
-                             const std::string& new_revision, bool read_only_if_needed)
-    : path_(path), url_("sqlite:///" + path) {
-  const bool read_only = read_only_if_needed && !sqlite_writable(path);
+                             const std::string& new_revision, Access access)
+    : path_(path), url_("sqlite:///" + path), busy_timeout_(busy_timeout) {
+  const bool read_only = access == Access::kReadOnly ||
+                         (access == Access::kReadOnlyIfNeeded && !sqlite_writable(path));
   try {
-    db_ = read_only ? std::make_unique<SqliteDb>(SqliteDb::ReadOnlyUri{sqlite_read_only_uri(path)})
-                    : std::make_unique<SqliteDb>(path);
+    if (read_only) {
+      open_read_only();
+    } else {
+      db_ = std::make_unique<SqliteDb>(path);
+      db_->set_busy_timeout(static_cast<int>(busy_timeout.count()));
+    }
   } catch (const SqliteError& e) {
     throw StorageError(url_ + ": cannot open: " + e.what() + file_system_hint(path_));
   }
-  db_->set_busy_timeout(static_cast<int>(busy_timeout.count()));
-  std::lock_guard<std::mutex> lock(mu_);
   if (read_only) {
     // Nothing may change: no schema, no WAL switch, no sync setting.
-    retrying("cannot open", [&] {
-      in_transaction(*db_, Transaction::Kind::kRead, [&] { check_optuna_schema(*db_); });
-    });
+    read("cannot open", [&] { check_optuna_schema(*db_); });
     return;
   }
+  std::lock_guard<std::mutex> lock(mu_);
   retrying("cannot open", [&] {
     in_transaction(*db_, Transaction::Kind::kWrite,
                    [&] { ensure_optuna_schema(*db_, new_revision); });

@@ -13,9 +13,11 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "hpo/storage/optuna_revision.h"
+#include "hpo/storage/sqlite_read_only.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -30,13 +32,14 @@ class SqliteStorage : public Storage {
   // file is then left as it was. A new database gets `new_revision`'s schema.
   // `busy_timeout` is how long SQLite waits for another connection's lock
   // before a transaction is retried (tests shorten it).
-  // With `read_only_if_needed`, a file this process may not write is opened
-  // read-only (sqlite_read_only.h): it must hold the schema already, and
-  // every write throws StorageError.
+  // Opened read-only (sqlite_read_only.h), the file must hold the schema
+  // already, and every write throws StorageError. kReadOnlyIfNeeded opens so
+  // a file this process may not write (read commands); kReadOnly any file.
+  enum class Access { kReadWrite, kReadOnlyIfNeeded, kReadOnly };
   explicit SqliteStorage(const std::string& path,
                          std::chrono::milliseconds busy_timeout = std::chrono::seconds(10),
                          const std::string& new_revision = kNewestRevision,
-                         bool read_only_if_needed = false);
+                         Access access = Access::kReadWrite);
   ~SqliteStorage() override;
 
   std::string url() const override { return url_; }
@@ -89,10 +92,19 @@ class SqliteStorage : public Storage {
   template <typename Fn>
   auto retrying(const char* what, Fn&& fn);
 
+  // Opens db_ read-only, as immutable where sqlite_read_only_uri says so,
+  // and then keeps the file's stamp in immutable_at_.
+  void open_read_only();
+  // Whether the file an immutable connection reads has changed since it was
+  // opened: what it read may be stale or torn.
+  bool changed_under_immutable() const;
+
   std::string path_;
   std::string url_;
   std::mutex mu_;  // guards db_: one connection, one statement at a time
   std::unique_ptr<SqliteDb> db_;
+  std::optional<FileStamp> immutable_at_;  // set while db_ is immutable
+  std::chrono::milliseconds busy_timeout_;
 };
 
 }  // namespace hpo

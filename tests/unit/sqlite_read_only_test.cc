@@ -2,8 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <thread>
 
 #include "hpo/storage/optuna_schema.h"
 #include "hpo/storage/sqlite_db.h"
@@ -81,6 +84,55 @@ TEST_CASE("read-only, an empty file is not a study database, and nothing creates
   SqliteDb db(SqliteDb::ReadOnlyUri{sqlite_read_only_uri(path)});
   CHECK_THROWS_WITH_AS(check_optuna_schema(db), doctest::Contains("no tables"), StorageError);
   CHECK(std::filesystem::file_size(path) == 0);
+}
+
+SqliteStorage read_only(const std::string& path) {
+  return SqliteStorage(path, std::chrono::seconds(10), kNewestRevision,
+                       SqliteStorage::Access::kReadOnly);
+}
+
+void add_study(const std::string& path, const std::string& name) {
+  SqliteStorage(path).get_or_create_study(name, Direction::kMinimize);
+}
+
+TEST_CASE("an immutable reader sees what writers stored after it opened") {
+  TempDir dir;
+  const std::string path = study_database(dir, "hpo.db");
+  SqliteStorage reader = read_only(path);
+  REQUIRE(reader.list_studies().size() == 1);
+  REQUIRE_FALSE(std::filesystem::exists(path + "-shm"));  // it is immutable: no -shm of its own
+  // A run that came and went: its checkpoint rewrote the file, its -wal is gone.
+  add_study(path, "t");
+  REQUIRE_FALSE(std::filesystem::exists(path + "-wal"));
+  CHECK(reader.list_studies().size() == 2);
+  CHECK(reader.find_study("t").has_value());
+  // A run that is still writing: "u" is only in its -wal.
+  SqliteStorage writer(path);
+  writer.get_or_create_study("u", Direction::kMinimize);
+  CHECK(reader.list_studies().size() == 3);
+}
+
+TEST_CASE("an immutable reader's every read succeeds and is whole while writers come and go") {
+  TempDir dir;
+  const std::string path = study_database(dir, "hpo.db");
+  SqliteStorage reader = read_only(path);
+  constexpr int kWriters = 30;
+  std::atomic<bool> done{false};
+  std::thread writers([&] {
+    for (int i = 0; i < kWriters; ++i) add_study(path, "w" + std::to_string(i));
+    done = true;
+  });
+  size_t last = 1;
+  int reads = 0;
+  while (!done) {
+    const auto studies = reader.list_studies();  // throws on a torn read
+    CHECK(studies.size() >= last);
+    last = studies.size();
+    ++reads;
+  }
+  writers.join();
+  MESSAGE(reads << " reads beside " << kWriters << " writers");
+  CHECK(reader.list_studies().size() == 1 + kWriters);
 }
 
 }  // namespace
