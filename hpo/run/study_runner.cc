@@ -164,16 +164,32 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot,
         plan.earlier_trainer = TrainerRecord::from_json(earlier->second);
       return plan;
     }
-    // Another run found it too and took it first (or, for a beat gone
-    // stale, its own run beats again): not this run's to count, nor to run.
+    // Not this run's to count, nor to run.
     progress_.expect_more(-1);
-    progress_.note("trial " + std::to_string(orphan.number) +
-                   (found.needs_stale_beat ? ": resumed by another run first, or its run is "
-                                             "beating again; leaving it"
-                                           : ": another run resumed it first; leaving it to "
-                                             "that run"));
+    progress_.note("trial " + std::to_string(orphan.number) + ": " + why_not_taken(orphan) +
+                   "; leaving it");
   }
   return std::nullopt;
+}
+
+// take_over_trial refused `orphan`: the trial, read again, says why.
+std::string StudyRunner::why_not_taken(const TrialRecord& orphan) {
+  std::optional<TrialRecord> now;
+  try {
+    now = storage_.trial(orphan.id);
+  } catch (const std::exception& e) {
+    return std::string("another run or client took it first (it could not be read again: ") +
+           e.what() + ")";
+  }
+  if (!now) return "it is gone from the study";
+  if (now->state != TrialState::kRunning)
+    return std::string("another client set it to ") + to_string(now->state) + " first";
+  const auto owner = now->system_attrs.find(kOwnerAttr);
+  const auto before = orphan.system_attrs.find(kOwnerAttr);
+  if (owner != now->system_attrs.end() && before != orphan.system_attrs.end() &&
+      owner->second == before->second)
+    return "its run is beating again";
+  return "another run resumed it first";
 }
 
 void StudyRunner::fail_without_params(const TrialRecord& orphan) {
@@ -439,6 +455,7 @@ void StudyRunner::queue_again(const TrialPlan& plan, TrialResult& result) {
     result.reason = "stopped its trainer";
     return;
   }
+  progress_.trial_waits();  // until a worker takes it back, and starts it again
   std::lock_guard<std::mutex> lock(mu_);
   running_.remove(plan.trial_id);
   orphans_.push_front({std::move(*trial), false});  // ours: taken back at once

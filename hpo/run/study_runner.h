@@ -106,6 +106,7 @@ class StudyRunner {
   // mu_ held.
   void note_gone(const TrialPlan& plan, const TrialResult& result, RunSummary& summary);
   void queue_again(const TrialPlan& plan, TrialResult& result);
+  std::string why_not_taken(const TrialRecord& orphan);
 
   Storage& storage_;
   const StudyConfig& config_;

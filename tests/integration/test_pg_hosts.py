@@ -229,6 +229,9 @@ def test_cut_off_worker_runs_its_trial_again(p):
     finally:
         partition.close()
     expect("trial 0: cut off from the database" in out and "runs again once the database answers" in out, out)
+    # Its progress counts the trial once: it waited, ran again and ended; none is running.
+    finished = [line for line in out.splitlines() if line.startswith("trial 0 COMPLETE")]
+    expect(len(finished) == 1 and "1/1 done, 0 running" in finished[0], out)
     rows = p.pg.sql("SELECT number, state FROM trials", db="study")
     expect(rows == [["0", "COMPLETE"]], rows)
     expect([(n, host) for n, host, _ in runs(p)] == [(0, "host-a")], runs(p))
