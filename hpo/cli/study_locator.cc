@@ -52,8 +52,8 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
 
 // The environment comes before the study file: a study file is shared by
 // every host, and each host (a Slurm task, a Kubernetes pod) is pointed at the
-// fleet's database through $HPO_STORAGE. A study file that sets no storage
-// holds the default, so it could not tell "unset" from "set" anyway.
+// fleet's database through $HPO_STORAGE. The default comes last, for a study
+// file that sets no storage (its StudyConfig::storage is empty).
 StorageChoice choose_storage(const std::string& flag, const std::optional<StudyConfig>& study) {
   if (!flag.empty()) return {flag, "--storage"};
   if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return {env, "$HPO_STORAGE"};

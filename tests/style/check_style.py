@@ -3,8 +3,8 @@
 .clang-format says (Google style, 100 columns), and every header has the one
 include-guard convention, HPO_<path>_ (hpo/run/oom.h -> HPO_RUN_OOM_H_,
 trainer/cv.h -> HPO_TRAINER_CV_H_), so that a moved file's stale guard is
-caught rather than silently colliding; and no two files of a unity-built
-directory define the same file-local name (unity_names.py).
+caught rather than silently colliding; and no two files of one unity-built
+target define the same file-local name (unity_names.py).
 
 Usage: check_style.py SOURCE_DIR [--fix]
   --fix  rewrites the files in place (clang-format -i, guards renamed).

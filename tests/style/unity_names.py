@@ -6,14 +6,16 @@ There, two files' anonymous namespaces (and file-scope statics) are one:
 the same function signature, type, alias or constant defined in both is a
 redefinition. Which files share a batch moves whenever a file is added, so
 a clash passes the Release build and fails only a clean clone's CI later.
-This finds, per directory (one target each), every file-local name defined
-in more than one file: functions by name and parameter types (an overload
-is fine), the rest by name.
+This finds, per target (its sources read from the CMakeLists.txt that
+adds it), every file-local name defined in more than one of its files:
+functions by name and parameter types (an overload is fine), the rest by
+name.
 
 The trainer's directories are left out: they are never unity-built (they
 need LibTorch, which the sanitizer build leaves out).
 """
 import collections
+import glob
 import os
 import re
 
@@ -75,13 +77,45 @@ def local_names(text):
     return names
 
 
+TARGET = re.compile(r"\badd_(?:library|executable)\(\s*(\w+)([^)]*)\)", re.S)
+GLOB = re.compile(r"\bfile\(\s*GLOB\s+(\w+)((?:\s+[^\s)]+)+)\s*\)")
+
+
+def cmake_targets(root):
+    """{target: [source, ...]}, paths relative to root, for every target that a
+    CMakeLists.txt under a unity-built directory adds, its globbed sources too."""
+    targets = {}
+    for top in sorted({u.split("/")[0] for u in UNITY_BUILT}):
+        for cmake in sorted(glob.glob(os.path.join(root, top, "**", "CMakeLists.txt"), recursive=True)):
+            here = os.path.abspath(os.path.dirname(cmake))
+            text = re.sub(r"#.*", "", open(cmake).read())
+            globbed = {}
+            for m in GLOB.finditer(text):
+                patterns = [w.replace("${CMAKE_CURRENT_SOURCE_DIR}", here)
+                            for w in m.group(2).split() if w != "CONFIGURE_DEPENDS"]
+                globbed[m.group(1)] = [f for pat in patterns
+                                       for f in glob.glob(pat if os.path.isabs(pat) else os.path.join(here, pat))]
+            for m in TARGET.finditer(text):
+                sources = []
+                for word in m.group(2).split():
+                    var = re.fullmatch(r"\$\{(\w+)\}", word)
+                    if var:
+                        sources += globbed.get(var.group(1), [])
+                    elif word.endswith(".cc"):
+                        sources.append(os.path.join(here, word))
+                targets[m.group(1)] = sorted(os.path.relpath(f, root) for f in sources)
+    return targets
+
+
 def collisions(root, files):
-    """One message per name defined file-locally in two files of a directory."""
+    """One message per name defined file-locally in two files of one target."""
+    tracked = {f for f in files if f.endswith(".cc") and f.startswith(UNITY_BUILT)}
     where = collections.defaultdict(list)
-    for f in files:
-        if f.endswith(".cc") and f.startswith(UNITY_BUILT):
-            for name in local_names(open(os.path.join(root, f)).read()):
-                where[(os.path.dirname(f), name)].append(f)
+    for target, sources in cmake_targets(root).items():
+        for f in sources:
+            if f in tracked:
+                for name in local_names(open(os.path.join(root, f)).read()):
+                    where[(target, name)].append(f)
     return [f"{', '.join(sorted(fs))}: each defines {name} file-locally; a unity build puts them "
             f"in one translation unit, where that is a redefinition (rename one, or share one)"
             for (_, name), fs in sorted(where.items()) if len(fs) > 1]
