@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -24,6 +25,7 @@
 #include "hpo/report/study_view.h"
 #include "hpo/report/trial_json.h"
 #include "hpo/run/atomic_file.h"
+#include "hpo/slurm/shell_quote.h"
 #include "hpo/storage/open_storage.h"
 #include "hpo/storage/trial_constraints.h"
 
@@ -83,9 +85,24 @@ std::string run_path(const std::string& file) {
   return fs::absolute(file).lexically_normal().string();
 }
 
+// A YAML config is for reading when its trainer reads only JSON, as the
+// protocol has it (hpo-trainer reads both): this says what to run instead.
+std::optional<std::string> json_to_run(const StudyView& view, const StudyConfig* study,
+                                       const TrialRecord& t, const std::string& format) {
+  if (format != "yaml" || trainer_reads_yaml(study, t)) return std::nullopt;
+  return "its trainer reads JSON (the trainer protocol): hpo export --study " +
+         shell_quote(view.study.name) + " --trial " + std::to_string(t.number) +
+         " -o FILE.json writes the config to run, and the line that runs it";
+}
+
 // After writing `file`: where it came from and the command that runs it.
-void tell_written(const StudyConfig* study, const TrialRecord& t, const std::string& file) {
+void tell_written(const StudyView& view, const StudyConfig* study, const TrialRecord& t,
+                  const std::string& file, const std::string& format) {
   std::cout << "wrote " << file << " (trial " << t.number << ")\n";
+  if (const auto hint = json_to_run(view, study, t, format)) {
+    std::cout << "  " << *hint << "\n";
+    return;
+  }
   const std::string line = trainer_command_line(study, t, run_path(file));
   if (!line.empty()) std::cout << "  run it with: " << line << "\n";
 }
@@ -96,13 +113,22 @@ void tell_written(const StudyConfig* study, const TrialRecord& t, const std::str
 std::string config_text(const StudyView& view, const StudyConfig* study, const TrialRecord& t,
                         const std::string& format, const std::string& run_file,
                         const std::string& notes) {
-  return format == "json" ? config_json(t)
-                          : config_yaml(view, t, notes, trainer_command_line(study, t, run_file));
+  if (format == "json") return config_json(t);
+  if (const auto hint = json_to_run(view, study, t, format))
+    return config_yaml(view, t, *hint + "\n" + notes);
+  return config_yaml(view, t, notes, trainer_command_line(study, t, run_file));
 }
 
 // -o names a directory: one that exists, or a name ending in '/'.
 bool names_directory(const std::string& output) {
   return fs::is_directory(output) || output.back() == '/';
+}
+
+// A name with a config's or a table's extension: `--top 3 -o best.json`
+// meant a file, and would otherwise make a directory of that name.
+bool looks_like_a_file(const std::string& output) {
+  const std::string ext = fs::path(output).extension().string();
+  return ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".csv";
 }
 
 // "rank03_trial17.json": the name export gives the config of rank `rank`
@@ -135,7 +161,7 @@ void write_ranked(const StudyView& view, const StudyConfig* study,
     const fs::path file = dir / name;
     write_file(file, config_text(view, study, *best[i], flags.format, run_path(file.string()),
                                  i == 0 ? notes : ""));
-    tell_written(study, *best[i], file.string());
+    tell_written(view, study, *best[i], file.string(), flags.format);
     written.insert(name);
   }
   std::error_code ec;
@@ -270,6 +296,12 @@ int export_study(ExportFlags flags) {
         " writes one file per config, so -o must name a directory; leave out -o to print "
         "the configs to stdout");
   }
+  if (flags.top > 1 && !flags.output.empty() && flags.output != "-" &&
+      !names_directory(flags.output) && looks_like_a_file(flags.output)) {
+    throw ConfigError("-o " + flags.output + ": --top " + std::to_string(flags.top) +
+                      " writes one file per config into a directory, and " + flags.output +
+                      " is a file's name; name a directory (e.g. -o best_configs/)");
+  }
   const auto config = try_load_study(flags.study);
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kReadOnly);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
@@ -314,10 +346,10 @@ int export_study(ExportFlags flags) {
                                i == 0 ? notes : "");
       std::cerr << "hpo export: trial " << best[i]->number << " to stdout\n";
     }
-  } else if (best.size() == 1 && !names_directory(flags.output)) {
+  } else if (flags.top == 1 && !names_directory(flags.output)) {
     write_file(flags.output, config_text(view, study, *best.front(), flags.format,
                                          run_path(flags.output), notes));
-    tell_written(study, *best.front(), flags.output);
+    tell_written(view, study, *best.front(), flags.output, flags.format);
   } else {
     write_ranked(view, study, best, flags, notes);
   }

@@ -99,8 +99,11 @@ std::string trial_env_settings(const TrialRecord& trial) {
 
 }  // namespace
 
-std::string trainer_command_line(const StudyConfig* study, const TrialRecord& trial,
-                                 const std::string& file) {
+namespace {
+
+// The trainer's argv for trainer_command_line().
+std::vector<std::string> trainer_argv(const StudyConfig* study, const TrialRecord& trial,
+                                      const std::string& file) {
   std::vector<std::string> argv;
   if (study && !study->trainer.command.empty()) {
     argv = expand_command(
@@ -117,6 +120,19 @@ std::string trainer_command_line(const StudyConfig* study, const TrialRecord& tr
   } else {
     argv = stored_argv(trial, file);
   }
+  return argv;
+}
+
+}  // namespace
+
+bool trainer_reads_yaml(const StudyConfig* study, const TrialRecord& trial) {
+  const std::vector<std::string> argv = trainer_argv(study, trial, "");
+  return !argv.empty() && std::filesystem::path(argv.front()).filename() == "hpo-trainer";
+}
+
+std::string trainer_command_line(const StudyConfig* study, const TrialRecord& trial,
+                                 const std::string& file) {
+  const std::vector<std::string> argv = trainer_argv(study, trial, file);
   if (argv.empty()) return "";
   std::string line = trial_env_settings(trial) + "HPO_CONFIG=" + shell_quote(file) +
                      " HPO_TRIAL_DIR=DIR HPO_REPORT_FILE=DIR/" + kReportFile;

@@ -27,6 +27,10 @@ nlohmann::json trial_run_config(const TrialRecord& trial);
 std::string trainer_command_line(const StudyConfig* study, const TrialRecord& trial,
                                  const std::string& file);
 
+// Whether the trainer that trainer_command_line() runs reads a YAML config:
+// hpo-trainer does, and the protocol gives any other trainer JSON.
+bool trainer_reads_yaml(const StudyConfig* study, const TrialRecord& trial);
+
 // YAML with a comment header naming the study, trial and objective, how to
 // run it (`run_line`, if any), then `notes` (lines, each made a comment).
 std::string config_yaml(const StudyView& view, const TrialRecord& trial,

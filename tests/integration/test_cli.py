@@ -285,7 +285,7 @@ def test_export(p):
     expect(len(files) == 3 and files[0].startswith("rank1_trial" + str(best["number"])), files)
     # --top into a file: the error says why, and names no temporary file of hpo's.
     r = p.run("export", "--study", "s", "--top", "3", "-o", "best.yaml", check=False)
-    expect(r.returncode == 2 and "best.yaml is a file, not a directory" in r.stderr and ".tmp" not in r.stderr,
+    expect(r.returncode == 2 and "best.yaml is a file's name" in r.stderr and ".tmp" not in r.stderr,
            r.stderr)
     csv_text = p.run("export", "--study", "s", "--format", "csv").stdout
     import csv, io
@@ -329,6 +329,14 @@ def test_export_paths_and_picks(p):
     expect(files == want | earlier | {"notes.json"}, (sorted(files), sorted(want), r.stdout))
     expect(f"also holds {len(earlier)} ranked config(s) this export did not write" in r.stderr,
            r.stderr)
+    # --top N names a directory, however few trials qualify; a file's name is refused.
+    p.study(name="one")
+    p.run("run", "--study", "one", "-n", "1")
+    p.run("export", "--study", "one", "--top", "3", "-o", "one_top")
+    expect(os.path.isdir(os.path.join(p.dir, "one_top")), "--top 3 with one trial wrote a file")
+    r = p.run("export", "--study", "s", "--top", "3", "-o", "out.json", check=False)
+    expect(r.returncode == 2 and "is a file's name" in r.stderr, r.stderr)
+    expect(not os.path.exists(os.path.join(p.dir, "out.json")), "out.json was made")
     # --top beyond the study: a note, and what there is.
     r = p.run("export", "--study", "s", "--top", "50", "-o", "all")
     expect("--top 50: study 's' has 12 COMPLETE trial(s)" in r.stderr, r.stderr)
@@ -388,13 +396,18 @@ def test_export_runs_in_its_trainer(p):
     expect("SCORE_SHIFT=0.25 " in lines[0] and "OMP_NUM_THREADS=" in lines[0] and "HPO_TRIAL_ID" not in lines[0],
            lines[0])
     expect(rerun_exported(p, lines[0], os.path.join(p.dir, "rerun")) == best["value"], "value not reproduced")
-    # YAML on request: its header names the same trainer, not hpo-trainer's command.
-    p.run("export", "--study", "s", "-o", "best.yaml")
+    # YAML on request holds the same config; this trainer reads JSON, as the protocol has it,
+    # so no line claims to run it on the YAML file: both the header and stdout name the JSON
+    # export that does, and that export's line runs.
+    out = p.run("export", "--study", "s", "-o", "best.yaml").stdout
     text = open(os.path.join(p.dir, "best.yaml")).read()
-    header = [l for l in text.splitlines() if l.startswith("# run it with: ")]
-    expect(len(header) == 1 and "fake_trainer.py" in header[0] and "best.yaml" in header[0]
-           and "hpo-trainer" not in text, text)
     expect(yaml.safe_load(text) == cfg, text)
+    expect("run it with" not in text + out and "hpo-trainer" not in text, text + out)
+    hint = f"hpo export --study s --trial {best['number']} -o FILE.json"
+    expect(f"# its trainer reads JSON (the trainer protocol): {hint}" in text and hint in out, text + out)
+    out = p.run("export", "--study", "s", "--trial", str(best["number"]), "-o", "from_hint.json").stdout
+    line = [l.split("run it with: ", 1)[1] for l in out.splitlines() if "run it with: " in l]
+    expect(rerun_exported(p, line[0], os.path.join(p.dir, "rerun_hint")) == best["value"], out)
     # Without the study file, the command is the one the trial ran with.
     os.remove(os.path.join(p.dir, "studies", "s.yaml"))
     out = p.run("export", "--study", "s", "--storage", "sqlite:///studies.db", "-o", "again.json").stdout
