@@ -8,7 +8,9 @@
 #include <optional>
 
 #include "hpo/config/config_error.h"
+#include "hpo/run/study_setup.h"
 #include "hpo/storage/open_storage.h"
+#include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
 
@@ -49,6 +51,9 @@ std::string space_difference(const std::vector<TrialRecord>& trials, const Searc
 std::optional<TrialView> carried(const TrialRecord& t, const SamplingSpace& space, int source) {
   if (t.state != TrialState::kComplete || !t.value || !std::isfinite(*t.value)) return std::nullopt;
   TrialView v = space.view(t);
+  // What ran was not the point sampled (an OOM retry at a smaller batch
+  // outside the space): for a sampler that is a FAIL, with nothing to carry.
+  if (v.state != TrialState::kComplete) return std::nullopt;
   for (const auto& s : space.bounded()) {
     // A conditional parameter may be absent; a value outside the bounded
     // domain was dropped by view().
@@ -59,6 +64,32 @@ std::optional<TrialView> carried(const TrialRecord& t, const SamplingSpace& spac
   }
   v.source = source;
   return v;
+}
+
+// A COMPLETE trial that breaks its study's constraints: its value is no
+// good observation, however good it looks.
+bool infeasible(const TrialRecord& t) {
+  const std::vector<double> c = trial_constraints(t.system_attrs);
+  return std::any_of(c.begin(), c.end(), [](double v) { return !(v <= 0); });
+}
+
+// Whether `url` names the database at `own` (a Storage's url()): the same
+// SQLite file by any path, or the same URL.
+bool same_database(const std::string& url, const std::string& own) {
+  const auto a = sqlite_path(url), b = sqlite_path(own);
+  if (!a || !b) return url == own;
+  std::error_code ec;
+  return std::filesystem::equivalent(*a, *b, ec);
+}
+
+// The metric the source study optimized, as hpo stored it; empty for a
+// study hpo did not make.
+std::string source_metric(Storage& db, int64_t study_id) {
+  const Attrs attrs = db.study_user_attrs(study_id);
+  const auto it = attrs.find(kObjectiveAttr);
+  if (it == attrs.end() || !it->second.is_object()) return "";
+  const auto metric = it->second.find("metric");
+  return metric != it->second.end() && metric->is_string() ? metric->get<std::string>() : "";
 }
 
 bool database_missing(const std::string& url) {
@@ -76,6 +107,11 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const Sam
     ++source;
     const std::string where = from.storage.empty() ? storage.url() : shown_url(from.storage);
     const std::string named = "'" + from.study + "' (" + where + ")";
+    if (from.study == config.name && same_database(from.storage, storage.url())) {
+      throw ConfigError(config.path + ": warm_start: " + from.study + "@" + where +
+                        " is this study, in its own database: a study cannot warm-start from "
+                        "itself (its trials are its sampler's already)");
+    }
     if (!from.storage.empty() && database_missing(from.storage)) {
       out.notes.push_back("warm start: " + named + " does not exist yet (no such database): " +
                           "starting cold from it; run " + from.study + " first to carry its " +
@@ -99,14 +135,31 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const Sam
           (study->direction == Direction::kMaximize ? "maximize" : "minimize") + ", this study " +
           (config.objective.direction == Direction::kMaximize ? "maximizes" : "minimizes"));
     }
+    const size_t objectives = objective_directions(*study).size();
+    if (objectives > 1) {
+      throw ConfigError(refused + "it has " + std::to_string(objectives) +
+                        " objectives, and a prior observation carries one value");
+    }
+    const std::string metric = source_metric(db, study->id);
+    if (!metric.empty() && metric != config.objective.metric) {
+      throw ConfigError(refused + "it optimized '" + metric + "', this study optimizes '" +
+                        config.objective.metric +
+                        "' (warm start carries a value of the same metric, measured at another "
+                        "fidelity, say)");
+    }
     const auto trials = db.trials(study->id);
     const std::string differs = space_difference(trials, space.declared());
     if (!differs.empty())
       throw ConfigError(refused + "another search space: " + differs + " (" + config.space.path +
                         ")");
-    int n = 0, complete = 0;
+    int n = 0, complete = 0, broke = 0;
     for (const auto& t : trials) {
-      complete += t.state == TrialState::kComplete;
+      if (t.state != TrialState::kComplete) continue;
+      if (infeasible(t)) {
+        ++broke;
+        continue;
+      }
+      ++complete;
       if (auto v = carried(t, space, source)) {
         out.prior.push_back(std::move(*v));
         ++n;
@@ -116,6 +169,9 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const Sam
     if (complete > n)
       line +=
           "; " + std::to_string(complete - n) + " COMPLETE trial(s) outside this space left out";
+    if (broke > 0)
+      line +=
+          "; " + std::to_string(broke) + " infeasible trial(s) (breaking its constraints) left out";
     if (n == 0) line += ": starting cold from it (it has no COMPLETE trial yet)";
     out.notes.push_back(line);
     out.record.push_back({{"study", from.study}, {"storage", where}, {"trials", n}});

@@ -93,6 +93,64 @@ def test_refuses_other_space(p):
     expect(r.returncode == 2 and "no parameter 'y'" in r.stderr, f"exit {r.returncode}\n{r.stderr}")
 
 
+def test_refuses_what_it_cannot_carry(p):
+    # Itself, named through its own database's URL: its trials would count twice.
+    p.study(name="selfw", sampler=TPE, extra="warm_start: {studies: [selfw@sqlite:///../studies.db]}\n")
+    r = p.run("run", "--study", "selfw", "-n", "1", check=False)
+    expect(r.returncode == 2 and "cannot warm-start from itself" in r.stderr and "selfw.yaml" in r.stderr,
+           f"exit {r.returncode}\n{r.stderr}")
+    expect(not os.path.exists(p.db()) or "selfw" not in studies_in(p.db()), "the refused study was created")
+    # A source that optimized another metric, or several objectives.
+    p.study(name="q")
+    p.run("run", "--study", "q", "-n", "2")
+    p.study(name="m", sampler=TPE, extra=WARM)
+    path = os.path.join(p.dir, "studies", "m.yaml")
+    text = open(path).read()
+    open(path, "w").write(text.replace("objective: {metric: score,", "objective: {metric: sharpe,"))
+    r = p.run("run", "--study", "m", "-n", "1", check=False)
+    expect(r.returncode == 2 and "it optimized 'score', this study optimizes 'sharpe'" in r.stderr
+           and "m.yaml" in r.stderr, f"exit {r.returncode}\n{r.stderr}")
+    p.study(name="mo", fixed="with_cost: true", extra="objectives: [{metric: score, direction: maximize}, "
+            "{metric: cost, direction: minimize}]\n")
+    text = open(os.path.join(p.dir, "studies", "mo.yaml")).read()
+    open(os.path.join(p.dir, "studies", "mo.yaml"), "w").write(
+        text.replace("objective: {metric: score, direction: maximize, record: [sharpe]}\n", ""))
+    p.run("run", "--study", "mo", "-n", "2")
+    p.study(name="m2", sampler=TPE, extra="warm_start: {studies: [mo]}\n")
+    r = p.run("run", "--study", "m2", "-n", "1", check=False)
+    expect(r.returncode == 2 and "it has 2 objectives" in r.stderr, f"exit {r.returncode}\n{r.stderr}")
+
+
+def test_leaves_out_what_is_no_observation(p):
+    # Infeasible trials (they break the source's constraints) and trials whose run was not
+    # the sampled point (an OOM retry outside the space) are no observations: left out, and
+    # counted in the note, never carried.
+    p.study(name="c", extra="constraints: [{metric: sharpe, max: -1.0}]\n")
+    p.run("run", "--study", "c", "-n", "10")
+    trials = p.status("c")["trials"]
+    feasible = sum(t["state"] == "COMPLETE" and t["metrics"]["sharpe"] <= -1.0 for t in trials)
+    expect(0 < feasible < 10, f"the draws gave {feasible} feasible trials: the test checks too little")
+    p.study(name="m", sampler=TPE, extra="warm_start: {studies: [c]}\n")
+    out = p.run("run", "--study", "m", "-n", "1").stdout
+    expect(f"warm start: {feasible} trial(s) carried over from 'c'" in out
+           and f"{10 - feasible} infeasible trial(s)" in out, out)
+    p.space("""\
+params:
+  batch_size: {type: categorical, choices: [1024]}
+  x: {type: float, low: 0.0, high: 1.0}
+""", name="oom.yaml")
+    p.study(name="o", fixed="mode: oom, oom_above: 300, grad_accum: 1", extra="on_oom: retry_halved\n")
+    p.study(name="o2", sampler=TPE, extra="warm_start: {studies: [o]}\n")
+    for name in ("o", "o2"):
+        path = os.path.join(p.dir, "studies", name + ".yaml")
+        text = open(path).read()
+        open(path, "w").write(text.replace("search_space: space.yaml", "search_space: oom.yaml"))
+    p.run("run", "--study", "o", "-n", "2")
+    expect(all(t["params"]["batch_size"] == 256 for t in p.status("o")["trials"]), p.status("o"))
+    out = p.run("run", "--study", "o2", "-n", "1").stdout
+    expect("warm start: 0 trial(s) carried over from 'o'" in out, out)
+
+
 def test_from_another_file(p):
     p.study(name="q")
     path = os.path.join(p.dir, "studies", "q.yaml")
