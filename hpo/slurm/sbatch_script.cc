@@ -49,12 +49,12 @@ std::string line_problem(const std::string& what, const std::string& value) {
   return "";
 }
 
-// Whether an --extra line sets the nodes: sbatch (getopt_long) takes any
-// unambiguous prefix of a long option, down to --nodel and --nodef.
-bool names_nodes(const std::string& line) {
+// Whether an --extra line sets `option`: sbatch (getopt_long) takes any
+// unambiguous prefix of a long option, down to `shortest` letters (--nodel
+// and --nodef, --ar).
+bool sets_option(const std::string& line, const std::string& option, size_t shortest) {
   const std::string name = line.substr(2, line.find_first_of("= \t") - 2);
-  if (name.size() < 5) return false;
-  return std::string("nodelist").rfind(name, 0) == 0 || std::string("nodefile").rfind(name, 0) == 0;
+  return name.size() >= shortest && option.rfind(name, 0) == 0;
 }
 
 std::string extra_problem(const std::string& line) {
@@ -62,8 +62,12 @@ std::string extra_problem(const std::string& line) {
   if (!problem.empty()) return problem;
   if (line.rfind("--", 0) != 0)
     return "--extra '" + line + "': expected an sbatch option such as --qos=long";
-  if (names_nodes(line))
+  if (sets_option(line, "nodelist", 5) || sets_option(line, "nodefile", 5))
     return "--extra '" + line + "': name the nodes with hpo slurm's own --nodelist";
+  // A second --array would override the one --workers writes, and with it
+  // the count the SQLite check judged.
+  if (sets_option(line, "array", 2))
+    return "--extra '" + line + "': the array is one task per worker; set it with --workers";
   return "";
 }
 
@@ -89,7 +93,8 @@ std::string sbatch_request_problem(const SbatchRequest& request) {
 }
 
 bool names_one_node(const std::string& nodelist) {
-  return !nodelist.empty() && nodelist.find_first_of(",[ ") == std::string::npos;
+  // A value with a '/' is a file of host names to sbatch: any number of them.
+  return !nodelist.empty() && nodelist.find_first_of(",[ /") == std::string::npos;
 }
 
 std::string sqlite_array_problem(const SbatchRequest& request) {

@@ -33,12 +33,13 @@ struct SbatchRequest {
 // for a double quote, so neither may appear in an option's value; a
 // backslash in --output makes sbatch leave %A and %a unexpanded, so it may
 // not appear in the runs directory. An --extra that names nodes
-// (--nodelist, --nodefile, or a prefix sbatch takes for one) is refused too:
-// it would override --nodelist after the SQLite check has trusted it.
+// (--nodelist, --nodefile, or a prefix sbatch takes for one) or the array
+// (--array, --ar...) is refused too: it would override --nodelist or
+// --workers after the SQLite check has trusted them.
 std::string sbatch_request_problem(const SbatchRequest& request);
 
-// True when `nodelist` names exactly one node ("gpu07"; not "a,b" nor a
-// range such as "gpu[01-04]").
+// True when `nodelist` names exactly one node ("gpu07"; not "a,b", a range
+// such as "gpu[01-04]", nor a path, which sbatch reads as a file of hosts).
 bool names_one_node(const std::string& nodelist);
 
 // Why SQLite storage cannot serve this array, or "" when it can: SQLite's

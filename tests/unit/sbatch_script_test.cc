@@ -158,6 +158,17 @@ TEST_CASE("--extra cannot name the nodes past the SQLite check") {
   CHECK(sbatch_request_problem(r) == "");
 }
 
+TEST_CASE("--extra cannot set the array past the SQLite check") {
+  SbatchRequest r = request();
+  for (const char* extra : {"--array=0-7", "--array 0-7", "--arr=0-7", "--ar=0-7"}) {
+    CAPTURE(extra);
+    r.extra = {extra};
+    CHECK(sbatch_request_problem(r).find("--workers") != std::string::npos);
+  }
+  r.extra = {"--account=x"};
+  CHECK(sbatch_request_problem(r) == "");
+}
+
 TEST_CASE("a value with a blank is quoted on its #SBATCH line") {
   SbatchRequest r = request();
   r.output_dir = "/my runs/s/slurm";
@@ -171,6 +182,8 @@ TEST_CASE("one node is a plain host name; lists and ranges are several") {
   CHECK_FALSE(names_one_node("a,b"));
   CHECK_FALSE(names_one_node("gpu[01-04]"));
   CHECK_FALSE(names_one_node("gpu[07]"));  // could be one, but is a range expression
+  CHECK_FALSE(names_one_node("./nodes.txt"));  // sbatch reads a path as a file of hosts
+  CHECK_FALSE(names_one_node("/etc/hosts.list"));
 }
 
 TEST_CASE("SQLite serves an array only on one node; PostgreSQL anywhere") {
