@@ -266,6 +266,8 @@ std::string pick_text(const StudyView& view, const FrontPick& pick) {
     text += " of the Pareto front (" + std::to_string(pareto_trials(view).size()) +
             " trial(s)): " + objectives_text(view, *pick.trial);
   }
+  if (!is_feasible(trial_constraints(pick.trial->system_attrs)))
+    text += " (infeasible: it breaks the study's constraints, and is not to be deployed)";
   return text + "\n  why: " + pick.why + "\n";
 }
 

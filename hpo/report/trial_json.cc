@@ -184,13 +184,18 @@ std::string trials_csv(const StudyView& view) {
   // the metrics' give way, in that order, when a name is taken.
   // A study with several objectives gets a column per objective, in study
   // order (Optuna's values), and a pareto column: 1 on the front.
+  // A study with constraints gets a feasible column: 1 for a COMPLETE trial
+  // inside them, 0 for one that breaks one (never to be deployed).
   const bool multi = is_multi_objective(view.study);
+  const bool constrained = has_constraints(view.trials);
   std::set<std::string> taken = {"number", "state", "duration_s", "fail_reason"};
   if (multi) taken.insert("pareto");
+  if (constrained) taken.insert("feasible");
   std::vector<std::string> header = {"number", "state"};
   const std::vector<std::string> objectives = multi ? view.metrics : std::vector{view.metric};
   for (const auto& name : objectives) header.push_back(unique_column(name, "objective_", taken));
   if (multi) header.push_back("pareto");
+  if (constrained) header.push_back("feasible");
   for (const auto& p : params) header.push_back(unique_column("param_" + p, "", taken));
   for (const auto& m : metrics) header.push_back(unique_column(m, "metric_", taken));
   header.insert(header.end(), {"duration_s", "fail_reason"});
@@ -207,6 +212,11 @@ std::string trials_csv(const StudyView& view) {
       out << "," << front.count(t.number);
     } else {
       out << "," << (t.value ? json_text(j["value"]) : "");
+    }
+    if (constrained) {
+      out << ",";
+      if (t.state == TrialState::kComplete)
+        out << (is_feasible(trial_constraints(t.system_attrs)) ? "1" : "0");
     }
     for (const auto& p : params)
       out << "," << (j["params"].contains(p) ? csv_field(json_text(j["params"][p])) : "");

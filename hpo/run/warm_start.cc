@@ -68,10 +68,7 @@ std::optional<TrialView> carried(const TrialRecord& t, const SamplingSpace& spac
 
 // A COMPLETE trial that breaks its study's constraints: its value is no
 // good observation, however good it looks.
-bool infeasible(const TrialRecord& t) {
-  const std::vector<double> c = trial_constraints(t.system_attrs);
-  return std::any_of(c.begin(), c.end(), [](double v) { return !(v <= 0); });
-}
+bool infeasible(const TrialRecord& t) { return !is_feasible(trial_constraints(t.system_attrs)); }
 
 // Whether `url` names the database at `own` (a Storage's url()): the same
 // SQLite file by any path, or the same URL.

@@ -6,6 +6,8 @@ reading hpo's studies and hpo reading theirs.
 
 Usage: test_pareto.py HPO_BINARY TEST_NAME
 """
+import csv
+import io
 import json
 import os
 import re
@@ -287,6 +289,15 @@ def test_constraints_rule_best_and_export(p):
     expect(config["x"] == next(t for t in done if t["number"] == want)["params"]["x"], config)
     top = p.run("export", "--study", "one", "--top", "20", "-o", os.path.join(p.dir, "top")).stdout
     expect(top.count("wrote ") == len(feasible), top)
+    # The CSV says which trials are feasible; --trial of an infeasible one says so.
+    rows = list(csv.DictReader(io.StringIO(p.run("export", "--study", "one", "--format", "csv").stdout)))
+    expect({int(r["number"]): r["feasible"] for r in rows if r["state"] == "COMPLETE"}
+           == {t["number"]: "1" if t["feasible"] else "0" for t in done}, rows)
+    bad = next(t["number"] for t in done if not t["feasible"])
+    r = p.run("export", "--study", "one", "--trial", str(bad), "--format", "json")
+    expect("(infeasible: it breaks the study's constraints" in r.stderr, r.stderr)
+    r = p.run("export", "--study", "one", "--trial", str(want), "--format", "json")
+    expect("picked trial" in r.stderr and "infeasible" not in r.stderr, r.stderr)
     listing = p.run("studies", "--storage", "sqlite:///studies.db").stdout
     shown = re.search(r"^one: .*, best (\S+) \(maximize\)$", listing, re.M)
     best_value = next(t for t in done if t["number"] == want)["value"]
