@@ -3,9 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "hpo/config/placeholders.h"
@@ -47,6 +49,19 @@ void emit_scalar(YAML::Emitter& out, const nlohmann::json& v) {
     out << YAML::DoubleQuoted << v.get<std::string>();
   else
     out << YAML::Flow << YAML::Load(v.dump());  // lists or maps, if a fixed value was one
+}
+
+// Whether `key` reads back as the same string written bare: YAML 1.1 (what
+// PyYAML reads) takes on, yes, n and the like for booleans, ~ for null, and
+// digits for numbers, so those, and anything not a plain name, are quoted.
+bool bare_key(const std::string& key) {
+  static const std::regex kName("[A-Za-z_][A-Za-z0-9_.-]*");
+  static const std::set<std::string> kReadAsOther = {"y",     "n",  "yes", "no",  "true",
+                                                     "false", "on", "off", "null"};
+  std::string lower = key;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return std::regex_match(key, kName) && kReadAsOther.count(lower) == 0;
 }
 
 // `text` with every occurrence of `from` replaced by `to`.
@@ -155,7 +170,9 @@ std::string config_yaml(const StudyView& view, const TrialRecord& trial, const s
   YAML::Emitter out;
   out << YAML::BeginMap;
   for (const auto& [key, value] : config.items()) {
-    out << YAML::Key << key << YAML::Value;
+    out << YAML::Key;
+    if (!bare_key(key)) out << YAML::DoubleQuoted;
+    out << key << YAML::Value;
     emit_scalar(out, value);
   }
   out << YAML::EndMap;

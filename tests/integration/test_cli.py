@@ -380,7 +380,7 @@ def test_export_runs_in_its_trainer(p):
     # Exported as the protocol gives configs (JSON), with the study's own trainer command: the
     # command hpo prints runs that trainer on the file and reproduces the trial's value.
     import yaml
-    p.study()
+    p.study(fixed='"on": "yes", "no": 1, "1e3": 2, "a b": 3')
     # An env setting that moves the score, as a thread count moves a CPU trainer's: the
     # printed line must carry the trial's env for the rerun to reproduce its value.
     study_file = os.path.join(p.dir, "studies", "s.yaml")
@@ -396,7 +396,8 @@ def test_export_runs_in_its_trainer(p):
     expect("SCORE_SHIFT=0.25 " in lines[0] and "OMP_NUM_THREADS=" in lines[0] and "HPO_TRIAL_ID" not in lines[0],
            lines[0])
     expect(rerun_exported(p, lines[0], os.path.join(p.dir, "rerun")) == best["value"], "value not reproduced")
-    # YAML on request holds the same config; this trainer reads JSON, as the protocol has it,
+    # YAML on request holds the same config (keys such as "on" quoted, which YAML 1.1 reads as
+    # a boolean); this trainer reads JSON, as the protocol has it,
     # so no line claims to run it on the YAML file: both the header and stdout name the JSON
     # export that does, and that export's line runs.
     out = p.run("export", "--study", "s", "-o", "best.yaml").stdout
