@@ -341,9 +341,17 @@ int export_study(ExportFlags flags) {
               << best.size() << (has_constraints(view.trials) ? " feasible" : "")
               << " COMPLETE trial(s); exporting those\n";
   }
-  if (to_stdout(flags)) {
+  if (to_stdout(flags) && flags.format == "json" && best.size() > 1) {
+    // One JSON document, an array in rank order, that a JSON reader takes whole.
+    nlohmann::json configs = nlohmann::json::array();
+    for (const TrialRecord* t : best) {
+      configs.push_back(trial_run_config(*t));
+      std::cerr << "hpo export: trial " << t->number << " to stdout\n";
+    }
+    std::cout << configs.dump(2) << "\n";
+  } else if (to_stdout(flags)) {
     for (size_t i = 0; i < best.size(); ++i) {
-      if (i > 0) std::cout << (flags.format == "json" ? "\n" : "---\n");
+      if (i > 0) std::cout << "---\n";  // YAML's next document
       std::cout << config_text(view, study, *best[i], flags.format, kStdoutName,
                                i == 0 ? notes : "");
       std::cerr << "hpo export: trial " << best[i]->number << " to stdout\n";

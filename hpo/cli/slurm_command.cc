@@ -17,6 +17,7 @@
 #include "hpo/launch/process.h"
 #include "hpo/slurm/private_file.h"
 #include "hpo/slurm/sbatch_script.h"
+#include "hpo/slurm/shell_quote.h"
 #include "hpo/storage/open_storage.h"
 
 namespace hpo {
@@ -108,7 +109,8 @@ int submit(const SlurmFlags& flags) {
     r.env_file = stem + ".env";
     std::cout << "dry run: would write " << r.env_file << " (mode 0600):\n\n"
               << storage_env_text(shown_url(r.storage)) << "\nand " << stem << ".sbatch:\n\n"
-              << sbatch_script(r) << "\nand run: sbatch --parsable " << stem << ".sbatch\n";
+              << sbatch_script(r) << "\nand run: sbatch --parsable "
+              << shell_quote(stem + ".sbatch") << "\n";
     return kExitOk;
   }
   const std::string path = write_files(r, stem);

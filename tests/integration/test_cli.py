@@ -470,6 +470,14 @@ def test_export_to_stdout(p):
         printed = p.run("export", "--study", "s", *args, "-o", "-").stdout
         expect(printed and printed == p.run("export", "--study", "s", *args).stdout, (args, printed))
         expect(not os.path.exists(os.path.join(p.dir, "-")), f"hpo export {args} -o - wrote a file named '-'")
+    # Several configs to stdout: JSON as one array in rank order, YAML as documents.
+    import yaml
+    ranked = sorted((t for t in p.status()["trials"] if t["state"] == "COMPLETE"),
+                    key=lambda t: (-t["value"], t["number"]))[:2]
+    want = [json.load(open(os.path.join(t["trial_dir"], "config.json"))) for t in ranked]
+    expect(json.loads(p.run("export", "--study", "s", "--top", "2").stdout) == want, "JSON --top 2")
+    docs = list(yaml.safe_load_all(p.run("export", "--study", "s", "--top", "2", "--format", "yaml").stdout))
+    expect(docs == want, docs)
     r = p.run("export", "--study", "s", "--top", "3", "-o", "-", check=False)
     expect(r.returncode == 2 and "-o -: --top 3 writes one file per config, so -o must name a directory"
            in r.stderr, r.stderr)

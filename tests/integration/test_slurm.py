@@ -6,6 +6,7 @@ fails the test; it never skips.
 import glob
 import os
 import re
+import shlex
 
 from harness import expect, run_named_test
 from slurm_cluster import SlurmCluster
@@ -70,8 +71,14 @@ def test_dry_run_submits_nothing(p):
                      "#SBATCH --comment=nightly", "-n 3 --runs-dir", f"HPO_STORAGE=sqlite:///{p.db()}",
                      "sbatch --parsable"):
             expect(line in r.stdout, f"{line!r} not in:\n{r.stdout}")
+        # The command it would run is one a shell runs, a runs directory with a blank too.
+        r = hpo_slurm(p, cluster, "--workers", "1", "--runs-dir", "my runs", "--dry-run")
+        last = [l for l in r.stdout.splitlines() if l.startswith("and run: ")][-1]
+        words = shlex.split(last[len("and run: "):])
+        expect(len(words) == 3 and words[2].endswith(".sbatch") and "/my runs/" in words[2], last)
         expect(all_jobs(cluster) == [], "--dry-run submitted a job")
-    expect(not os.path.exists(os.path.join(p.dir, "runs")), "--dry-run wrote a script")
+    for runs in ("runs", "my runs"):
+        expect(not os.path.exists(os.path.join(p.dir, runs)), "--dry-run wrote a script")
 
 
 def test_refuses_what_sbatch_cannot_run(p):
