@@ -1,6 +1,7 @@
 // `hpo export`: the best configs as trainer-ready files, or every trial as
 // CSV or JSON for analysis.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -86,20 +87,24 @@ std::string run_path(const std::string& file) {
 }
 
 // A YAML config is for reading when its trainer reads only JSON, as the
-// protocol has it (hpo-trainer reads both): this says what to run instead.
-std::optional<std::string> json_to_run(const StudyView& view, const StudyConfig* study,
-                                       const TrialRecord& t, const std::string& format) {
-  if (format != "yaml" || trainer_reads_yaml(study, t)) return std::nullopt;
-  return "its trainer reads JSON (the trainer protocol): hpo export --study " +
-         shell_quote(view.study.name) + " --trial " + std::to_string(t.number) +
+// protocol has it (hpo-trainer reads both): this says what to run instead,
+// with the study file by its absolute path (or the name given, without
+// one) and any --storage given, so that it runs from any directory.
+std::optional<std::string> json_to_run(const ExportFlags& flags, const StudyConfig* study,
+                                       const TrialRecord& t) {
+  if (flags.format != "yaml" || trainer_reads_yaml(study, t)) return std::nullopt;
+  const std::string named = study ? run_path(study->path) : flags.study;
+  return "its trainer reads JSON (the trainer protocol): hpo export --study " + shell_quote(named) +
+         (flags.storage.empty() ? "" : " --storage " + shell_quote(shown_url(flags.storage))) +
+         " --trial " + std::to_string(t.number) +
          " -o FILE.json writes the config to run, and the line that runs it";
 }
 
 // After writing `file`: where it came from and the command that runs it.
-void tell_written(const StudyView& view, const StudyConfig* study, const TrialRecord& t,
-                  const std::string& file, const std::string& format) {
+void tell_written(const ExportFlags& flags, const StudyConfig* study, const TrialRecord& t,
+                  const std::string& file) {
   std::cout << "wrote " << file << " (trial " << t.number << ")\n";
-  if (const auto hint = json_to_run(view, study, t, format)) {
+  if (const auto hint = json_to_run(flags, study, t)) {
     std::cout << "  " << *hint << "\n";
     return;
   }
@@ -110,11 +115,11 @@ void tell_written(const StudyView& view, const StudyConfig* study, const TrialRe
 // YAML configs carry how to run them (with the file at `run_file`) and the
 // selection's statistics in their header; JSON has no comments, so a
 // written file's command is printed instead.
-std::string config_text(const StudyView& view, const StudyConfig* study, const TrialRecord& t,
-                        const std::string& format, const std::string& run_file,
+std::string config_text(const StudyView& view, const ExportFlags& flags, const StudyConfig* study,
+                        const TrialRecord& t, const std::string& run_file,
                         const std::string& notes) {
-  if (format == "json") return config_json(t);
-  if (const auto hint = json_to_run(view, study, t, format))
+  if (flags.format == "json") return config_json(t);
+  if (const auto hint = json_to_run(flags, study, t))
     return config_yaml(view, t, *hint + "\n" + notes);
   return config_yaml(view, t, notes, trainer_command_line(study, t, run_file));
 }
@@ -127,7 +132,9 @@ bool names_directory(const std::string& output) {
 // A name with a config's or a table's extension: `--top 3 -o best.json`
 // meant a file, and would otherwise make a directory of that name.
 bool looks_like_a_file(const std::string& output) {
-  const std::string ext = fs::path(output).extension().string();
+  std::string ext = fs::path(output).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".csv";
 }
 
@@ -159,9 +166,9 @@ void write_ranked(const StudyView& view, const StudyConfig* study,
   for (size_t i = 0; i < best.size(); ++i) {
     const std::string name = ranked_name(i + 1, width, best[i]->number, flags.format);
     const fs::path file = dir / name;
-    write_file(file, config_text(view, study, *best[i], flags.format, run_path(file.string()),
+    write_file(file, config_text(view, flags, study, *best[i], run_path(file.string()),
                                  i == 0 ? notes : ""));
-    tell_written(view, study, *best[i], file.string(), flags.format);
+    tell_written(flags, study, *best[i], file.string());
     written.insert(name);
   }
   std::error_code ec;
@@ -341,7 +348,7 @@ int export_study(ExportFlags flags) {
               << best.size() << (has_constraints(view.trials) ? " feasible" : "")
               << " COMPLETE trial(s); exporting those\n";
   }
-  if (to_stdout(flags) && flags.format == "json" && best.size() > 1) {
+  if (to_stdout(flags) && flags.format == "json" && flags.top > 1) {
     // One JSON document, an array in rank order, that a JSON reader takes whole.
     nlohmann::json configs = nlohmann::json::array();
     for (const TrialRecord* t : best) {
@@ -352,14 +359,13 @@ int export_study(ExportFlags flags) {
   } else if (to_stdout(flags)) {
     for (size_t i = 0; i < best.size(); ++i) {
       if (i > 0) std::cout << "---\n";  // YAML's next document
-      std::cout << config_text(view, study, *best[i], flags.format, kStdoutName,
-                               i == 0 ? notes : "");
+      std::cout << config_text(view, flags, study, *best[i], kStdoutName, i == 0 ? notes : "");
       std::cerr << "hpo export: trial " << best[i]->number << " to stdout\n";
     }
   } else if (flags.top == 1 && !names_directory(flags.output)) {
-    write_file(flags.output, config_text(view, study, *best.front(), flags.format,
-                                         run_path(flags.output), notes));
-    tell_written(view, study, *best.front(), flags.output, flags.format);
+    write_file(flags.output,
+               config_text(view, flags, study, *best.front(), run_path(flags.output), notes));
+    tell_written(flags, study, *best.front(), flags.output);
   } else {
     write_ranked(view, study, best, flags, notes);
   }

@@ -72,10 +72,16 @@ void install_stop_handlers(StopFlag& flag) {
 }
 
 void stop_for_lost_output(int err) {
-  int expected = kKeepRunning;
-  if (!g_flag || !g_flag->compare_exchange_strong(expected, kStopGracefully)) return;
+  if (!g_flag) return;
+  // Marked before the flag is raised: a Ctrl-C in between must find the
+  // stop already its own, or it would escalate to killing the trainers.
   g_lost_errno = err;
   g_output_lost = 1;
+  int expected = kKeepRunning;
+  if (!g_flag->compare_exchange_strong(expected, kStopGracefully)) {
+    g_output_lost = 0;  // a signal stopped the run first: the stop is its
+    return;
+  }
   // errno 0: the stream failed without a system call's error to say why.
   const std::string why = err == EPIPE ? "its reader is gone (broken pipe)"
                           : err != 0   ? std::strerror(err)

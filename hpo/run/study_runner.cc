@@ -150,7 +150,9 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot,
     sent = BeatWatch::Clock::now();
     // Compare-and-set with our first beat: of several runs that find the
     // same orphan, one wins, and only while it is still stale.
-    if (storage_.take_over_trial(orphan.id, orphan.system_attrs[kOwnerAttr], guard_, grace)) {
+    const auto owner = orphan.system_attrs.find(kOwnerAttr);
+    const nlohmann::json held = owner != orphan.system_attrs.end() ? owner->second : nullptr;
+    if (storage_.take_over_trial(orphan.id, held, guard_, grace)) {
       if (never_got_params(orphan)) {
         fail_without_params(orphan);
         continue;

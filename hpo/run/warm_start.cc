@@ -74,7 +74,7 @@ bool infeasible(const TrialRecord& t) { return !is_feasible(trial_constraints(t.
 // SQLite file by any path, or the same URL.
 bool same_database(const std::string& url, const std::string& own) {
   const auto a = sqlite_path(url), b = sqlite_path(own);
-  if (!a || !b) return url == own;
+  if (!a || !b) return shown_url(url) == own;  // own's password, if any, is masked
   std::error_code ec;
   return std::filesystem::equivalent(*a, *b, ec);
 }
@@ -169,7 +169,9 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const Sam
     if (broke > 0)
       line +=
           "; " + std::to_string(broke) + " infeasible trial(s) (breaking its constraints) left out";
-    if (n == 0) line += ": starting cold from it (it has no COMPLETE trial yet)";
+    if (n == 0)
+      line += complete + broke == 0 ? ": starting cold from it (it has no COMPLETE trial yet)"
+                                    : ": starting cold from it (nothing it holds can be carried)";
     out.notes.push_back(line);
     out.record.push_back({{"study", from.study}, {"storage", where}, {"trials", n}});
   }

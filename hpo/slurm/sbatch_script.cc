@@ -64,10 +64,6 @@ std::string extra_problem(const std::string& line) {
     return "--extra '" + line + "': expected an sbatch option such as --qos=long";
   if (sets_option(line, "nodelist", 5) || sets_option(line, "nodefile", 5))
     return "--extra '" + line + "': name the nodes with hpo slurm's own --nodelist";
-  // A second --array would override the one --workers writes, and with it
-  // the count the SQLite check judged.
-  if (sets_option(line, "array", 2))
-    return "--extra '" + line + "': the array is one task per worker; set it with --workers";
   return "";
 }
 
@@ -99,7 +95,17 @@ bool names_one_node(const std::string& nodelist) {
 
 std::string sqlite_array_problem(const SbatchRequest& request) {
   if (request.storage.rfind("sqlite:", 0) != 0) return "";
-  if (request.workers == 1 || names_one_node(request.nodelist)) return "";
+  if (names_one_node(request.nodelist)) return "";
+  // A second --array (a throttle such as 0-7%2, say) overrides the one
+  // --workers writes: one worker may then be many.
+  for (const auto& line : request.extra) {
+    if (line.rfind("--", 0) == 0 && sets_option(line, "array", 2)) {
+      return "--extra '" + line + "' with --storage " + request.storage +
+             ": the array may run on different nodes, and SQLite works only among processes "
+             "of one machine; pin it to one node with --nodelist NODE, or use PostgreSQL";
+    }
+  }
+  if (request.workers == 1) return "";
   return "--storage " + request.storage + ": " + std::to_string(request.workers) +
          " workers may run on different nodes, and SQLite works only among processes of one "
          "machine "

@@ -33,9 +33,8 @@ struct SbatchRequest {
 // for a double quote, so neither may appear in an option's value; a
 // backslash in --output makes sbatch leave %A and %a unexpanded, so it may
 // not appear in the runs directory. An --extra that names nodes
-// (--nodelist, --nodefile, or a prefix sbatch takes for one) or the array
-// (--array, --ar...) is refused too: it would override --nodelist or
-// --workers after the SQLite check has trusted them.
+// (--nodelist, --nodefile, or a prefix sbatch takes for one) is refused too:
+// it would override --nodelist after the SQLite check has trusted it.
 std::string sbatch_request_problem(const SbatchRequest& request);
 
 // True when `nodelist` names exactly one node ("gpu07"; not "a,b", a range
@@ -44,7 +43,8 @@ bool names_one_node(const std::string& nodelist);
 
 // Why SQLite storage cannot serve this array, or "" when it can: SQLite's
 // locks and WAL work only among processes of one machine, so the array
-// must be pinned to one node (or be a single task).
+// must be pinned to one node (or be a single task, with no --extra that
+// sets the array: --array, or a prefix sbatch takes for it).
 std::string sqlite_array_problem(const SbatchRequest& request);
 
 // The script; `sbatch_request_problem(request)` must be "". It holds no

@@ -191,17 +191,21 @@ auto SqliteStorage::read(const char* what, Body&& body) {
       if (now != *immutable_at_ || now.recent()) open_read_only();
     }
     if (!immutable_at_) return once();
-    const bool last = attempt == kMaxAttempts;
     try {
       if constexpr (std::is_void_v<decltype(once())>) {
         once();
-        if (last || !changed_under_immutable()) return;
+        if (!changed_under_immutable()) return;
       } else {
         auto result = once();
-        if (last || !changed_under_immutable()) return result;
+        if (!changed_under_immutable()) return result;
       }
     } catch (const StorageError&) {
-      if (last || !changed_under_immutable()) throw;
+      if (!changed_under_immutable()) throw;
+    }
+    if (attempt == kMaxAttempts) {
+      throw StorageError(url_ + ": " + what + ": the file changed during each of " +
+                         std::to_string(kMaxAttempts) +
+                         " reads (its owner's run is writing it); try again");
     }
   }
 }

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import sqlite3
@@ -334,9 +335,12 @@ def test_export_paths_and_picks(p):
     p.run("run", "--study", "one", "-n", "1")
     p.run("export", "--study", "one", "--top", "3", "-o", "one_top")
     expect(os.path.isdir(os.path.join(p.dir, "one_top")), "--top 3 with one trial wrote a file")
-    r = p.run("export", "--study", "s", "--top", "3", "-o", "out.json", check=False)
-    expect(r.returncode == 2 and "is a file's name" in r.stderr, r.stderr)
-    expect(not os.path.exists(os.path.join(p.dir, "out.json")), "out.json was made")
+    printed = json.loads(p.run("export", "--study", "one", "--top", "3").stdout)
+    expect(isinstance(printed, list) and len(printed) == 1, printed)  # an array, however few
+    for name in ("out.json", "Best.JSON"):
+        r = p.run("export", "--study", "s", "--top", "3", "-o", name, check=False)
+        expect(r.returncode == 2 and "is a file's name" in r.stderr, r.stderr)
+        expect(not os.path.exists(os.path.join(p.dir, name)), f"{name} was made")
     # --top beyond the study: a note, and what there is.
     r = p.run("export", "--study", "s", "--top", "50", "-o", "all")
     expect("--top 50: study 's' has 12 COMPLETE trial(s)" in r.stderr, r.stderr)
@@ -404,11 +408,20 @@ def test_export_runs_in_its_trainer(p):
     text = open(os.path.join(p.dir, "best.yaml")).read()
     expect(yaml.safe_load(text) == cfg, text)
     expect("run it with" not in text + out and "hpo-trainer" not in text, text + out)
-    hint = f"hpo export --study s --trial {best['number']} -o FILE.json"
-    expect(f"# its trainer reads JSON (the trainer protocol): {hint}" in text and hint in out, text + out)
-    out = p.run("export", "--study", "s", "--trial", str(best["number"]), "-o", "from_hint.json").stdout
-    line = [l.split("run it with: ", 1)[1] for l in out.splitlines() if "run it with: " in l]
-    expect(rerun_exported(p, line[0], os.path.join(p.dir, "rerun_hint")) == best["value"], out)
+    said = "its trainer reads JSON (the trainer protocol): "
+    hint = [l.split(said, 1)[1].split(" writes the config")[0] for l in out.splitlines() if said in l]
+    expect(len(hint) == 1 and f"# {said}{hint[0]}" in text and f"--trial {best['number']} " in hint[0],
+           text + out)
+    # The hint runs from any directory: the study file by its absolute path.
+    elsewhere = os.path.join(p.dir, "hint_elsewhere")
+    os.makedirs(elsewhere)
+    target = os.path.join(p.dir, "from_hint.json")
+    r = subprocess.run(["bash", "-c", hint[0].replace("hpo export", shlex.quote(p.hpo) + " export", 1)
+                        .replace("FILE.json", shlex.quote(target))],
+                       cwd=elsewhere, capture_output=True, text=True, timeout=60)
+    expect(r.returncode == 0, (hint[0], r.stdout, r.stderr))
+    line = [l.split("run it with: ", 1)[1] for l in r.stdout.splitlines() if "run it with: " in l]
+    expect(rerun_exported(p, line[0], os.path.join(p.dir, "rerun_hint")) == best["value"], r.stdout)
     # Without the study file, the command is the one the trial ran with.
     os.remove(os.path.join(p.dir, "studies", "s.yaml"))
     out = p.run("export", "--study", "s", "--storage", "sqlite:///studies.db", "-o", "again.json").stdout

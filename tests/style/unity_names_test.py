@@ -38,7 +38,11 @@ def main():
                      "tests/unit/main.cc": "", "tests/unit/x_test.cc": LOCAL_F,
                      "tests/unit/y_test.cc": LOCAL_F})
     assert len(found) == 1 and "x_test.cc" in found[0] and "y_test.cc" in found[0], found
-    print("unity_names: 3 cases ok")
+    # A source no target lists is named, not silently left unchecked.
+    found = clashes({"samplers/CMakeLists.txt": "add_library(s STATIC\n  a.cc\n)\n",
+                     "samplers/a.cc": LOCAL_F, "samplers/kernels/b.cc": LOCAL_F})
+    assert len(found) == 1 and found[0].startswith("samplers/kernels/b.cc: in no target"), found
+    print("unity_names: 4 cases ok")
 
 
 if __name__ == "__main__":

@@ -160,13 +160,22 @@ TEST_CASE("--extra cannot name the nodes past the SQLite check") {
 
 TEST_CASE("--extra cannot set the array past the SQLite check") {
   SbatchRequest r = request();
+  r.storage = "sqlite:///hpo.db";
+  r.workers = 1;
   for (const char* extra : {"--array=0-7", "--array 0-7", "--arr=0-7", "--ar=0-7"}) {
     CAPTURE(extra);
     r.extra = {extra};
-    CHECK(sbatch_request_problem(r).find("--workers") != std::string::npos);
+    CHECK(sqlite_array_problem(r).find("--nodelist NODE") != std::string::npos);
+    CHECK(sbatch_request_problem(r) == "");  // a throttle (0-63%8) is any storage's right
   }
+  r.nodelist = "gpu07";  // on one node, SQLite serves any array
+  CHECK(sqlite_array_problem(r) == "");
+  r.nodelist = "";
   r.extra = {"--account=x"};
-  CHECK(sbatch_request_problem(r) == "");
+  CHECK(sqlite_array_problem(r) == "");
+  r.storage = "postgresql://u:p@db:5432/hpo";
+  r.extra = {"--array=0-63%8"};
+  CHECK(sqlite_array_problem(r) == "");
 }
 
 TEST_CASE("a value with a blank is quoted on its #SBATCH line") {

@@ -95,6 +95,32 @@ void add_study(const std::string& path, const std::string& name) {
   SqliteStorage(path).get_or_create_study(name, Direction::kMinimize);
 }
 
+TEST_CASE("a file's stamp stays while nothing writes it, and moves when a run writes it") {
+  TempDir dir;
+  const std::string path = study_database(dir, "hpo.db");
+  const FileStamp idle = sqlite_file_stamp(path);
+  CHECK(idle.size > 0);
+  CHECK_FALSE(idle.wal);
+  CHECK(sqlite_file_stamp(path) == idle);
+  count_studies(sqlite_read_only_uri(path));  // an immutable read changes nothing
+  CHECK(sqlite_file_stamp(path) == idle);
+  {
+    SqliteStorage writer(path);  // while a run has it open, its -wal is there
+    CHECK(sqlite_file_stamp(path).wal);
+    CHECK(sqlite_file_stamp(path) != idle);
+    const int64_t id = writer.get_or_create_study("t", Direction::kMinimize).id;
+    writer.set_study_user_attr(id, "notes", std::string(64 * 1024, 'x'));
+  }
+  // Gone again, and its checkpoint grew the file: the stamp says so, however
+  // coarse the file system's clock.
+  const FileStamp after = sqlite_file_stamp(path);
+  CHECK_FALSE(after.wal);
+  CHECK(after.size > idle.size);
+  CHECK(after != idle);
+  CHECK(after.recent());
+  CHECK(sqlite_file_stamp(dir.path("absent.db")).size == -1);
+}
+
 TEST_CASE("an immutable reader sees what writers stored after it opened") {
   TempDir dir;
   const std::string path = study_database(dir, "hpo.db");
