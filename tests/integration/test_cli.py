@@ -1246,6 +1246,25 @@ def kill_during_trial(p, number, sleep="1.0"):
     proc.wait()
 
 
+def test_orphan_without_params_is_failed(p):
+    # A run killed after it created a trial but before it stored the trial's params and
+    # config: the next run fails that trial with the reason, and counts it out of its
+    # progress (it is not run), rather than ending at "0/1 done".
+    kill_during_trial(p, 0)
+    con = sqlite3.connect(p.db())
+    trial = "(select trial_id from trials where number=0)"
+    con.execute(f"delete from trial_params where trial_id={trial}")
+    con.execute(f"delete from trial_system_attributes where key='hpo:config' and trial_id={trial}")
+    con.commit()
+    con.close()
+    out = p.run("run", "--study", "s", "-n", "0").stdout
+    failed = [l for l in out.splitlines()
+              if l.startswith("trial 0: failed: its worker stopped before the trial's params were stored")]
+    expect(len(failed) == 1 and "| 0/0 done, 0 running" in failed[0], out)
+    t = p.status()["trials"][0]
+    expect(t["state"] == "FAIL" and "params were stored" in t["fail_reason"], t)
+
+
 def test_other_host_heartbeat(p):
     # A trial owned by a process on another host: left alone while its
     # heartbeat is fresh, taken over once it is older than 4 intervals.
