@@ -87,17 +87,11 @@ std::string run_path(const std::string& file) {
 }
 
 // A YAML config is for reading when its trainer reads only JSON, as the
-// protocol has it (hpo-trainer reads both): this says what to run instead,
-// with the study file by its absolute path (or the name given, without
-// one) and any --storage given, so that it runs from any directory.
+// protocol has it (hpo-trainer reads both): this says what to run instead.
 std::optional<std::string> json_to_run(const ExportFlags& flags, const StudyConfig* study,
                                        const TrialRecord& t) {
-  if (flags.format != "yaml" || trainer_reads_yaml(study, t)) return std::nullopt;
-  const std::string named = study ? run_path(study->path) : flags.study;
-  return "its trainer reads JSON (the trainer protocol): hpo export --study " + shell_quote(named) +
-         (flags.storage.empty() ? "" : " --storage " + shell_quote(shown_url(flags.storage))) +
-         " --trial " + std::to_string(t.number) +
-         " -o FILE.json writes the config to run, and the line that runs it";
+  if (flags.format != "yaml") return std::nullopt;
+  return json_export_hint(study, flags.study, flags.storage, t);
 }
 
 // After writing `file`: where it came from and the command that runs it.

@@ -15,6 +15,7 @@
 #include "hpo/run/trainer_program.h"
 #include "hpo/run/trial_runner.h"
 #include "hpo/slurm/shell_quote.h"
+#include "hpo/storage/open_storage.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -143,6 +144,18 @@ std::vector<std::string> trainer_argv(const StudyConfig* study, const TrialRecor
 bool trainer_reads_yaml(const StudyConfig* study, const TrialRecord& trial) {
   const std::vector<std::string> argv = trainer_argv(study, trial, "");
   return !argv.empty() && std::filesystem::path(argv.front()).filename() == "hpo-trainer";
+}
+
+std::optional<std::string> json_export_hint(const StudyConfig* study,
+                                            const std::string& study_named,
+                                            const std::string& storage, const TrialRecord& trial) {
+  if (trainer_reads_yaml(study, trial)) return std::nullopt;
+  const std::string named =
+      study ? std::filesystem::absolute(study->path).lexically_normal().string() : study_named;
+  return "its trainer reads JSON (the trainer protocol): hpo export --study " + shell_quote(named) +
+         (storage.empty() ? "" : " --storage " + shell_quote(shown_url(storage))) + " --trial " +
+         std::to_string(trial.number) +
+         " -o FILE.json writes the config to run, and the line that runs it";
 }
 
 std::string trainer_command_line(const StudyConfig* study, const TrialRecord& trial,

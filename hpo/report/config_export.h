@@ -4,6 +4,7 @@
 #define HPO_REPORT_CONFIG_EXPORT_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "hpo/config/study_config.h"
@@ -30,6 +31,15 @@ std::string trainer_command_line(const StudyConfig* study, const TrialRecord& tr
 // Whether the trainer that trainer_command_line() runs reads a YAML config:
 // hpo-trainer does, and the protocol gives any other trainer JSON.
 bool trainer_reads_yaml(const StudyConfig* study, const TrialRecord& trial);
+
+// For a YAML config of a trainer that reads only JSON (the protocol's
+// format): the `hpo export` that writes the JSON config to run, and the
+// line that runs it, as a sentence; nullopt when the YAML runs as it is.
+// `study_named` and `storage` (empty: none) are the flags that find the
+// study: a study file's absolute path, so that it runs from anywhere.
+std::optional<std::string> json_export_hint(const StudyConfig* study,
+                                            const std::string& study_named,
+                                            const std::string& storage, const TrialRecord& trial);
 
 // YAML with a comment header naming the study, trial and objective, how to
 // run it (`run_line`, if any), then `notes` (lines, each made a comment).

@@ -210,9 +210,16 @@ json best_json(const StudyView& view, const std::string& notes, const StudyConfi
   json b = {{"n", t.number}};
   put_value(b, t.value);
   try {
-    const std::string run = trainer_command_line(study, t, "best.yaml");
-    b["config"] = config_yaml(view, t, notes, run);
-    b["run"] = run;
+    // As hpo export writes it: a trainer that reads only JSON gets the
+    // export that writes its config, not a line that would crash it.
+    if (const auto hint = json_export_hint(study, view.study.name, "", t)) {
+      b["config"] = config_yaml(view, t, *hint + "\n" + notes);
+      b["run"] = "";
+    } else {
+      const std::string run = trainer_command_line(study, t, "best.yaml");
+      b["config"] = config_yaml(view, t, notes, run);
+      b["run"] = run;
+    }
   } catch (const StorageError&) {
     // A trial hpo did not run (Optuna made it) has no stored config.
     json params = json::object();
