@@ -157,14 +157,23 @@ void write_ranked(const StudyView& view, const StudyConfig* study,
   const fs::path dir(flags.output);
   const size_t width = std::to_string(best.size()).size();
   std::set<std::string> written;
+  // All or none: an export that fails partway (a full disk) leaves no
+  // ranking that looks whole but is not.
+  std::vector<std::pair<std::string, std::string>> files;
   for (size_t i = 0; i < best.size(); ++i) {
     const std::string name = ranked_name(i + 1, width, best[i]->number, flags.format);
-    const fs::path file = dir / name;
-    write_file(file, config_text(view, flags, study, *best[i], run_path(file.string()),
-                                 i == 0 ? notes : ""));
-    tell_written(flags, study, *best[i], file.string());
+    const std::string file = (dir / name).string();
+    files.emplace_back(
+        file, config_text(view, flags, study, *best[i], run_path(file), i == 0 ? notes : ""));
     written.insert(name);
   }
+  try {
+    write_files_atomically(files);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(std::string("-o: ") + e.what() + " (none of the " +
+                      std::to_string(files.size()) + " configs was written)");
+  }
+  for (size_t i = 0; i < best.size(); ++i) tell_written(flags, study, *best[i], files[i].first);
   std::error_code ec;
   std::vector<std::string> others;
   for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();

@@ -341,6 +341,15 @@ def test_export_paths_and_picks(p):
         r = p.run("export", "--study", "s", "--top", "3", "-o", name, check=False)
         expect(r.returncode == 2 and "is a file's name" in r.stderr, r.stderr)
         expect(not os.path.exists(os.path.join(p.dir, name)), f"{name} was made")
+    # --top N writes all its configs or none: a directory in rank 2's place stops it
+    # before rank 1 is written.
+    ranked = sorted((t for t in p.status()["trials"] if t["state"] == "COMPLETE"),
+                    key=lambda t: (-t["value"], t["number"]))
+    os.makedirs(os.path.join(p.dir, "whole", f"rank2_trial{ranked[1]['number']}.json"))
+    r = p.run("export", "--study", "s", "--top", "3", "-o", "whole", check=False)
+    expect(r.returncode == 2 and "none of the 3 configs was written" in r.stderr, r.stderr)
+    expect(os.listdir(os.path.join(p.dir, "whole")) == [f"rank2_trial{ranked[1]['number']}.json"],
+           os.listdir(os.path.join(p.dir, "whole")))
     # --top beyond the study: a note, and what there is.
     r = p.run("export", "--study", "s", "--top", "50", "-o", "all")
     expect("--top 50: study 's' has 12 COMPLETE trial(s)" in r.stderr, r.stderr)
