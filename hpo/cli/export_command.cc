@@ -1,7 +1,6 @@
 // `hpo export`: the best configs as trainer-ready files, or every trial as
 // CSV or JSON for analysis.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -29,6 +28,7 @@
 #include "hpo/slurm/shell_quote.h"
 #include "hpo/storage/open_storage.h"
 #include "hpo/storage/trial_constraints.h"
+#include "hpo/storage/url_mask.h"
 
 namespace hpo {
 
@@ -68,13 +68,16 @@ std::string trials_text(const StudyView& view, const std::string& format) {
   return format == "csv" ? trials_csv(view) : study_json(view).dump(2) + "\n";
 }
 
+// The extension of `output`'s name, in lower case (".yaml" for "best.YAML").
+std::string extension_of(const std::string& output) {
+  return ascii_lower(fs::path(output).extension().string());
+}
+
 // --format, else what -o's name says (best.yaml, trials.csv), else JSON:
 // what the trainer protocol gives every trainer as {config}.
 std::string export_format(const ExportFlags& flags) {
   if (!flags.format.empty()) return flags.format;
-  std::string ext = fs::path(flags.output).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string ext = extension_of(flags.output);
   if (ext == ".yaml" || ext == ".yml") return "yaml";
   if (ext == ".csv") return "csv";
   return "json";
@@ -126,9 +129,7 @@ bool names_directory(const std::string& output) {
 // A name with a config's or a table's extension: `--top 3 -o best.json`
 // meant a file, and would otherwise make a directory of that name.
 bool looks_like_a_file(const std::string& output) {
-  std::string ext = fs::path(output).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string ext = extension_of(output);
   return ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".csv";
 }
 

@@ -3,7 +3,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -16,6 +15,7 @@
 #include "hpo/run/trial_runner.h"
 #include "hpo/slurm/shell_quote.h"
 #include "hpo/storage/open_storage.h"
+#include "hpo/storage/url_mask.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -59,10 +59,7 @@ bool bare_key(const std::string& key) {
   static const std::regex kName("[A-Za-z_][A-Za-z0-9_.-]*");
   static const std::set<std::string> kReadAsOther = {"y",     "n",  "yes", "no",  "true",
                                                      "false", "on", "off", "null"};
-  std::string lower = key;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return std::regex_match(key, kName) && kReadAsOther.count(lower) == 0;
+  return std::regex_match(key, kName) && kReadAsOther.count(ascii_lower(key)) == 0;
 }
 
 // `text` with every occurrence of `from` replaced by `to`.
