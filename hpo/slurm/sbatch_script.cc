@@ -16,11 +16,23 @@ std::string output_pattern(const std::string& dir) {
   return escaped + "/%A_%a.out";
 }
 
-// A value on a #SBATCH line: bare when it has no blank, else in double
-// quotes, which sbatch strips (values holding a double quote are refused).
+// A value on a #SBATCH line. sbatch splits the line at blanks and strips
+// quotes, single or double, so a value with a blank or a single quote goes in
+// double quotes (values holding a double quote are refused).
 std::string sbatch_value(const std::string& value) {
-  if (value.find_first_of(" \t") == std::string::npos) return value;
+  if (value.find_first_of(" \t'") == std::string::npos) return value;
   return "\"" + value + "\"";
+}
+
+// An --extra line as sbatch should read it: the option's name, then its value
+// (after '=' or blanks) as one word, so "--comment=nightly sweep" sets the
+// comment instead of failing on a stray "sweep".
+std::string extra_line(const std::string& line) {
+  const size_t end = line.find_first_of("= \t");
+  if (end == std::string::npos) return line;
+  const size_t value = line[end] == '=' ? end + 1 : line.find_first_not_of(" \t", end);
+  if (value == std::string::npos) return line.substr(0, end);
+  return line.substr(0, end) + (line[end] == '=' ? "=" : " ") + sbatch_value(line.substr(value));
 }
 
 // The #SBATCH options in the order they are written: (flag, value).
@@ -121,7 +133,7 @@ std::string sbatch_script(const SbatchRequest& r) {
           std::to_string(r.trials_per_worker) + " trial(s) each.\n";
   for (const auto& [flag, value] : sbatch_options(r))
     text += "#SBATCH " + flag + "=" + sbatch_value(value) + "\n";
-  for (const auto& line : r.extra) text += "#SBATCH " + line + "\n";
+  for (const auto& line : r.extra) text += "#SBATCH " + extra_line(line) + "\n";
   text += "\n";
   text +=
       "echo \"hpo worker: task ${SLURM_ARRAY_TASK_ID} of job ${SLURM_ARRAY_JOB_ID} on "

@@ -27,11 +27,15 @@ def all_jobs(cluster):
 def test_array_finishes_study(p):
     p.study(fixed="sleep: 0.3")
     with SlurmCluster() as cluster:
-        r = hpo_slurm(p, cluster, "--workers", "3", "--trials-per-worker", "2", "--nodelist", cluster.host)
+        # An --extra value with a blank and a quote reaches Slurm whole.
+        r = hpo_slurm(p, cluster, "--workers", "3", "--trials-per-worker", "2", "--nodelist", cluster.host,
+                      "--extra=--comment=nightly sweep's")
         expect("3 worker(s) x 2 trial(s) = 6 trial(s)" in r.stdout, r.stdout)
         m = re.search(r"submitted job (\d+) \((.*\.sbatch)\)", r.stdout)
         expect(m, r.stdout)
         job, script = m.group(1), m.group(2)
+        shown = cluster.run(["scontrol", "show", "job", job]).stdout
+        expect(re.search(r"^\s*Comment=nightly sweep's\s*$", shown, re.M), shown)
         expect(f"squeue -j {job}" in r.stdout and "hpo status --study s" in r.stdout, r.stdout)
         expect(os.path.dirname(script) == os.path.join(p.dir, "runs", "s", "slurm"), script)
         cluster.wait_job(job, timeout=150)

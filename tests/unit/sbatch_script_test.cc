@@ -68,6 +68,32 @@ TEST_CASE("the script is an array of one `hpo run` worker per task, output per t
         std::string::npos);
 }
 
+TEST_CASE("an --extra value with blanks or single quotes stays one word to sbatch") {
+  // sbatch splits a #SBATCH line at blanks and strips quotes of both kinds:
+  // "--comment=nightly sweep" failed on a stray "sweep", "it's" on an
+  // unmatched quote.
+  SbatchRequest r = request();
+  r.partition = "it's";
+  r.extra = {"--comment=nightly sweep",
+             "--comment nightly  sweep",
+             "--comment=it's",
+             "--qos long",
+             "--exclusive",
+             "--comment=",
+             "--begin= now"};
+  const auto lines = sbatch_lines(sbatch_script(r));
+  const std::vector<std::string> tail(lines.end() - 8, lines.end());
+  const std::vector<std::string> want = {"--partition=\"it's\"",
+                                         "--comment=\"nightly sweep\"",
+                                         "--comment \"nightly  sweep\"",
+                                         "--comment=\"it's\"",
+                                         "--qos long",
+                                         "--exclusive",
+                                         "--comment=",
+                                         "--begin=\" now\""};
+  CHECK(tail == want);
+}
+
 TEST_CASE("the storage URL is in no worker's argv and not in the script") {
   SbatchRequest r = request();
   r.storage = "postgresql://u:pa's$w0rd@db:5432/hpo";
