@@ -25,6 +25,8 @@ import sys
 import traceback
 
 HERE = os.path.abspath(__file__)
+TRIAL_VARIABLES = ("HPO_CONFIG", "HPO_REPORT_FILE", "HPO_TRIAL_DIR", "HPO_TRIAL_NUMBER",
+                   "HPO_TRIAL_ID", "HPO_RESUME")
 
 
 def script_argv(argv, own):
@@ -60,6 +62,11 @@ def serve(own):
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.environ.pop("HPO_SERVE")  # a trial sees what it would see as its own process
+    # The trial's own variables are each request's alone: the first trial's,
+    # which hpo starts this server with, must not come back for later ones
+    # (its HPO_RESUME would make every trial a resume).
+    for name in TRIAL_VARIABLES:
+        os.environ.pop(name, None)
     started_env = dict(os.environ)
     set_before = set()
     # Between trials a SIGTERM is a late one for the trial that just ended.

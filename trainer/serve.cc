@@ -192,6 +192,13 @@ int serve(const TrialRunner& run_trial) {
   const ServerFds fds;
   // Trials see the environment a trial run on its own would: no HPO_SERVE.
   unsetenv("HPO_SERVE");
+  // The trial's own variables are each request's alone. hpo starts a server
+  // with its first trial's (so that a trainer that does not serve runs that
+  // trial); kept, they would come back for every later request that does not
+  // set them: the first trial's HPO_RESUME would make every trial a resume.
+  for (const char* name : {"HPO_CONFIG", "HPO_REPORT_FILE", "HPO_TRIAL_DIR", "HPO_TRIAL_NUMBER",
+                           "HPO_TRIAL_ID", "HPO_RESUME"})
+    unsetenv(name);
   install_stop_handler();
   set_panel_memo(true);
   const ProcessDefaults defaults = process_defaults();

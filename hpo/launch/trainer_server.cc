@@ -97,6 +97,8 @@ void TrainerServer::start(const LaunchSpec& trial) {
                                   {"stdout", trial.stdout_path},
                                   {"stderr", trial.stderr_path}};
   trial_end_.reset();
+  term_again_.reset();
+  sent_ = std::chrono::steady_clock::now();
   in_trial_ = true;
   replied_ = false;
   // A request the server cannot read is a trial it never ran: its end is the
@@ -119,8 +121,18 @@ bool TrainerServer::read_replies() {
   }
 }
 
+void TrainerServer::signal_group(int sig) {
+  process_.signal_group(sig);
+  const auto now = std::chrono::steady_clock::now();
+  if (sig == SIGTERM && in_trial_ && now < sent_ + kUnsure) term_again_ = sent_ + kUnsure;
+}
+
 std::optional<ExitStatus> TrainerServer::poll() {
   if (trial_end_ || !in_trial_) return trial_end_;
+  if (term_again_ && std::chrono::steady_clock::now() >= *term_again_) {
+    term_again_.reset();
+    process_.signal_group(SIGTERM);
+  }
   if (!gone_) gone_ = read_replies();
   // Only a reply line ends the trial; anything else a trainer writes to its
   // first stdout is not the protocol's and is skipped.

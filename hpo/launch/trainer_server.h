@@ -45,7 +45,12 @@ class TrainerServer : public RunningTrainer {
   // that the trial's end is the server's exit status.
   std::optional<ExitStatus> poll() override;
   std::optional<ExitStatus> wait_for(std::chrono::microseconds timeout) override;
-  void signal_group(int sig) override { process_.signal_group(sig); }
+  // A SIGTERM sent within kUnsure of the request is sent again then, once:
+  // a server takes a SIGTERM that comes before it has read its request for a
+  // late one meant for the trial before (the protocol's rule 3), and a stop
+  // sent just after the request may have come that early.
+  void signal_group(int sig) override;
+  static constexpr std::chrono::milliseconds kUnsure{1000};
 
   Process& process() { return process_; }
   // Whether the last trial ended with a reply. A trainer that does not serve
@@ -62,6 +67,8 @@ class TrainerServer : public RunningTrainer {
   bool gone_ = false;  // its reply pipe reached its end
   std::string pending_;  // reply bytes short of a whole line
   std::optional<ExitStatus> trial_end_;
+  std::chrono::steady_clock::time_point sent_;  // the current request's
+  std::optional<std::chrono::steady_clock::time_point> term_again_;  // see signal_group()
   bool in_trial_ = false;
   bool replied_ = false;
 };

@@ -154,6 +154,10 @@ def test_ctrl_c_then_resume(p):
     st = p.status()
     expect([t["number"] for t in st["trials"]] == list(range(6)), st)
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
+    # Each server's first trial was a resumed orphan; the fresh trials it
+    # served next must not run as resumes too.
+    resumed = {t["number"]: seen(t)["resume"] for t in st["trials"]}
+    expect(resumed == {0: "1", 1: "1", 2: None, 3: None, 4: None, 5: None}, resumed)
 
 
 def test_a_trainer_that_does_not_serve(p):

@@ -12,6 +12,7 @@ leave nothing behind for the next trial (environment, stop flag, data).
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -50,10 +51,10 @@ def base_env(root, unset):
 class Server:
     """An hpo-trainer started with HPO_SERVE=1 and its pipes."""
 
-    def __init__(self, trainer, root, unset=()):
+    def __init__(self, trainer, root, unset=(), extra=None):
         self.trainer, self.root = trainer, root
         env = base_env(root, unset)
-        env["HPO_SERVE"] = "1"
+        env.update(extra or {}, HPO_SERVE="1")
         self.log_path = os.path.join(root, "server.log")
         with open(self.log_path, "w") as log:
             self.proc = subprocess.Popen([trainer], env=env, stdin=subprocess.PIPE,
@@ -249,6 +250,31 @@ def test_env_restored(root):
     expect("setting NUM_WORKERS=1 " in two, f"NUM_WORKERS leaked into the next trial:\n{two}")
     expect("setting PREFETCH_FACTOR=3 " in two, f"PREFETCH_FACTOR was not put back:\n{two}")
     expect(threads(two) == default, f"thread count: served {threads(two)}, alone {default}")
+
+
+def test_resume_is_each_requests_own(root):
+    # hpo starts a server with its first trial's variables; that trial may be
+    # a resumed one (HPO_RESUME=1). A later trial without HPO_RESUME, whose
+    # directory holds a checkpoint of its config, must run afresh, as its own
+    # process would; with HPO_RESUME it resumes.
+    fresh = trial_files(root, "fresh", CONFIGS[0])
+    expect(run_alone(root, fresh) == 0, read(fresh["stderr"]))
+    expect(os.path.exists(os.path.join(root, "fresh", "checkpoint.pt")), "no checkpoint")
+    epochs = lambda request: sum(j["type"] == "epoch" for j in report(request))
+    expect(epochs(fresh) == 1, report(fresh))
+    os.remove(fresh["env"]["HPO_REPORT_FILE"])
+    shutil.copytree(os.path.join(root, "fresh"), os.path.join(root, "resumed"))
+    resumed = trial_files(root, "resumed", CONFIGS[0])
+    resumed["env"]["HPO_RESUME"] = "1"
+    first = trial_files(root, "first", CONFIGS[0])
+    first["env"]["HPO_RESUME"] = "1"
+    server = Server(TRAINER, root, extra=first["env"])
+    for request in (first, fresh, resumed):
+        server.send(request)
+        expect(server.reply() == {"exit": 0}, read(request["stderr"]))
+    expect("resumed from" not in read(fresh["stderr"]) and epochs(fresh) == 1,
+           f"a trial without HPO_RESUME resumed:\n{read(fresh['stderr'])}")
+    expect("resumed from" in read(resumed["stderr"]) and epochs(resumed) == 0, read(resumed["stderr"]))
 
 
 if __name__ == "__main__":

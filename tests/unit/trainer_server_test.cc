@@ -104,6 +104,33 @@ TEST_CASE("trainer server: signals reach the server's group") {
   std::remove(temp_path("hpo_server_test", "server.log").c_str());
 }
 
+TEST_CASE("trainer server: a stop sent as the trial starts is not lost") {
+  // This server reads its request only after 0.3 s, ignoring SIGTERM until
+  // then: a SIGTERM before the request is read is a late one for the trial
+  // before (the protocol's rule 3). During a trial it stops at SIGTERM (75),
+  // else it replies 0 after 5 s.
+  const std::string script =
+      "trap '' TERM; while sleep 0.3 && read -r line; do stopped=0; trap 'stopped=1' TERM; "
+      "i=0; while [ $stopped = 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; "
+      "trap '' TERM; if [ $stopped = 1 ]; then echo '{\"exit\": 75}'; "
+      "else echo '{\"exit\": 0}'; fi; done";
+  TrainerServer server(sh_trial(script), temp_path("hpo_server_test", "server.log"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // its trap set
+  server.start(sh_trial(script, "1"));
+  server.signal_group(SIGTERM);  // as Ctrl-C right after the trial was sent
+  const auto sent = std::chrono::steady_clock::now();
+  const ExitStatus end = end_of(server);
+  CHECK(end.code == 75);
+  CHECK(std::chrono::steady_clock::now() - sent < std::chrono::seconds(4));
+  // A stop sent later is sent once: the next trial, stopped after 1.5 s,
+  // still ends 75, and nothing is sent again into the trial after it.
+  server.start(sh_trial(script, "2"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  server.signal_group(SIGTERM);
+  CHECK(end_of(server).code == 75);
+  std::remove(temp_path("hpo_server_test", "server.log").c_str());
+}
+
 TEST_CASE("trainer server: only trials with the same program and process-wide env fit") {
   const std::string script = "while read -r line; do echo '{\"exit\": 0}'; done";
   TrainerServer server(sh_trial(script), temp_path("hpo_server_test", "server.log"));
