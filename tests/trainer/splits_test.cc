@@ -156,6 +156,23 @@ TEST_CASE("splits: validation can be thinned to whole dates") {
   CHECK(thin.test.size() == all.test.size());
 }
 
+TEST_CASE("splits: a cap below one date's names keeps one whole date") {
+  // max_valid_samples under a single cross-section (hpo gpu calibrate caps
+  // it at 256, and a panel may have 500 names a day) once never returned.
+  TrainerConfig config = small_config(1);
+  Dataset all = make_dataset(small_panel(), config);
+  REQUIRE(!all.valid.empty());
+  const uint32_t first = all.valid.front().day;
+  size_t names = 0;
+  for (const Sample& s : all.valid) names += s.day == first;
+  REQUIRE(names > 1);
+  config.max_valid_samples = int64_t(names - 1);
+  Dataset thin = make_dataset(small_panel(), config);
+  CHECK(thin.valid.size() == names);
+  for (const Sample& s : thin.valid) CHECK(s.day == first);
+  CHECK(thin.test.size() == all.test.size());
+}
+
 TrainerConfig cv_config(const char* scheme) {
   TrainerConfig c = small_config(2);
   c.cv_scheme = scheme;
