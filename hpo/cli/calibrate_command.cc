@@ -21,6 +21,7 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/output_guard.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
 #include "hpo/gpu/command_output.h"
@@ -29,6 +30,7 @@
 #include "hpo/gpu/memory_estimate.h"
 #include "hpo/gpu/slot_plan.h"
 #include "hpo/gpu/space_fit.h"
+#include "hpo/run/atomic_file.h"
 #include "hpo/run/oom.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/trainer_invocation.h"
@@ -123,7 +125,7 @@ nlohmann::json last_epoch(const std::string& report) {
 
 Measurement measure(const StudyConfig& study, const ModelShape& shape, int64_t batch,
                     const Slot& slot, const std::string& program, const fs::path& dir,
-                    const CalibrateFlags& flags) {
+                    const CalibrateFlags& flags, bool cpu) {
   Measurement m;
   m.batch = batch;
   const fs::path trial = dir / ("batch_" + std::to_string(batch));
@@ -154,8 +156,9 @@ Measurement measure(const StudyConfig& study, const ModelShape& shape, int64_t b
     return m;
   }
   m.ran = true;
-  m.peak_mib = metrics.contains("peak_gpu_mem_mb") ? metrics.value("peak_gpu_mem_mb", 0.0)
-                                                   : metrics.value("peak_mem_mb", 0.0);
+  // On the CPU the host's memory is what fills: the process's peak RSS.
+  m.peak_mib = !cpu && metrics.contains("peak_gpu_mem_mb") ? metrics.value("peak_gpu_mem_mb", 0.0)
+                                                           : metrics.value("peak_mem_mb", 0.0);
   m.train_set = static_cast<int64_t>(metrics.value("train_set_samples", 0.0));
   return m;
 }
@@ -175,7 +178,10 @@ struct Calibrated {
   int parallel = 1;
 };
 
-Calibrated judge(const std::vector<Measurement>& runs, double budget_mib, double margin) {
+// `cpu_slots` caps the trials at once on the CPU, where the cores run out
+// before the memory does.
+Calibrated judge(const std::vector<Measurement>& runs, double budget_mib, double margin,
+                 std::optional<int> cpu_slots) {
   Calibrated c;
   c.budget_mib = budget_mib;
   for (const Measurement& m : runs) {
@@ -185,6 +191,7 @@ Calibrated judge(const std::vector<Measurement>& runs, double budget_mib, double
   }
   if (c.peak_mib > 0)
     c.parallel = std::max(1, static_cast<int>(std::floor(margin * budget_mib / c.peak_mib)));
+  if (cpu_slots) c.parallel = std::min(c.parallel, std::max(1, *cpu_slots));
   return c;
 }
 
@@ -225,12 +232,26 @@ std::string profile_yaml(const CalibrateFlags& flags, const GpuContext& context,
   return y.str();
 }
 
+// The folds a trial trains: cv_folds (the trainer's default 4) when the
+// study fixes a cv_scheme other than none, else 1.
+int64_t cv_folds(const FixedValues& fixed) {
+  for (const auto& [name, value] : fixed) {
+    if (name != "cv_scheme") continue;
+    const auto* scheme = std::get_if<std::string>(&value);
+    if (scheme && *scheme != "none") return std::max<int64_t>(1, fixed_int(fixed, "cv_folds", 4));
+  }
+  return 1;
+}
+
 // One trial's and the whole study's device time, from the samples/s of the
 // batches trials will draw (uniformly, so their mean time).
 void print_estimate(const StudyConfig& study, const FittedSpace& fit,
                     const std::vector<Measurement>& runs, const Calibrated& c, bool cpu,
                     std::ostream& out) {
-  int64_t samples = fixed_int(fit.declared.fixed, "max_train_samples", 0);
+  // The samples an epoch trains on: the study's or profile's, else the
+  // trainer's default (0: every sample).
+  const int64_t samples =
+      fixed_int(fit.declared.fixed, "max_train_samples", kTrainerMaxTrainSamples);
   double seconds = 0;
   int counted = 0;
   for (const Measurement& m : runs) {
@@ -244,19 +265,34 @@ void print_estimate(const StudyConfig& study, const FittedSpace& fit,
     return;
   }
   const int64_t epochs = fixed_int(study.space.fixed, "epochs", 5);
-  const double trial_s = static_cast<double>(epochs) * seconds / counted;
+  const int64_t folds = cv_folds(study.space.fixed);
+  const double trial_s = static_cast<double>(epochs * folds) * seconds / counted;
   const double study_h = trial_s * study.n_trials / 3600.0;
   const std::string unit = cpu ? "CPU" : "GPU";
-  out << "one trial: ~" << fixed_number(trial_s, 2) << " s of training (" << epochs
-      << " epoch(s), the largest model, mean over the batch sizes; validation comes on top)\n"
+  out << "one trial: ~" << fixed_number(trial_s, 2) << " s of training (" << epochs << " epoch(s)"
+      << (folds > 1 ? " x " + std::to_string(folds) + " folds" : "")
+      << ", the largest model, mean over the batch sizes; validation comes on top)\n"
       << "the study (" << study.n_trials << " trials): ~" << fixed_number(study_h, 2) << " " << unit
       << "-hours (" << Progress::format_duration(study_h * 3600) << "), ~"
       << Progress::format_duration(study_h * 3600 / c.parallel) << " with " << c.parallel
       << " trial(s) at once per " << (cpu ? "host" : "GPU") << "\n";
 }
 
+// Whole or not at all, its directory made (gpu_profiles/ may not exist yet).
+void write_profile(const std::string& path, const std::string& yaml) {
+  try {
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) fs::create_directories(parent);
+    write_file_atomically(path, yaml);
+  } catch (const std::exception& e) {
+    throw ConfigError("--out " + path + ": " + e.what());
+  }
+}
+
 int calibrate(const CalibrateFlags& flags) {
   const StudyConfig study = load_study(flags.study);
+  if (!flags.out.empty())
+    refuse_overwriting_inputs("--out", flags.out, study_inputs(study, storage_url("", study)));
   const GpuContext context = resolve_gpu_context(flags.profile);
   const GpuProfile& profile = context.choice.profile;
   const FittedSpace fit = fit_search_space(study.space, profile);
@@ -273,7 +309,7 @@ int calibrate(const CalibrateFlags& flags) {
             << " layers, lookback " << shape.lookback << "; runs in " << dir.string() << "\n";
   std::vector<Measurement> runs;
   for (int64_t batch : batch_choices(fit, shape)) {
-    runs.push_back(measure(study, shape, batch, plan.slots.front(), trainer.path, dir, flags));
+    runs.push_back(measure(study, shape, batch, plan.slots.front(), trainer.path, dir, flags, cpu));
     const Measurement& m = runs.back();
     std::cerr << "  batch " << batch << ": "
               << (m.ran ? fixed_number(m.samples_per_s, 2) + " samples/s, peak " +
@@ -284,12 +320,18 @@ int calibrate(const CalibrateFlags& flags) {
   const double budget =
       cpu ? host_memory_bytes() / (1024.0 * 1024.0)
           : static_cast<double>(context.detection.devices.front().memory_total_mib);
-  const Calibrated c = judge(runs, budget, flags.margin);
+  const std::optional<int> cpu_slots =
+      cpu ? std::optional<int>(
+                static_cast<int>(plan_slots(context.detection.devices, profile, std::nullopt,
+                                            context.cores, cpu_wants(study.env, study.env_fixed))
+                                     .slots.size()))
+          : std::nullopt;
+  const Calibrated c = judge(runs, budget, flags.margin, cpu_slots);
   const std::string yaml = profile_yaml(flags, context, runs, c);
   if (flags.out.empty()) {
     std::cout << yaml;
   } else {
-    std::ofstream(flags.out) << yaml;
+    write_profile(flags.out, yaml);
     std::cout << "wrote " << flags.out << " (use it with --gpu-profile " << flags.out << ")\n";
   }
   print_estimate(study, fit, runs, c, cpu, std::cout);

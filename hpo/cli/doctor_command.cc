@@ -272,7 +272,8 @@ void check_cpu(const StudyConfig& study, const SlotPlan& plan, const GpuContext&
 
 void estimate_time(const StudyConfig& study, const GpuProfile& profile, bool on_gpu, Findings& f) {
   const ModelShape s = worst_case_shape(study.space, study.env, on_gpu);
-  const int64_t samples = fixed_int(study.space.fixed, "max_train_samples", 32768);
+  const int64_t samples =
+      fixed_int(study.space.fixed, "max_train_samples", kTrainerMaxTrainSamples);
   const int64_t epochs = fixed_int(study.space.fixed, "epochs", 5);
   if (samples <= 0) {
     f.info("time", "max_train_samples is 0 (every sample): no estimate without the data's size");

@@ -15,6 +15,7 @@
 #include "hpo/cli/at_least.h"
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/output_guard.h"
 #include "hpo/cli/selection_flags.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
@@ -316,7 +317,9 @@ int export_study(ExportFlags flags) {
                       " is a file's name; name a directory (e.g. -o best_configs/)");
   }
   const auto config = try_load_study(flags.study);
-  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kReadOnly);
+  const std::string url = storage_url(flags.storage, config);
+  if (!to_stdout(flags)) refuse_overwriting_inputs("-o", flags.output, study_inputs(config, url));
+  auto storage = open_storage(url, OpenMode::kReadOnly);
   const StudyView view = load_study_view(*storage, config ? config->name : flags.study);
   const StudyConfig* study = config ? &*config : nullptr;
 

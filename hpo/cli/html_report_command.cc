@@ -7,6 +7,7 @@
 
 #include "hpo/cli/commands.h"
 #include "hpo/cli/exit_codes.h"
+#include "hpo/cli/output_guard.h"
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
@@ -70,7 +71,9 @@ void check_output_path(const std::string& output) {
 
 int write_report(const ReportFlags& flags) {
   const auto config = try_load_study(flags.study);
-  auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kReadOnly);
+  const std::string url = storage_url(flags.storage, config);
+  if (flags.output != "-") refuse_overwriting_inputs("-o", flags.output, study_inputs(config, url));
+  auto storage = open_storage(url, OpenMode::kReadOnly);
   StudyView loaded = load_study_view(*storage, config ? config->name : flags.study);
   const size_t objective = objective_index(loaded, flags.objective);
   StudyView view = on_objective(std::move(loaded), objective);

@@ -34,6 +34,10 @@ struct ModelShape {
   bool amp = false;  // bf16/fp16 autocast (GPU only)
 };
 
+// The stock trainer's samples per epoch when a study does not say
+// (trainer/config.h's max_train_samples; 0 there means every sample).
+constexpr int64_t kTrainerMaxTrainSamples = 32768;
+
 // A TCN block keeps about this many [batch, hidden, lookback] tensors for
 // its backward pass: two convolutions, two ReLUs, two dropouts, the residual
 // sum and its ReLU. Seed 004 counts one; a TCN keeps more.

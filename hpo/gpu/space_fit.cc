@@ -46,6 +46,8 @@ void fix_train_samples(FittedSpace& fit, const GpuProfile& profile) {
     return entry.first == "max_train_samples";
   });
   if (set != fixed.end()) return;  // the study's own choice
+  for (const ParamSpec& param : fit.declared.params)
+    if (param.name == "max_train_samples") return;  // sampled: also the study's
   fixed.emplace_back("max_train_samples", *profile.max_train_samples);
   fit.from_profile.push_back("max_train_samples");
   fit.notes.push_back("max_train_samples: " + std::to_string(*profile.max_train_samples) +

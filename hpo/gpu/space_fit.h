@@ -6,7 +6,8 @@
 //                      parameter's domain (it becomes categorical), unless
 //                      the space marks it `pinned: true`;
 //   max_train_samples  the profile's value becomes a fixed value of every
-//                      trial, unless the study or its space fixes one.
+//                      trial, unless the study or its space fixes or
+//                      samples one.
 //
 // Then the profile's ceilings apply to what the sampler draws
 // (space_bounds.h), pinned or not: they keep trials within memory.

@@ -296,6 +296,26 @@ def test_export(p):
     expect(len(all_json["trials"]) == 4, all_json)
 
 
+def test_export_never_writes_over_its_inputs(p):
+    # `hpo export -o s.db` once wrote the config over the study's database
+    # (exit 0, every trial gone); the study file and its space were no safer.
+    p.study()
+    p.run("run", "--study", "s", "-n", "2")
+    inputs = [p.db(), os.path.join(p.dir, "studies", "s.yaml"),
+              os.path.join(p.dir, "search_spaces", "space.yaml")]
+    before = {f: open(f, "rb").read() for f in inputs}
+    # Each by another name for the same file too: relative, and through a link.
+    os.symlink(p.db(), os.path.join(p.dir, "link.db"))
+    for out in inputs + ["studies.db", "./studies/../studies.db", "link.db", "studies.db-wal"]:
+        for args in (["export"], ["export", "--trials", "--format", "json"], ["export", "--format", "csv"],
+                     ["report"]):
+            r = p.run(*args, "--study", "s", "-o", out, check=False)
+            expect(r.returncode == 2 and "which this command reads" in r.stderr,
+                   f"{args} -o {out}: exit {r.returncode}: {r.stdout}{r.stderr}")
+    expect({f: open(f, "rb").read() for f in inputs} == before, "an input was written over")
+    expect(len(p.status()["trials"]) == 2, p.status())
+
+
 def test_export_paths_and_picks(p):
     p.study()
     p.run("run", "--study", "s", "-n", "4")

@@ -19,7 +19,8 @@ from test_gpu import PYTHON, Project
 FAKE_TRAINER = """\
 import json, os, sys
 config = json.load(open(os.environ["HPO_CONFIG"]))
-if os.environ.get("HPO_DEVICE") != "cuda" or os.environ.get("CUDA_VISIBLE_DEVICES") != "0":
+on_gpu = os.environ.get("HPO_DEVICE") == "cuda" and os.environ.get("CUDA_VISIBLE_DEVICES") == "0"
+if os.environ.get("FAKE_ON_CPU") != "1" and not on_gpu:
     sys.exit("not on the GPU slot: " + repr((os.environ.get("HPO_DEVICE"), os.environ.get("CUDA_VISIBLE_DEVICES"))))
 b = config["batch_size"]
 if b > 1024:
@@ -28,7 +29,7 @@ if b > 1024:
 with open(os.environ["HPO_REPORT_FILE"], "a") as report:
     for step in range(config["epochs"]):
         report.write(json.dumps({"type": "epoch", "step": step, "metrics": {
-            "samples_per_s": b * 100.0, "peak_gpu_mem_mb": b * 20.0, "peak_mem_mb": 999999.0,
+            "samples_per_s": b * 100.0, "peak_gpu_mem_mb": b * 20.0, "peak_mem_mb": b * 1.0,
             "train_set_samples": 100000}}) + "\\n")
 """
 
@@ -80,6 +81,33 @@ def test_gpu_leaves_out_what_does_not_fit(p):
     expect("one trial: ~4.56 s of training" in r.stdout and "GPU-hours" in r.stdout, r.stdout)
     plan = p.gpu_json("--gpu-profile", os.path.join(p.dir, "h.yaml"), "--cores", "12")
     expect(plan["profile"]["name"] == "h" and plan["capacity"] == 6, plan)  # 2 GPUs x 3
+
+
+def test_estimate_follows_what_trials_run(p):
+    # On the cpu profile (no max_train_samples) a trial trains the trainer's
+    # default 32,768 samples an epoch, not the whole training set, and every
+    # fold of a walk-forward study; the trials at once are capped by the
+    # cores, not the host's memory alone. --out makes its directory, and
+    # never replaces the study's own files.
+    trainer = os.path.join(p.dir, "fake_trainer.py")
+    with open(trainer, "w") as f:
+        f.write(FAKE_TRAINER)
+    write_study(p, f'[{PYTHON}, {trainer}]', "[256, 512, 1024, 2048]",
+                "{epochs: 2, cv_scheme: walk_forward, cv_folds: 3}")
+    study = os.path.join(p.dir, "studies", "c.yaml")
+    before = open(study).read()
+    r = p.run("gpu", "calibrate", "--study", "c", "--gpu-profile", "cpu", "--out", study, expect_rc=2,
+              FAKE_ON_CPU="1")
+    expect("the study file" in r.stderr, r.stderr)
+    expect(open(study).read() == before, "calibrate wrote over the study file")
+    r = p.run("gpu", "calibrate", "--study", "c", "--gpu-profile", "cpu", "--out", "new/dir/cpu_c.yaml",
+              FAKE_ON_CPU="1")
+    text = open(os.path.join(p.dir, "new", "dir", "cpu_c.yaml")).read()
+    expect("batch_size_choices: [256, 512, 1024]" in text, text)
+    # 2 epochs x 3 folds x mean(32768 / (b x 100)) over 256, 512, 1024 = 4.48 s.
+    expect("one trial: ~4.48 s of training (2 epoch(s) x 3 folds" in r.stdout, r.stdout)
+    parallel = int(re.search(r"^max_parallel_trials: (\d+)$", text, re.M).group(1))
+    expect(1 <= parallel <= len(os.sched_getaffinity(0)), text)
 
 
 if __name__ == "__main__":

@@ -93,6 +93,17 @@ TEST_CASE("the study's own max_train_samples, and the cpu profile, leave the spa
             "max_train_samples"));
 }
 
+TEST_CASE("a max_train_samples the space samples is not fixed over by the profile") {
+  // The trials got the sampled value while the space view showed the
+  // profile's 0 over it.
+  std::string sampled = kFitSpace;
+  sampled += "  max_train_samples: {type: categorical, choices: [1000, 4000]}\n";
+  const FittedSpace fit = fit_search_space(parse_search_space(sampled, "s.yaml"), gpu({4096}));
+  CHECK_FALSE(fixed(fit.declared, "max_train_samples"));
+  CHECK(choices(fit.sampled, "max_train_samples").size() == 2);
+  CHECK(fit.from_profile == std::vector<std::string>{"batch_size"});
+}
+
 TEST_CASE("an int batch_size range becomes the profile's choices too") {
   const FittedSpace fit = fit_search_space(
       parse_search_space("params:\n  batch_size: {type: int, low: 64, high: 512}\n", "s.yaml"),
