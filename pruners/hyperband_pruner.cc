@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace hpo {
@@ -17,9 +18,11 @@ bool HyperbandPruner::initialize(const PrunerStudy& study) {
     if (!options_.max_resource) return false;
   }
   const double ratio = static_cast<double>(*options_.max_resource) / options_.min_resource;
-  // log(x) / log(base), as Python's math.log(x, base), for the same rounding.
-  const int n =
-      static_cast<int>(std::floor(std::log(ratio) / std::log(options_.reduction_factor) + 1));
+  // log(x) / log(base), as Python's math.log(x, base), for the same rounding;
+  // at least one bracket when an auto max_resource comes out below
+  // min_resource (a first trial that reported fewer steps).
+  const int n = std::max(
+      1, static_cast<int>(std::floor(std::log(ratio) / std::log(options_.reduction_factor) + 1)));
   for (int b = 0; b < n; ++b) {
     const int s = n - 1 - b;
     const int budget =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace hpo {
@@ -29,9 +30,14 @@ bool promotable(double value, std::vector<double> competing, int reduction_facto
                                            : value <= competing[index];
 }
 
+// base^exp, saturating at INT64_MAX: a rung past int64's reach is a step no
+// trial gets to, never one that wraps below the trial's.
 int64_t ipow(int64_t base, int exp) {
   int64_t r = 1;
-  while (exp-- > 0) r *= base;
+  while (exp-- > 0) {
+    if (r > std::numeric_limits<int64_t>::max() / base) return std::numeric_limits<int64_t>::max();
+    r *= base;
+  }
   return r;
 }
 
@@ -49,9 +55,11 @@ PruneDecision SuccessiveHalvingPruner::decide(const PrunerStudy& study, const Pr
       options_.min_resource = estimate_min_resource(study);
       if (!options_.min_resource) return decision;
     }
+    const int64_t factor = ipow(options_.reduction_factor, options_.min_early_stopping_rate + rung);
     const int64_t promotion_step =
-        *options_.min_resource *
-        ipow(options_.reduction_factor, options_.min_early_stopping_rate + rung);
+        factor > std::numeric_limits<int64_t>::max() / std::max<int64_t>(1, *options_.min_resource)
+            ? std::numeric_limits<int64_t>::max()
+            : *options_.min_resource * factor;
     if (*step < promotion_step) return decision;
     if (std::isnan(value)) {
       decision.prune = true;

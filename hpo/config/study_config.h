@@ -121,6 +121,16 @@ struct StudyConfig {
   double heartbeat_interval_s = 30;  // trial directories: <runs_dir>/<study>/trial_<number>
 };
 
+// Limits a study's settings keep within, so that what hpo computes from
+// them stays meaningful: one thread a slot (a slot past thousands only fails
+// to start one), timeouts that a steady clock's nanoseconds hold (int64 runs
+// out at about 9.2e9 s), and heartbeats a database can keep up with, whose
+// grace (4 intervals) is still a grace.
+constexpr int kMaxJobs = 1024;
+constexpr double kMaxSeconds = 1e8;  // about 3 years
+constexpr double kMinHeartbeatSeconds = 0.5;
+constexpr double kMaxHeartbeatSeconds = 86400;
+
 }  // namespace hpo
 
 #endif  // HPO_CONFIG_STUDY_CONFIG_H_

@@ -59,8 +59,8 @@ int positive_int(const YamlNode& node) {
 
 double seconds(const YamlNode& node) {
   const double value = node.as_double();
-  if (!(value >= 0) || std::isinf(value)) {
-    node.fail("expected a number of seconds >= 0, got " + node.describe());
+  if (!(value >= 0 && value <= kMaxSeconds)) {
+    node.fail("expected a number of seconds from 0 to 1e8 (about 3 years), got " + node.describe());
   }
   return value;
 }
@@ -463,7 +463,13 @@ StudyConfig load_study_file(const std::string& path) {
     study.warm_start = parse_warm_start(*warm, study.name, path);
   }
   if (auto n_trials = root.find("n_trials")) study.n_trials = positive_int(*n_trials);
-  if (auto n_jobs = root.find("n_jobs")) study.n_jobs = positive_int(*n_jobs);
+  if (auto n_jobs = root.find("n_jobs")) {
+    study.n_jobs = positive_int(*n_jobs);
+    if (study.n_jobs > kMaxJobs)
+      n_jobs->fail("expected at most " + std::to_string(kMaxJobs) +
+                   " trials at once on one host (more hosts: docs/many_machines.md), got " +
+                   n_jobs->describe());
+  }
   study.trainer = parse_trainer(root.require("trainer"));
   if (auto on_oom = root.find("on_oom")) {
     const std::string policy = on_oom->as_string();
@@ -488,7 +494,12 @@ StudyConfig load_study_file(const std::string& path) {
     study.runs_dir = beside_study(non_empty_string(*runs_dir), path);
   if (auto heartbeat = root.find("heartbeat_interval")) {
     study.heartbeat_interval_s = heartbeat->as_double();
-    if (!(study.heartbeat_interval_s > 0)) heartbeat->fail("expected a number of seconds > 0");
+    if (!(study.heartbeat_interval_s >= kMinHeartbeatSeconds &&
+          study.heartbeat_interval_s <= kMaxHeartbeatSeconds))
+      heartbeat->fail(
+          "expected a number of seconds from 0.5 to 86400 (2 or more between hosts), "
+          "got " +
+          heartbeat->describe());
   }
   // The search space last: the study file's own errors come first.
   study.space = load_search_space(resolve_search_space(root.require("search_space"), path));

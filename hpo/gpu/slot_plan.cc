@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "hpo/config/config_error.h"
+#include "hpo/config/study_config.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -128,8 +129,9 @@ std::optional<int> parse_n_jobs(const std::string& text) {
   if (text == "auto") return std::nullopt;
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value < 1 || value > INT_MAX) {
-    throw ConfigError("--n-jobs: expected an integer >= 1 or 'auto', got '" + text + "'");
+  if (text.empty() || *end != '\0' || value < 1 || value > kMaxJobs) {
+    throw ConfigError("--n-jobs: expected an integer from 1 to " + std::to_string(kMaxJobs) +
+                      " (trials at once on one host), or 'auto', got '" + text + "'");
   }
   return static_cast<int>(value);
 }

@@ -48,7 +48,7 @@ class Options {
     known_.push_back(key);
     const auto it = options_.find(key);
     if (it == options_.end()) return fallback;
-    if (!it->is_number() || it->get<double>() < min || it->get<double>() > max) {
+    if (!it->is_number() || !(it->get<double>() >= min && it->get<double>() <= max)) {
       fail(key, "expected a number in [" + std::to_string(min) + ", " + std::to_string(max) +
                     "], got " + it->dump());
     }
@@ -114,6 +114,11 @@ std::unique_ptr<Pruner> make_pruner(const PrunerConfig& config, const std::strin
     h.max_resource = o.integer_or_auto("max_resource", std::nullopt, 1);
     h.reduction_factor = o.integer("reduction_factor", 3, 2);
     h.bootstrap_count = o.integer("bootstrap_count", 0, 0);
+    if (h.max_resource && *h.max_resource < h.min_resource) {
+      throw ConfigError(
+          study_file + ": pruner.max_resource: expected an integer >= min_resource (" +
+          std::to_string(h.min_resource) + "), got " + std::to_string(*h.max_resource));
+    }
     if (h.bootstrap_count > 0 && !h.max_resource) {
       throw ConfigError(study_file +
                         ": pruner.bootstrap_count: needs an integer max_resource, not auto");

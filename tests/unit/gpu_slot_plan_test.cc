@@ -203,6 +203,8 @@ TEST_CASE("--n-jobs is a positive number or auto") {
   CHECK_THROWS_AS(parse_n_jobs("four"), ConfigError);
   CHECK_THROWS_AS(parse_n_jobs(""), ConfigError);
   CHECK_THROWS_AS(parse_n_jobs("3x"), ConfigError);
+  CHECK(parse_n_jobs("1024") == 1024);
+  CHECK_THROWS_AS(parse_n_jobs("100000"), ConfigError);  // a thread a slot: aborted
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "hpo/config/config_error.h"
 
 namespace hpo {
@@ -36,6 +38,11 @@ TEST_CASE("pruner options are checked, with the file, the key and a suggestion")
         std::string::npos);
   CHECK(error_of("none", {{"x", 1}}).find("this pruner takes none") != std::string::npos);
   CHECK(error_of("hyperband", {{"max_resource", "auto"}, {"min_resource", 2}}).empty());
+  CHECK(error_of("hyperband", {{"max_resource", 2}, {"min_resource", 10}}) ==
+        "studies/s.yaml: pruner.max_resource: expected an integer >= min_resource (10), got 2");
+  // NaN is no number in [0, 100].
+  CHECK(error_of("percentile", {{"percentile", std::nan("")}})
+            .find("pruner.percentile: expected a number in [0") != std::string::npos);
 }
 
 }  // namespace

@@ -80,6 +80,27 @@ TEST_CASE("successive halving records rungs and keeps the top 1/rf") {
   CHECK(d.completed_rungs.empty());
 }
 
+TEST_CASE("a rung too far to reach in int64 is never reached, and the decision ends") {
+  // reduction_factor 1000 to the power 110 overflowed, and the promotion
+  // step wrapped below the trial's: decide() looped for ever.
+  SuccessiveHalvingPruner sh(SuccessiveHalvingOptions{1, 1000, 110, 0});
+  PrunerStudy study{"s", Direction::kMaximize, {complete(0, {{0, 1.0}, {5, 1.0}})}};
+  for (int step : {0, 5, 1 << 30}) {
+    const PruneDecision d = sh.decide(study, running(1, {{step, 2.0}}));
+    CHECK_FALSE(d.prune);
+    CHECK(d.completed_rungs.empty());
+  }
+}
+
+TEST_CASE("hyperband whose max_resource comes out below min_resource runs one bracket") {
+  // max_resource "auto" takes the first complete trial's last step + 1, which
+  // can be below min_resource: no bracket at all once crashed decide().
+  HyperbandPruner hb(HyperbandOptions{10, std::nullopt, 3, 0});
+  PrunerStudy study{"s", Direction::kMaximize, {complete(0, {{0, 1.0}, {1, 1.0}})}};
+  CHECK_FALSE(hb.decide(study, running(1, {{0, 0.5}})).prune);
+  CHECK_FALSE(hb.decide(study, running(2, {{1, 0.5}})).prune);
+}
+
 TEST_CASE("hyperband makes floor(log_rf(max/min)) + 1 brackets and spreads trials over them") {
   HyperbandPruner hb(HyperbandOptions{1, 27, 3, 0});
   PrunerStudy study{"study", Direction::kMaximize, {running(0, {{0, 1.0}})}};

@@ -273,7 +273,8 @@ TEST_CASE("counts and durations are checked") {
   check_error(
       "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
       "trainer: {command: [t], timeout: -1}\n",
-      "studies/s.yaml:3: trainer.timeout", "expected a number of seconds >= 0, got '-1'");
+      "studies/s.yaml:3: trainer.timeout",
+      "expected a number of seconds from 0 to 1e8 (about 3 years), got '-1'");
   check_error(
       "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
       "trainer: {command: [t], grace_period: soon}\n",
@@ -281,7 +282,19 @@ TEST_CASE("counts and durations are checked") {
   check_error(
       "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
       "trainer: {command: [t], timeout: .nan}\n",
-      "studies/s.yaml:3: trainer.timeout", "expected a number of seconds >= 0");
+      "studies/s.yaml:3: trainer.timeout", "expected a number of seconds from 0");
+  // Past int64 nanoseconds (about 9.2e9 s) every trial failed at once as timed out.
+  check_error(
+      "search_space: space.yaml\nobjective: {metric: m, direction: minimize}\n"
+      "trainer: {command: [t], timeout: 1e10}\n",
+      "studies/s.yaml:3: trainer.timeout", "from 0 to 1e8");
+  // A slot is a thread: 100,000 aborted in pthread_create.
+  check_error(std::string(kRequired) + "n_jobs: 100000\n", "studies/s.yaml:4: n_jobs",
+              "expected at most 1024 trials at once on one host");
+  // A heartbeat of 1e-6 s cut off every trial as it started, for ever.
+  for (const char* beat : {"1e-6", "0", "1e18"})
+    check_error(std::string(kRequired) + "heartbeat_interval: " + beat + "\n",
+                "studies/s.yaml:4: heartbeat_interval", "expected a number of seconds from 0.5");
   check_error(std::string(kRequired) + "storage: [a]\n", "studies/s.yaml:4: storage",
               "expected a string, got a list");
   check_error(std::string(kRequired) + "runs_dir: ''\n", "studies/s.yaml:4: runs_dir",
