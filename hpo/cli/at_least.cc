@@ -20,4 +20,19 @@ CLI::Validator at_least(int minimum) {
       "NUMBER " + floor, "AT_LEAST_" + std::to_string(minimum));
 }
 
+CLI::Validator within(int minimum, double maximum, const std::string& maximum_text) {
+  const std::string range = "from " + std::to_string(minimum) + " to " + maximum_text;
+  return CLI::Validator(
+      [minimum, maximum, range](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || std::isnan(value)) {
+          return "expected a number " + range + ", got '" + text + "'";
+        }
+        return value >= minimum && value <= maximum ? std::string()
+                                                    : "must be " + range + ", got '" + text + "'";
+      },
+      "NUMBER " + range, "WITHIN_" + std::to_string(minimum) + "_" + maximum_text);
+}
+
 }  // namespace hpo

@@ -12,6 +12,10 @@ namespace hpo {
 // "--flag: must be >= 1, got '0'", or "--flag: expected a number >= 1, got 'x'".
 CLI::Validator at_least(int minimum);
 
+// The same with a ceiling too, written as `maximum_text` ("1e8"): "--flag:
+// must be from 0 to 1e8, got '1e10'".
+CLI::Validator within(int minimum, double maximum, const std::string& maximum_text);
+
 }  // namespace hpo
 
 #endif  // HPO_CLI_AT_LEAST_H_

@@ -24,7 +24,7 @@ namespace {
 struct GpuFlags {
   std::string study;
   std::string profile;
-  std::string n_jobs = "auto";
+  std::string n_jobs;  // empty: the study's n_jobs, as hpo run plans; else auto
   int cores = 0;
   bool json = false;
 };
@@ -77,10 +77,9 @@ void print_devices(const GpuDetection& d, std::ostream& out) {
   for (const std::string& w : d.warnings) out << "warning: " << w << "\n";
 }
 
-void print_plan(const SlotPlan& plan, const std::optional<int>& n_jobs, const GpuContext& c,
+void print_plan(const SlotPlan& plan, const std::string& n_jobs_from, const GpuContext& c,
                 std::ostream& out) {
-  out << "slots: " << plan.n_jobs() << " ("
-      << (n_jobs ? "--n-jobs " + std::to_string(*n_jobs) : "auto") << "; ";
+  out << "slots: " << plan.n_jobs() << " (" << n_jobs_from << "; ";
   if (plan.on_gpu)
     out << plan.gpus << " GPU(s) x " << plan.capacity / std::max(1, plan.gpus) << " = ";
   out << plan.capacity << " allowed), " << c.cores << " CPU core(s), " << plan.threads_per_trial
@@ -171,9 +170,16 @@ void print_space(const FittedSpace& fit, std::ostream& out) {
 }
 
 int show(const GpuFlags& flags) {
-  const std::optional<int> n_jobs = parse_n_jobs(flags.n_jobs);
   std::optional<StudyConfig> study;
   if (!flags.study.empty()) study = load_study(flags.study);
+  // What hpo run would plan: -j, else the study's n_jobs, else auto.
+  const std::optional<int> n_jobs = !flags.n_jobs.empty() ? parse_n_jobs(flags.n_jobs)
+                                    : study               ? std::optional<int>(study->n_jobs)
+                                                          : std::nullopt;
+  const std::string n_jobs_from =
+      !flags.n_jobs.empty() && n_jobs   ? "--n-jobs " + std::to_string(*n_jobs)
+      : !flags.n_jobs.empty() || !study ? "auto"
+                                        : "the study's n_jobs " + std::to_string(*n_jobs);
   const CpuWants wants = study ? cpu_wants(study->env, study->env_fixed) : CpuWants{};
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
   const SlotPlan plan =
@@ -190,7 +196,7 @@ int show(const GpuFlags& flags) {
   std::cout << "profile: " << context.choice.profile.name << " ("
             << to_string(context.choice.source) << ": " << context.choice.reason << ")\n  "
             << profile_summary(context.choice.profile) << "\n";
-  print_plan(plan, n_jobs, context, std::cout);
+  print_plan(plan, n_jobs_from, context, std::cout);
   if (fit) print_space(*fit, std::cout);
   return kExitOk;
 }
@@ -209,8 +215,8 @@ void add_gpu_command(CLI::App& app, int& exit_code) {
       "--gpu-profile", flags->profile,
       "Profile name (gpu_profiles/NAME.yaml) or file (default: $GPU_PROFILE, else detected)");
   cmd->add_option("-j,--n-jobs", flags->n_jobs,
-                  "Trials at once: a number, or auto for the profile's slots")
-      ->default_str("auto");
+                  "Trials at once: a number, or auto for the profile's slots (default: the "
+                  "study's n_jobs with --study, as hpo run plans; else auto)");
   cmd->add_option("--cores", flags->cores,
                   "Plan for this many CPU cores (default: the cores hpo may use)")
       ->check(at_least(1));

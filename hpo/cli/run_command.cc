@@ -356,7 +356,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(at_least(0));
   cmd->add_option("--timeout", flags->timeout,
                   "Per-trial timeout in seconds, 0 for none (default: the study file's)")
-      ->check(CLI::Range(0.0, kMaxSeconds));
+      ->check(within(0, kMaxSeconds, "1e8"));
   cmd->add_option("--runs-dir", flags->runs_dir,
                   "Where trial directories go (default: the study file's runs_dir)");
   cmd->add_option("--max-failures", flags->max_failures,

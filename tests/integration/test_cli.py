@@ -1421,7 +1421,9 @@ def test_bad_input_leaves_db_untouched(p):
     expect(r.returncode == 2 and "pruner.n_startup_trial" in r.stderr and "n_startup_trials" in r.stderr, r.stderr)
     p.study()
     for args, needle in [(["--n-trials", "-1"], "--n-trials: must be >= 0, got '-1'"),
-                         (["--timeout", "soon"], "--timeout: expected a number >= 0, got 'soon'"),
+                         (["--timeout", "soon"], "--timeout: expected a number from 0 to 1e8, got 'soon'"),
+                         (["--timeout", "1e10"], "--timeout: must be from 0 to 1e8, got '1e10'"),
+                         (["-j", "100000"], "--n-jobs: expected an integer from 1 to 1024"),
                          (["--sampler", "grid"], "sampler"),
                          (["--storage", "mysql://x"], "mysql://x")]:
         r = p.run("run", "--study", "s", *args, check=False)

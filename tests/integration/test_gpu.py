@@ -117,7 +117,7 @@ def test_unknown_profile(p):
     expect("environment: GPU_PROFILE: unknown GPU profile 'rtx4090' (did you mean 'rtx_4090'?); available: "
            in r.stderr, r.stderr)
     r = p.run("gpu", "--n-jobs", "many", expect_rc=2)
-    expect("--n-jobs: expected an integer >= 1 or 'auto'" in r.stderr, r.stderr)
+    expect("--n-jobs: expected an integer from 1 to 1024 (trials at once on one host), or 'auto'" in r.stderr, r.stderr)
 
 
 def test_without_gpu(p):
@@ -260,7 +260,10 @@ def space_of(plan):
 def test_quick_sweep_on_gpus(p):
     # The shipped quick_sweep on one (fake) H200, 16 cores: the profile's batches, every sample,
     # and quick_sweep's NUM_WORKERS 4 lowered so that 5 slots x (threads + workers) fit the cores.
+    # As hpo run plans it: the study's n_jobs (1), unless -j says otherwise.
     plan = p.gpu_json("--study", "quick_sweep", "--cores", "16", **H200)
+    expect(plan["profile"]["name"] == "h200" and len(plan["slots"]) == 1, plan)
+    plan = p.gpu_json("--study", "quick_sweep", "--cores", "16", "-j", "auto", **H200)
     expect(plan["profile"]["name"] == "h200" and len(plan["slots"]) == 5, plan)
     space = space_of(plan)
     expect(space["batch_size"] == ([4096, 8192], "profile"), space)
@@ -272,12 +275,12 @@ def test_quick_sweep_on_gpus(p):
     expect(plan["warnings"] == [] and plan["loader_workers"] == 2, plan)
     expect(plan["fit_notes"] and plan["fit_notes"][0].startswith("NUM_WORKERS: 4 -> 2, so that 5 trial(s)"), plan)
     # One H100, 12 cores: 3 slots of 1 thread + 3 workers.
-    plan = p.gpu_json("--study", "quick_sweep", "--cores", "12", FAKE_GPUS="1")
+    plan = p.gpu_json("--study", "quick_sweep", "--cores", "12", "-j", "auto", FAKE_GPUS="1")
     expect(space_of(plan)["batch_size"] == ([2048, 4096], "profile"), plan["space"])
     expect(space_of(plan)["max_train_samples"] == (0, "profile"), plan["space"])
     expect(slot_env(plan, "NUM_WORKERS") == ["3"] * 3 and slot_env(plan, "OMP_NUM_THREADS") == ["1"] * 3, plan)
     # The table says the same.
-    out = p.run("gpu", "--study", "quick_sweep", "--cores", "16", **H200).stdout
+    out = p.run("gpu", "--study", "quick_sweep", "--cores", "16", "-j", "auto", **H200).stdout
     expect("note: NUM_WORKERS: 4 -> 2" in out and "  batch_size: categorical [4096, 8192] (from the profile)" in out,
            out)
 
