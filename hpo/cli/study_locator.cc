@@ -55,10 +55,25 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
 // fleet's database through $HPO_STORAGE. The default comes last, for a study
 // file that sets no storage (its StudyConfig::storage is empty).
 StorageChoice choose_storage(const std::string& flag, const std::optional<StudyConfig>& study) {
-  if (!flag.empty()) return {flag, "--storage"};
-  if (const char* env = std::getenv("HPO_STORAGE"); env && *env) return {env, "$HPO_STORAGE"};
-  if (study && !study->storage.empty()) return {study->storage, "the study file"};
-  return {kDefaultStorage, "the default"};
+  StorageChoice choice{kDefaultStorage, "the default"};
+  std::string where = "the default storage";
+  if (!flag.empty()) {
+    choice = {flag, "--storage"};
+    where = "--storage";
+  } else if (const char* env = std::getenv("HPO_STORAGE"); env && *env) {
+    choice = {env, "$HPO_STORAGE"};
+    where = "$HPO_STORAGE";
+  } else if (study && !study->storage.empty()) {
+    choice = {study->storage, "the study file"};
+    where = study->path + ": storage";
+  }
+  // A URL hpo cannot use is bad input (exit 2), named by where it came from.
+  try {
+    check_storage_url(choice.url);
+  } catch (const StorageError& e) {
+    throw ConfigError(where + ": " + e.what());
+  }
+  return choice;
 }
 
 std::string storage_url(const std::string& flag, const std::optional<StudyConfig>& study) {

@@ -60,6 +60,12 @@ namespace {
 void check_storage_url(const std::string& url) {
   if (const auto sqlite = sqlite_path(url)) {
     if (sqlite->empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");
+    // Neither would be what it says: a file named "x.db?mode=ro", a file
+    // named ":memory:" (and a study in memory would be gone at exit).
+    if (sqlite->find('?') != std::string::npos)
+      throw StorageError(url + ": hpo takes no SQLite URL options (?...); name the file alone");
+    if (*sqlite == ":memory:")
+      throw StorageError(url + ": a study in memory would be lost when hpo exits; name a file");
     return;
   }
   if (!is_pg_url(url)) refuse_unsupported(url);
@@ -68,6 +74,7 @@ void check_storage_url(const std::string& url) {
 
 std::unique_ptr<Storage> open_storage(const std::string& url, OpenMode mode,
                                       const std::string& new_revision) {
+  check_storage_url(url);
   if (const auto sqlite = sqlite_path(url)) {
     const std::string& path = *sqlite;
     if (path.empty()) throw StorageError(url + ": no database file named; use sqlite:///FILE");

@@ -1425,9 +1425,21 @@ def test_bad_input_leaves_db_untouched(p):
                          (["--timeout", "1e10"], "--timeout: must be from 0 to 1e8, got '1e10'"),
                          (["-j", "100000"], "--n-jobs: expected an integer from 1 to 1024"),
                          (["--sampler", "grid"], "sampler"),
-                         (["--storage", "mysql://x"], "mysql://x")]:
+                         (["--storage", "mysql://x"], "--storage: unsupported storage URL 'mysql://x'"),
+                         (["--storage", "sqlite:///x.db?mode=ro"], "--storage: sqlite:///x.db?mode=ro: hpo takes no"),
+                         (["--storage", "sqlite:///:memory:"], "lost when hpo exits")]:
         r = p.run("run", "--study", "s", *args, check=False)
-        expect(r.returncode != 0 and needle in r.stderr, (args, r.returncode, r.stderr))
+        expect(r.returncode == 2 and needle in r.stderr, (args, r.returncode, r.stderr))
+    # A storage URL is bad input wherever it comes from, and says where.
+    r = p.run("status", "--study", "s", check=False, env={**os.environ, "HPO_STORAGE": "garbage"})
+    expect(r.returncode == 2 and "$HPO_STORAGE: unsupported storage URL 'garbage'" in r.stderr, r.stderr)
+    study = os.path.join(p.dir, "studies", "s.yaml")
+    text = open(study).read()
+    open(study, "w").write(text.replace("storage: sqlite:///../studies.db", "storage: not a url"))
+    r = p.run("run", "--study", "s", "-n", "1", check=False)
+    expect(r.returncode == 2 and "studies/s.yaml: storage: unsupported storage URL" in r.stderr, r.stderr)
+    open(study, "w").write(text)
+    expect(not [f for f in os.listdir(p.dir) if f.startswith(("x.db", ":memory:"))], os.listdir(p.dir))
     r = p.run("run", "--study", "nope", check=False)
     available = r.stderr.partition("available: ")[2].strip().split(", ")
     expect(r.returncode == 2 and "no study named 'nope'" in r.stderr and "s" in available, r.stderr)
