@@ -95,10 +95,20 @@ PanelData panel_data(const Panel& panel, const TrainerConfig& config) {
   return p;
 }
 
-// The panel data of `config` computed afresh: from its CSV or the synthetic panel.
-PanelData build_panel_data(const TrainerConfig& config) {
+// The panel of `config`'s CSV: parsed from `bytes`, its content as the
+// caller read it, which go as soon as parsed; or read from the file without.
+Panel read_panel(const TrainerConfig& config, std::string* bytes) {
+  if (!bytes) return read_panel_csv(config.data, config.date_format);
+  Panel panel = parse_panel_csv(config.data, *bytes, config.date_format);
+  std::string().swap(*bytes);  // before the features take their memory
+  return panel;
+}
+
+// The panel data of `config` computed afresh: from its CSV (its `bytes`
+// where the caller read them) or the synthetic panel.
+PanelData build_panel_data(const TrainerConfig& config, std::string* bytes = nullptr) {
   if (!config.data.empty()) {
-    Panel panel = read_panel_csv(config.data, config.date_format);
+    Panel panel = read_panel(config, bytes);
     apply_calendar(&panel, size_t(config.min_names));
     PanelData p = panel_data(panel, config);
     p.source = config.data;
@@ -172,34 +182,74 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
 
 namespace {
 
-// The dataset of `config`, from the feature cache in `cache_dir` when it holds it.
-Dataset load_or_build(const TrainerConfig& config, const std::string& cache_dir,
-                      std::ostream* log) {
-  if (cache_dir.empty()) return make_dataset(build_panel_data(config), config);
-  const std::string key = feature_cache_key(config);
-  const std::string path = feature_cache_path(cache_dir, key);
-  const std::string memo_id = path + "\n" + key;
-  const auto with_id = [&](Dataset d) {
-    d.memo_id = memo_id;
-    return d;
-  };
-  if (std::optional<PanelData> kept = take_panel_data(memo_id)) {
+// "features: removed stale cache files: ..." where tidying removed any.
+void log_removed(const std::vector<std::string>& names, std::ostream* log) {
+  if (names.empty() || !log) return;
+  *log << "features: removed stale cache files:";
+  for (const std::string& name : names) *log << " " << name;
+  *log << "\n";
+}
+
+// A panel's entry in the feature cache: its directory, key, file and memo name.
+struct CacheEntry {
+  std::string dir, key, path, memo_id;
+};
+
+// The panel data of `config` from a server's memo or the feature cache;
+// else built, with the entry's lock held, and cached. `bytes` is the data
+// file's content that the key hashes: it goes when this returns, or once
+// parsed.
+PanelData cached_panel_data(const TrainerConfig& config, std::string bytes, const CacheEntry& entry,
+                            std::ostream* log) {
+  const std::string& path = entry.path;
+  const std::string& key = entry.key;
+  if (std::optional<PanelData> kept = take_panel_data(entry.memo_id)) {
+    touch_feature_cache(path);  // in use, though not read: tidying keeps it
     if (log) *log << "features: kept in memory, as read from the cache " << path << "\n";
-    return with_id(make_dataset(std::move(*kept), config));
+    return std::move(*kept);
   }
   std::string why;
   if (std::optional<PanelData> cached = read_feature_cache(path, key, &why)) {
+    touch_feature_cache(path);
     if (log) *log << "features: from the cache " << path << "\n";
-    return with_id(make_dataset(std::move(*cached), config));
+    return std::move(*cached);
   }
-  PanelData built = build_panel_data(config);
+  // Trials that start together wait for the first to build the entry, then
+  // read it, rather than each building it.
+  const FeatureCacheLock lock(path, log);
+  if (std::optional<PanelData> cached = read_feature_cache(path, key, &why)) {
+    touch_feature_cache(path);
+    if (log) *log << "features: from the cache " << path << " (built while this trial waited)\n";
+    return std::move(*cached);
+  }
+  if (lock.held()) log_removed(tidy_feature_cache(entry.dir, path), log);
+  PanelData built = build_panel_data(config, &bytes);
   try {
     write_feature_cache(path, key, built);
     if (log) *log << "features: built and cached in " << path << " (" << why << ")\n";
   } catch (const std::exception& e) {  // a cache that cannot be written costs time, not the trial
     if (log) *log << "features: built; not cached (" << e.what() << ")\n";
   }
-  return with_id(make_dataset(std::move(built), config));
+  return built;
+}
+
+// The dataset of `config`, from the feature cache in `cache_dir` when it holds it.
+Dataset load_or_build(const TrainerConfig& config, const std::string& cache_dir,
+                      std::ostream* log) {
+  if (cache_dir.empty()) return make_dataset(build_panel_data(config), config);
+  // The data file is read once: a build parses the very bytes the key
+  // hashes, so an entry never holds the features of another content (a file
+  // replaced between a hash and a second read did).
+  std::string bytes = config.data.empty() ? std::string() : read_data_file(config.data);
+  CacheEntry entry{cache_dir, feature_cache_key(config, bytes), "", ""};
+  entry.path = feature_cache_path(cache_dir, entry.key);
+  entry.memo_id = entry.path + "\n" + entry.key;
+  // A statement of its own: `bytes` goes before the samples are made (GCC
+  // ends a by-value parameter's life with the full expression).
+  PanelData panel = cached_panel_data(config, std::move(bytes), entry, log);
+  Dataset d = make_dataset(std::move(panel), config);
+  d.memo_id = entry.memo_id;
+  return d;
 }
 
 }  // namespace

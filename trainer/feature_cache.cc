@@ -1,18 +1,25 @@
 #include "trainer/feature_cache.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <string_view>
 
+#include "trainer/panel.h"
 #include "trainer/synthetic.h"
 
 namespace hpo::trainer {
@@ -23,11 +30,16 @@ namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'H', 'P', 'O', 'F', 'E', 'A', 'T', '4'};
 
+// An entry's file name: this, its key's hash in hex, ".bin".
+constexpr std::string_view kEntryPrefix = "features-";
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   in.seekg(0, std::ios::end);
-  std::string bytes(size_t(in.tellg()), '\0');
+  const std::streamoff size = in.tellg();
+  if (size < 0) return {};  // not a file that seeks (a directory): size_t(-1) would be SIZE_MAX
+  std::string bytes(size_t(size), '\0');
   in.seekg(0);
   in.read(bytes.data(), std::streamsize(bytes.size()));
   return in ? bytes : std::string();
@@ -289,15 +301,18 @@ uint64_t hash64(const void* data, size_t size, uint64_t seed) {
 }
 
 std::string feature_cache_key(const TrainerConfig& config) {
+  return feature_cache_key(config, config.data.empty() ? "" : read_data_file(config.data));
+}
+
+std::string feature_cache_key(const TrainerConfig& config, std::string_view data_bytes) {
   std::string source;
   if (config.data.empty()) {
     source = fmt::format("synthetic tickers={} days={} seed={} signal={}", config.synthetic_tickers,
                          config.synthetic_days, config.synthetic_seed,
                          signal_named(config.signal_strength).value_or(-1.0));
   } else {
-    const std::string bytes = read_file(config.data);
-    source = fmt::format("data={} bytes={} hash={}", absolute_path(config.data), bytes.size(),
-                         hex(hash64(bytes.data(), bytes.size())));
+    source = fmt::format("data={} bytes={} hash={}", absolute_path(config.data), data_bytes.size(),
+                         hex(hash64(data_bytes.data(), data_bytes.size())));
   }
   return fmt::format("{}; date_format={} min_names={}; horizon={} label_entry={}; trainer={}",
                      source, config.date_format, config.min_names, config.horizon,
@@ -305,7 +320,8 @@ std::string feature_cache_key(const TrainerConfig& config) {
 }
 
 std::string feature_cache_path(const std::string& dir, const std::string& key) {
-  return (fs::path(dir) / ("features-" + hex(hash64(key.data(), key.size())) + ".bin")).string();
+  const std::string name = std::string(kEntryPrefix) + hex(hash64(key.data(), key.size())) + ".bin";
+  return (fs::path(dir) / name).string();
 }
 
 std::optional<PanelData> read_feature_cache(const std::string& path, const std::string& key,
@@ -374,6 +390,141 @@ void write_feature_cache(const std::string& path, const std::string& key, const 
     ::unlink(tmp.c_str());
     throw std::runtime_error("feature cache: cannot rename " + tmp + " to " + path);
   }
+}
+
+void touch_feature_cache(const std::string& path) {
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // best effort: at worst it is rebuilt once
+}
+
+namespace {
+
+// The files of a cache directory, by the form of their names.
+enum class CacheFile { kEntry, kTemporary, kLock, kOther };
+
+constexpr std::string_view kTemporaryInfix = ".bin.tmp.";  // PATH.tmp.PID.RAND
+constexpr std::string_view kLockSuffix = ".bin.lock";
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+CacheFile kind_of(std::string_view name) {
+  if (name.substr(0, kEntryPrefix.size()) != kEntryPrefix) return CacheFile::kOther;
+  if (name.find(kTemporaryInfix) != std::string_view::npos) return CacheFile::kTemporary;
+  if (ends_with(name, kLockSuffix)) return CacheFile::kLock;
+  if (ends_with(name, ".bin")) return CacheFile::kEntry;
+  return CacheFile::kOther;
+}
+
+// Whether the process that wrote temporary file `name` is gone: its PID (in
+// the name) names no process. Not when the name holds no PID.
+bool writer_gone(std::string_view name) {
+  const std::string pid_on(name.substr(name.find(kTemporaryInfix) + kTemporaryInfix.size()));
+  char* end = nullptr;
+  const long pid = std::strtol(pid_on.c_str(), &end, 10);
+  if (end == pid_on.c_str() || *end != '.' || pid <= 0) return false;
+  return ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;  // EPERM: another user's, alive
+}
+
+// Removes lock file `path` if no one holds it. Holding it while unlinking
+// means no one has it; one who opened it meanwhile and locks it next sees it
+// unlinked and locks the new one (FeatureCacheLock).
+bool remove_unheld_lock(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool removed = ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::unlink(path.c_str()) == 0;
+  ::close(fd);
+  return removed;
+}
+
+// Whether file `name` of the cache directory should go (see tidy_feature_cache).
+bool is_stale(CacheFile kind, const std::string& name, const std::string& keep_name,
+              int64_t age_s) {
+  switch (kind) {
+    case CacheFile::kTemporary:
+      return age_s >= kDeadWriterSeconds && writer_gone(name);
+    case CacheFile::kEntry:
+      return name != keep_name && age_s >= kUnusedEntrySeconds;
+    case CacheFile::kLock:
+      return name != keep_name + ".lock" && age_s >= kUnusedEntrySeconds;
+    case CacheFile::kOther:
+      return false;
+  }
+  return false;
+}
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
+    ::closedir(d);
+  }
+  return names;
+}
+
+// Whether `fd` is the file now at `path`, not one unlinked from there.
+bool same_file(int fd, const std::string& path) {
+  struct stat open_st, path_st;
+  return ::fstat(fd, &open_st) == 0 && ::stat(path.c_str(), &path_st) == 0 &&
+         open_st.st_dev == path_st.st_dev && open_st.st_ino == path_st.st_ino;
+}
+
+// Waits for an exclusive flock on `fd`; false on an error (no lock support).
+bool wait_for_lock(int fd) {
+  while (::flock(fd, LOCK_EX) != 0)
+    if (errno != EINTR) return false;  // a signal (SIGTERM) only sets a flag: wait on
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> tidy_feature_cache(const std::string& dir, const std::string& keep) {
+  const std::string keep_name = fs::path(keep).filename().string();
+  const int64_t now = int64_t(std::time(nullptr));
+  std::vector<std::string> removed;
+  for (const std::string& name : names_in(dir)) {
+    const CacheFile kind = kind_of(name);
+    const std::string path = (fs::path(dir) / name).string();
+    struct stat st;
+    if (kind == CacheFile::kOther || ::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        !is_stale(kind, name, keep_name, now - int64_t(st.st_mtime)))
+      continue;
+    const bool gone =
+        kind == CacheFile::kLock ? remove_unheld_lock(path) : ::unlink(path.c_str()) == 0;
+    if (gone) removed.push_back(name);  // not gone: another trial tidied it first, or holds it
+  }
+  return removed;
+}
+
+FeatureCacheLock::FeatureCacheLock(const std::string& entry_path, std::ostream* log) {
+  const std::string path = entry_path + ".lock";
+  std::error_code ignored;  // a directory that cannot be made: the open below fails
+  fs::create_directories(fs::path(path).parent_path(), ignored);
+  for (bool told = false;;) {
+    // Read-only suffices for flock, and lets a user who may only read the
+    // directory's other files lock too.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) return;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const bool busy = errno == EWOULDBLOCK;
+      if (busy && log && !told)
+        *log << "features: waiting for another trial building " << entry_path << "\n";
+      told = true;
+      if (!busy || !wait_for_lock(fd)) {
+        ::close(fd);
+        return;
+      }
+    }
+    if (same_file(fd, path)) {
+      fd_ = fd;
+      return;
+    }
+    ::close(fd);  // tidied away while this waited: lock the file now in its place
+  }
+}
+
+FeatureCacheLock::~FeatureCacheLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
 }
 
 }  // namespace hpo::trainer

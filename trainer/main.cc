@@ -95,7 +95,8 @@ HPO_DEVICE (auto|cpu|cuda; hpo sets it per slot) decides where the
 config's device auto trains; a GPU slot this build cannot use fails with a
 line holding "no_cuda:" (exit 2). HPO_CACHE_DIR (hpo sets it to the runs
 directory's .cache) keeps the panel's features, built once per data file and
-trainer binary, for every trial to read back.
+trainer binary, for every trial to read back: one trial builds an entry while
+the others wait for it, and entries unused for 7 days are removed.
 
   hpo-trainer --capabilities
 prints what this build can do as one JSON object: "torch" (LibTorch's

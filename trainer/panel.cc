@@ -1,5 +1,6 @@
 #include "trainer/panel.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -14,6 +15,8 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <streambuf>
+#include <string_view>
 #include <unordered_map>
 
 #include "trainer/error.h"
@@ -86,17 +89,46 @@ bool is_missing(const std::string& text) {
   return text.empty() || strcasecmp(text.c_str(), "nan") == 0;
 }
 
+// Says why, and for a relative path where it was looked for: the trainer
+// runs in hpo's working directory, not the study's or the config's.
+[[noreturn]] void cannot_open(const std::string& path, const std::string& why) {
+  std::string where;
+  char cwd[4096];
+  if (!path.empty() && path.front() != '/' && ::getcwd(cwd, sizeof cwd))
+    where = fmt::format(" (a relative path is read from the working directory, {})", cwd);
+  throw UsageError(fmt::format("{}: cannot open the data file: {}{}", path, why, where));
+}
+
+// Throws cannot_open's error for a path that is missing or a directory,
+// which a stream would open (a directory) or fail on without saying why.
+void check_openable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) cannot_open(path, std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) cannot_open(path, "it is a directory");
+}
+
+// A read-only stream over bytes held elsewhere, to parse them without a copy.
+class BytesBuf : public std::streambuf {
+ public:
+  explicit BytesBuf(std::string_view bytes) {
+    char* p = const_cast<char*>(bytes.data());  // only read: no put area, no putback
+    setg(p, p, p + bytes.size());
+  }
+};
+
 class CsvReader {
  public:
   CsvReader(std::string path, std::string date_format)
       : path_(std::move(path)), date_format_(std::move(date_format)) {}
 
   Panel read() {
-    struct stat st {};
-    if (::stat(path_.c_str(), &st) != 0) cannot_open(std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) cannot_open("it is a directory");
+    check_openable(path_);
     std::ifstream in(path_);
-    if (!in) cannot_open(std::strerror(errno));
+    if (!in) cannot_open(path_, std::strerror(errno));
+    return parse(in);
+  }
+
+  Panel parse(std::istream& in) {
     std::string line;
     if (!std::getline(in, line))
       throw UsageError(fmt::format("{}: empty file, expected a header line", path_));
@@ -112,16 +144,6 @@ class CsvReader {
   }
 
  private:
-  // Says why, and for a relative path where it was looked for: the trainer
-  // runs in hpo's working directory, not the study's or the config's.
-  [[noreturn]] void cannot_open(const std::string& why) const {
-    std::string where;
-    char cwd[4096];
-    if (!path_.empty() && path_.front() != '/' && ::getcwd(cwd, sizeof cwd))
-      where = fmt::format(" (a relative path is read from the working directory, {})", cwd);
-    throw UsageError(fmt::format("{}: cannot open the data file: {}{}", path_, why, where));
-  }
-
   [[noreturn]] void fail(size_t line, const std::string& what) const {
     throw UsageError(fmt::format("{}:{}: {}", path_, line, what));
   }
@@ -280,6 +302,36 @@ void Panel::allocate() {
 
 Panel read_panel_csv(const std::string& path, const std::string& date_format) {
   return CsvReader(path, date_format).read();
+}
+
+std::string read_data_file(const std::string& path) {
+  check_openable(path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) cannot_open(path, std::strerror(errno));
+  // To its end, not to the size fstat gives: a file still growing is read
+  // whole. The size only reserves, so a large file is not copied as it grows.
+  std::string bytes;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.reserve(size_t(st.st_size));
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n > 0) {
+      bytes.append(chunk, size_t(n));
+    } else if (n == 0 || errno != EINTR) {
+      const int error = n < 0 ? errno : 0;
+      ::close(fd);
+      if (error != 0) cannot_open(path, std::strerror(error));
+      return bytes;
+    }
+  }
+}
+
+Panel parse_panel_csv(const std::string& path, std::string_view bytes,
+                      const std::string& date_format) {
+  BytesBuf buf(bytes);
+  std::istream in(&buf);
+  return CsvReader(path, date_format).parse(in);
 }
 
 void write_panel_csv(const Panel& p, const std::string& path) {

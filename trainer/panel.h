@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trainer/data_summary.h"
@@ -38,6 +39,15 @@ struct Panel {
 // non-positive price, a negative volume or a duplicate (date, ticker), also
 // when the two rows spell the date differently.
 Panel read_panel_csv(const std::string& path, const std::string& date_format = kIsoDate);
+
+// The bytes of data file `path`, read whole. Throws read_panel_csv's
+// UsageError for a path that is missing, a directory or unreadable.
+std::string read_data_file(const std::string& path);
+
+// Parses `bytes`, read from `path` (which errors name), as read_panel_csv
+// parses the file: the feature cache parses the very bytes it hashed.
+Panel parse_panel_csv(const std::string& path, std::string_view bytes,
+                      const std::string& date_format = kIsoDate);
 
 // Writes the present rows, sorted by date then ticker.
 void write_panel_csv(const Panel& panel, const std::string& path);

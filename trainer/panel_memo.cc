@@ -25,9 +25,17 @@ void set_panel_memo(bool on) {
 
 bool panel_memo_enabled() { return memo().enabled; }
 
+bool panel_memo_holds_data() { return memo().data.has_value(); }
+
 std::optional<PanelData> take_panel_data(const std::string& id) {
   Memo& m = memo();
-  if (!m.enabled || !m.data || m.id != id) return std::nullopt;
+  if (!m.enabled || !m.data) return std::nullopt;
+  if (m.id != id) {
+    // A trial on other data: the kept panel's memory goes now, before that
+    // trial builds or reads its own, not when it gives its own back.
+    m.data.reset();
+    return std::nullopt;
+  }
   std::optional<PanelData> taken = std::move(m.data);
   m.data.reset();
   return taken;

@@ -5,7 +5,8 @@
 // Entries are named by the feature cache's key (feature_cache.h) and the
 // cache directory, so other data, or a rebuilt trainer, never matches. Only
 // the last entry is kept: a server serves one study's slot, whose trials
-// almost always share their data.
+// almost always share their data; a trial on other data drops it before
+// loading its own.
 //
 // The data is lent, not copied: a trial takes it and gives it back when it
 // is done (dataset.h's give_back), as no trial changes its data. Copying the
@@ -27,8 +28,12 @@ void set_panel_memo(bool on);
 // Whether it is on: other memos of a server's trials follow it (dataset.cc).
 bool panel_memo_enabled();
 
+// Whether it holds panel data now (what a server keeps between trials).
+bool panel_memo_holds_data();
+
 // The data kept under `id`, if it is the last given back: moved out, so
-// that the memo holds nothing until it is given back.
+// that the memo holds nothing until it is given back. Data kept under
+// another id is dropped: a trial on other data never holds two panels.
 std::optional<PanelData> take_panel_data(const std::string& id);
 
 // Keeps `data` under `id`, in place of the last, when enabled.

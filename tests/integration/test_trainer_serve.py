@@ -277,6 +277,52 @@ def test_resume_is_each_requests_own(root):
     expect("resumed from" in read(resumed["stderr"]) and epochs(resumed) == 0, read(resumed["stderr"]))
 
 
+def test_directory_as_data_then_next(root):
+    # hpo sets HPO_CACHE_DIR for every trial (Server does): a data path that is
+    # a directory is the trial's usage error (exit 2 naming it), not a crash,
+    # which would end the server.
+    server = Server(TRAINER, root)
+    data = os.path.join(root, "ddir")
+    os.makedirs(data)
+    bad = trial_files(root, "bad", dict(BASE, data=data))
+    server.send(bad)
+    expect(server.reply() == {"exit": 2}, read(bad["stderr"]))
+    expect(f"{data}: cannot open the data file: it is a directory" in read(bad["stderr"]),
+           read(bad["stderr"]))
+    good = trial_files(root, "good", CONFIGS[0])
+    server.send(good)
+    expect(server.reply() == {"exit": 0}, read(good["stderr"]))
+    expect(report(good)[-1]["type"] == "final", "the next trial must finish")
+
+
+def test_two_servers_build_one_entry(root):
+    # Two slots' servers start their first trials on one fresh cache at once
+    # (as hpo starts a study): one builds the entry, the other waits for it
+    # and reads it; both train on the same data. A panel whose build takes a
+    # few tenths of a second, far longer than the two requests' skew.
+    cache = os.path.join(root, "shared_cache")
+    servers = []
+    for name in ("s1", "s2"):
+        os.makedirs(os.path.join(root, name))
+        servers.append(Server(TRAINER, os.path.join(root, name), extra={"HPO_CACHE_DIR": cache}))
+    config = dict(BASE, model="mlp", seed=1, synthetic_tickers=300, synthetic_days=700)
+    requests = [trial_files(root, f"first_{k}", config) for k in range(len(servers))]
+    for server, request in zip(servers, requests):
+        server.send(request)
+    for server, request in zip(servers, requests):
+        expect(server.reply() == {"exit": 0}, read(request["stderr"]))
+        server.proc.stdin.close()
+        expect(server.wait() == 0, server.log())
+    logs = [read(r["stderr"]) for r in requests]
+    built = sum("features: built and cached" in log for log in logs)
+    mapped = sum("features: from the cache" in log for log in logs)
+    expect(built == 1 and mapped == 1, "one trial must build, the other read:\n" + "\n".join(logs))
+    got = [report(r) for r in requests]
+    expect(got[0][-1]["type"] == "final" and got[0] == got[1], f"reports differ: {got}")
+    entries = [n for n in os.listdir(cache) if n.endswith(".bin")]
+    expect(len(entries) == 1 and len(os.listdir(cache)) == 2, os.listdir(cache))  # and its lock
+
+
 if __name__ == "__main__":
     TRAINER = os.path.abspath(sys.argv[1])
     test = globals().get("test_" + sys.argv[2])

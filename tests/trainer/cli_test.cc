@@ -197,6 +197,22 @@ TEST_CASE("cli: a directory as --config, or a file as --out, is a usage error (e
         std::string::npos);
 }
 
+// hpo sets HPO_CACHE_DIR for every trial: a data path that is a directory
+// must be the same clear usage error with it as without it, not a crash.
+TEST_CASE("cli: a directory as data exits 2 naming it, with the feature cache on too") {
+  TempDir dir;
+  const std::string data = dir.file("ddir");
+  std::filesystem::create_directory(data);
+  const std::string config = dir.write("config.json", "{\"data\": \"" + data + "\"}");
+  const std::string expected = data + ": cannot open the data file: it is a directory";
+  CHECK(run({"--config", config}, dir.file("log")) == 2);
+  CHECK(testing::read_file(dir.file("log")).find(expected) != std::string::npos);
+  CHECK(wait_exit(spawn({"--config", config}, dir.file("log2"),
+                        {{"HPO_CACHE_DIR", dir.file("cache")}})) == 2);
+  const std::string log = testing::read_file(dir.file("log2"));
+  CHECK_MESSAGE(log.find(expected) != std::string::npos, log);
+}
+
 TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
   TempDir dir;
   std::string config = dir.write("config.json", tiny_config(1));

@@ -1,18 +1,30 @@
 // The feature cache gives every trial exactly the data it would have built
 // itself: after a round trip, after the data file changed (stale), when the
-// cached file is torn or corrupt, and when trials build it at once.
+// cached file is torn or corrupt, and when trials build it at once (one
+// builds, the others wait and read it). Bad data paths are the usage errors
+// they are without it; stale files go, files in use stay.
 #include "trainer/feature_cache.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "tests/trainer/test_util.h"
 #include "trainer/dataset.h"
+#include "trainer/error.h"
 #include "trainer/panel_memo.h"
 #include "trainer/synthetic.h"
 
@@ -92,6 +104,17 @@ std::vector<std::string> files_in(const std::string& dir) {
   return names;
 }
 
+// The cache's files but its lock files, which stay for the next build.
+std::vector<std::string> cache_files(const std::string& dir) {
+  std::vector<std::string> names = files_in(dir);
+  names.erase(std::remove_if(names.begin(), names.end(),
+                             [](const std::string& n) {
+                               return n.size() > 5 && n.compare(n.size() - 5, 5, ".lock") == 0;
+                             }),
+              names.end());
+  return names;
+}
+
 TEST_CASE("feature cache: a cached dataset is the one built afresh") {
   TempDir dir;
   const TrainerConfig config = small_config();
@@ -102,14 +125,14 @@ TEST_CASE("feature cache: a cached dataset is the one built afresh") {
   log.str("");
   check_same(load_dataset(config, dir.path(), &log), fresh);  // reads
   CHECK(log.str().find("features: from the cache") != std::string::npos);
-  CHECK(files_in(dir.path()).size() == 1);
+  CHECK(cache_files(dir.path()).size() == 1);
 
   // Another label is other data: its own entry, its own values.
   TrainerConfig other = config;
   other.horizon = 3;
   CHECK(feature_cache_key(other) != feature_cache_key(config));
   check_same(load_dataset(other, dir.path()), load_dataset(other));
-  CHECK(files_in(dir.path()).size() == 2);
+  CHECK(cache_files(dir.path()).size() == 2);
 }
 
 TEST_CASE("feature cache: the checksum is hash64 of the bytes before it, at any alignment") {
@@ -274,21 +297,201 @@ TEST_CASE("feature cache: a torn or corrupt entry is rebuilt, never read") {
   }
 }
 
-TEST_CASE("feature cache: trials building one entry at once all get whole data") {
+TEST_CASE("feature cache: trials building one entry at once: one builds, the others read it") {
   TempDir dir;
   const TrainerConfig config = small_config();
   const Dataset fresh = load_dataset(config);
   std::vector<Dataset> got(6);
+  std::vector<std::ostringstream> logs(got.size());
   std::vector<std::thread> trials;
-  for (Dataset& d : got) trials.emplace_back([&] { d = load_dataset(config, dir.path()); });
+  for (size_t k = 0; k < got.size(); ++k)
+    trials.emplace_back([&, k] { got[k] = load_dataset(config, dir.path(), &logs[k]); });
   for (std::thread& t : trials) t.join();
   for (const Dataset& d : got) check_same(d, fresh);
+  // The entry's lock lets one trial build; the others wait and read it.
+  size_t built = 0, read = 0;
+  for (const std::ostringstream& log : logs) {
+    built += log.str().find("features: built and cached") != std::string::npos;
+    read += log.str().find("features: from the cache") != std::string::npos;
+  }
+  CHECK(built == 1);
+  CHECK(read == got.size() - 1);
   // One entry, no temporary files left behind, and it reads back whole.
-  CHECK(files_in(dir.path()).size() == 1);
+  CHECK(cache_files(dir.path()).size() == 1);
   std::string why;
   CHECK(read_feature_cache(feature_cache_path(dir.path(), feature_cache_key(config)),
                            feature_cache_key(config), &why)
             .has_value());
+}
+
+// A data path that is a directory is the usage error it is without the
+// cache (exit 2 naming the file), not a crash on its size.
+TEST_CASE("feature cache: a directory as data is a usage error naming it, as without the cache") {
+  TempDir dir;
+  TrainerConfig config = small_config();
+  config.data = dir.file("ddir");
+  REQUIRE(::mkdir(config.data.c_str(), 0755) == 0);
+  const std::string expected = config.data + ": cannot open the data file: it is a directory";
+  CHECK_THROWS_WITH_AS(load_dataset(config), expected.c_str(), UsageError);
+  CHECK_THROWS_WITH_AS(load_dataset(config, dir.file("cache")), expected.c_str(), UsageError);
+  config.data = dir.file("missing.csv");
+  CHECK_THROWS_WITH_AS(
+      load_dataset(config, dir.file("cache")),
+      (config.data + ": cannot open the data file: No such file or directory").c_str(), UsageError);
+}
+
+// The opens of `path` that `run` makes, counted by inotify (watching the
+// closes too: it merges an event into an identical one just before it).
+size_t opens_of(const std::string& path, const std::function<void()>& run) {
+  const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(inotify_add_watch(fd, path.c_str(), IN_OPEN | IN_CLOSE) >= 0);
+  run();
+  size_t opens = 0;
+  alignas(inotify_event) char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+    for (char* p = buf; p < buf + n;
+         p += sizeof(inotify_event) + reinterpret_cast<inotify_event*>(p)->len)
+      opens += (reinterpret_cast<inotify_event*>(p)->mask & IN_OPEN) != 0;
+  ::close(fd);
+  return opens;
+}
+
+// A trial parses the very bytes its key hashed: reading the file twice (to
+// hash, then to parse) cached a file replaced in between under the old
+// content's key. Read once, no replacement can come between.
+TEST_CASE("feature cache: a trial reads its data file once, hashing the bytes it parses") {
+  TempDir dir;
+  SyntheticPanel synthetic;
+  const TrainerConfig config = csv_config(dir, &synthetic);
+  const std::string cache = dir.file("cache");
+  std::ostringstream log;
+  CHECK(opens_of(config.data, [&] { load_dataset(config, cache, &log); }) == 1);
+  CHECK(log.str().find("built and cached") != std::string::npos);
+  CHECK(opens_of(config.data, [&] {
+          check_same(load_dataset(config, cache), load_dataset(config));
+        }) == 2);  // cached, then afresh
+}
+
+// A server keeps one panel between trials (panel_memo.h); a trial on other
+// data must not hold it besides its own: it is dropped as that trial starts.
+TEST_CASE("feature cache: a server's trial on other data drops the kept panel") {
+  struct MemoOn {
+    MemoOn() { set_panel_memo(true); }
+    ~MemoOn() { set_panel_memo(false); }
+  } memo_on;
+  TempDir dir;
+  const TrainerConfig config = small_config();
+  TrainerConfig other = config;
+  other.horizon = 3;
+  give_back(load_dataset(config, dir.path()));
+  REQUIRE(panel_memo_holds_data());
+  Dataset d = load_dataset(other, dir.path());  // builds its own
+  CHECK_FALSE(panel_memo_holds_data());
+  give_back(std::move(d));
+  CHECK(panel_memo_holds_data());
+  std::ostringstream log;
+  give_back(load_dataset(other, dir.path(), &log));
+  CHECK(log.str().find("kept in memory") != std::string::npos);
+}
+
+// Sets `path`'s mtime `seconds` before now.
+void age(const std::string& path, int64_t seconds) {
+  const timespec when[2] = {{std::time(nullptr) - seconds, 0}, {std::time(nullptr) - seconds, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), when, 0) == 0);
+}
+
+// A PID no process has: a child's, reaped.
+pid_t dead_pid() {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return pid;
+}
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+TEST_CASE("feature cache: a write removes dead writers' files and entries unused for a week") {
+  TempDir dir;
+  const std::string cache = dir.file("cache");
+  REQUIRE(::mkdir(cache.c_str(), 0755) == 0);
+  const int64_t week = kUnusedEntrySeconds, minute = kDeadWriterSeconds;
+  const std::string dead = "features-aa.bin.tmp." + std::to_string(dead_pid()) + ".7";
+  const std::string dying = "features-ab.bin.tmp." + std::to_string(dead_pid()) + ".7";
+  const std::string live = "features-ac.bin.tmp." + std::to_string(::getpid()) + ".7";
+  const std::vector<std::pair<std::string, int64_t>> files = {
+      {dead, minute + 5},  // killed mid-write: goes
+      {dying, 0},  // dead, but written just now: left a minute (another PID namespace)
+      {live, week + 5},  // a live writer's: stays
+      {"features-b1.bin", week + 5},  // unused for a week: goes
+      {"features-b2.bin", week - 3600},  // used within the week: stays
+      {"features-c1.bin.lock", week + 5},  // an old lock no one holds: goes
+      {"features-c2.bin.lock", week + 5},  // held (below): stays
+      {"notes.txt", week + 5},  // not the cache's: stays
+  };
+  for (const auto& [name, seconds] : files) {
+    std::ofstream(cache + "/" + name) << "x";
+    age(cache + "/" + name, seconds);
+  }
+  const int held = ::open((cache + "/features-c2.bin.lock").c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(::flock(held, LOCK_EX | LOCK_NB) == 0);
+
+  // A reader that has an entry mapped keeps reading it after it is removed.
+  const TrainerConfig config = small_config();
+  TrainerConfig other = config;
+  other.horizon = 3;
+  load_dataset(config, cache);
+  const std::string entry = feature_cache_path(cache, feature_cache_key(config));
+  age(entry, week + 5);
+  std::ostringstream log;
+  load_dataset(other, cache, &log);  // a write: tidies
+  ::close(held);
+  const std::vector<std::string> left = files_in(cache);
+  CAPTURE(log.str());
+  for (const std::string& gone :
+       {dead, std::string("features-b1.bin"), std::string("features-c1.bin.lock")})
+    CHECK_MESSAGE(!has(left, gone), gone);
+  for (const std::string& stays : {dying, live, std::string("features-b2.bin"),
+                                   std::string("features-c2.bin.lock"), std::string("notes.txt")})
+    CHECK_MESSAGE(has(left, stays), stays);
+  CHECK(!has(left, entry.substr(cache.size() + 1)));  // config's, unused for a week
+  CHECK(log.str().find("features: removed stale cache files: ") != std::string::npos);
+  CHECK(cache_files(cache).size() == 4 + 1);  // what stays, and other's entry
+}
+
+// Every use of an entry marks it used, so that tidying never removes one a
+// study still reads (by the cache file, or from a server's memory).
+TEST_CASE("feature cache: an entry in use is never tidied away") {
+  TempDir dir;
+  const TrainerConfig config = small_config();
+  const std::string entry = feature_cache_path(dir.path(), feature_cache_key(config));
+  const auto is_fresh = [&] {
+    struct stat st;
+    return ::stat(entry.c_str(), &st) == 0 && std::time(nullptr) - st.st_mtime < 3600;
+  };
+  load_dataset(config, dir.path());
+  age(entry, kUnusedEntrySeconds + 5);
+  load_dataset(config, dir.path());  // read from the file
+  CHECK(is_fresh());
+  {
+    struct MemoOn {
+      MemoOn() { set_panel_memo(true); }
+      ~MemoOn() { set_panel_memo(false); }
+    } memo_on;
+    give_back(load_dataset(config, dir.path()));
+    age(entry, kUnusedEntrySeconds + 5);
+    std::ostringstream log;
+    give_back(load_dataset(config, dir.path(), &log));  // from memory
+    CHECK(log.str().find("kept in memory") != std::string::npos);
+    CHECK(is_fresh());
+  }
+  TrainerConfig other = config;
+  other.horizon = 3;
+  load_dataset(other, dir.path());  // a write: tidies
+  CHECK(is_fresh());
 }
 
 }  // namespace
