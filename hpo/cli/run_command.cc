@@ -30,6 +30,7 @@
 #include "hpo/run/sampler_factory.h"
 #include "hpo/run/study_runner.h"
 #include "hpo/run/study_setup.h"
+#include "hpo/run/trainer_check.h"
 #include "hpo/run/trainer_program.h"
 #include "hpo/run/warm_start.h"
 #include "hpo/storage/open_storage.h"
@@ -263,6 +264,12 @@ int run(const RunFlags& flags) {
   study_sampler(config, 0);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);
+  if (const std::string bad =
+          stock_trainer_env_problem(config, trainer.path, placement.slots.slots.front());
+      !bad.empty()) {
+    throw ConfigError(config.path + ": env: " + bad + " (hpo-trainer refuses it: every trial " +
+                      "would fail)");
+  }
 
   // -n 0 only resumes: a database or study it would create holds nothing to
   // resume, and is most often a typo in --storage or $HPO_STORAGE.

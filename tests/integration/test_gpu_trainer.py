@@ -77,5 +77,19 @@ def test_cpu_profile_trains(p):
     expect([s for s, _ in ran] == ["COMPLETE"], (ran, r.stdout))
 
 
+def test_env_it_refuses_stops_the_run_before_it_starts(p):
+    # A value hpo-trainer refuses would fail every trial: hpo run asks it
+    # first (hpo-trainer --check-env, with a trial's environment) and stops
+    # with the file and the key, before anything is stored.
+    for env, needle in (("AMP_DTYPE: fp7", "AMP_DTYPE='fp7' must be bf16, fp16 or off"),
+                        ("PIN_MEMORY: perhaps", "PIN_MEMORY='perhaps' is not a boolean"),
+                        ("CUDNN_BENCHMARK: maybe", "CUDNN_BENCHMARK='maybe' is not a boolean or auto")):
+        with open(os.path.join(p.dir, "studies", "t.yaml"), "w") as f:
+            f.write(STUDY + f"env: {{{env}}}\n")
+        r = p.run("run", "--study", "t", "--gpu-profile", "cpu", "-n", "1", expect_rc=2)
+        expect(f"t.yaml: env: {needle}" in r.stderr, r.stderr)
+        expect(not os.path.exists(os.path.join(p.dir, "t.db")), "a refused run created the database")
+
+
 if __name__ == "__main__":
     run_named_test(globals(), make_project, "hpo_gpu_trainer_")
