@@ -255,6 +255,12 @@ SqliteStorage::SqliteStorage(const std::string& path, std::chrono::milliseconds 
     read("cannot open", [&] { check_optuna_schema(*db_); });
     return;
   }
+  if (access != Access::kReadWrite) {
+    // A read command on a file it may write: it creates no schema (a 0-byte
+    // file stays one), switches no journal mode, and sets nothing.
+    read("cannot open", [&] { check_optuna_schema(*db_); });
+    return;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   retrying("cannot open", [&] {
     in_transaction(*db_, Transaction::Kind::kWrite,

@@ -86,6 +86,30 @@ TEST_CASE("read-only, an empty file is not a study database, and nothing creates
   CHECK(std::filesystem::file_size(path) == 0);
 }
 
+TEST_CASE("a read command's open of a writable empty file creates nothing in it") {
+  // hpo status on a 0-byte .db wrote Optuna's whole schema (114 KB) into it.
+  TempDir dir;
+  const std::string path = dir.path("empty.db");
+  std::ofstream(path).close();
+  CHECK_THROWS_WITH_AS(SqliteStorage(path, std::chrono::seconds(10), kNewestRevision,
+                                     SqliteStorage::Access::kReadOnlyIfNeeded),
+                       doctest::Contains("no tables"), StorageError);
+  CHECK(std::filesystem::file_size(path) == 0);
+  // A study database keeps its journal mode: a read command switches none to WAL.
+  const std::string journal = dir.path("journal.db");
+  {
+    SqliteDb db(journal);
+    ensure_optuna_schema(db, kNewestRevision);
+  }
+  SqliteStorage(journal, std::chrono::seconds(10), kNewestRevision,
+                SqliteStorage::Access::kReadOnlyIfNeeded)
+      .find_study("s");
+  SqliteDb db(SqliteDb::ReadOnlyUri{sqlite_read_only_uri(journal)});
+  Statement mode(db, "PRAGMA journal_mode");
+  REQUIRE(mode.step());
+  CHECK(mode.text(0) == "delete");
+}
+
 SqliteStorage read_only(const std::string& path) {
   return SqliteStorage(path, std::chrono::seconds(10), kNewestRevision,
                        SqliteStorage::Access::kReadOnly);
