@@ -28,6 +28,7 @@
 #include "hpo/run/progress.h"
 #include "hpo/run/pruner_factory.h"
 #include "hpo/run/sampler_factory.h"
+#include "hpo/run/space_change.h"
 #include "hpo/run/study_runner.h"
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trainer_check.h"
@@ -254,6 +255,25 @@ std::unique_ptr<Sampler> study_sampler(const StudyConfig& config, uint64_t seed,
   return make_sampler(config.sampler, seed, config.objective.direction, config.path, context);
 }
 
+// A study's stored trials and its space today must be what Optuna stores
+// side by side (space_change.h): else hpo would write a study Optuna cannot
+// open. Checked before anything of this run is stored.
+void refuse_incompatible_space(const StudyConfig& config, Storage& storage) {
+  if (!storage.find_study(config.name)) return;
+  const std::string change =
+      incompatible_space_change(load_study_view(storage, config.name).trials, config.space.params);
+  if (change.empty()) return;
+  const bool batches = change.rfind("'batch_size'", 0) == 0;
+  throw ConfigError(
+      config.path + ": search space " + config.space.path + ": " + change + " in study '" +
+      config.name + "' of " + storage.url() +
+      "; Optuna cannot open a study whose trials differ there. Keep what the stored trials had, "
+      "or give the study a new name" +
+      (batches ? " (a GPU profile's batch_size_choices replace the space's: pinned: true keeps "
+                 "the space's, or use the profile the study was run with)"
+               : ""));
+}
+
 int run(const RunFlags& flags) {
   // Every check first, before the database is touched.
   std::string storage_source;
@@ -284,6 +304,7 @@ int run(const RunFlags& flags) {
   // Read (and checked) before this study is created: a refused source
   // leaves nothing behind.
   WarmStart warm = load_warm_start(config, *storage, placement.space);
+  refuse_incompatible_space(config, *storage);
   const PreparedStudy prepared = prepare_study(*storage, config, flags.seed);
   StudyView before = load_study_view(*storage, config.name);
   mark_orphans(*storage, before, config.heartbeat_interval_s);  // they resume first, below

@@ -296,6 +296,29 @@ def test_export(p):
     expect(len(all_json["trials"]) == 4, all_json)
 
 
+def test_space_change_optuna_refuses_is_refused(p):
+    # Optuna refuses to store a parameter whose kind, log scale or choices
+    # differ from the study's stored trials; hpo stored it (exit 0), and
+    # Optuna then failed on the study. Bounds may still move, as in Optuna.
+    p.study()
+    p.run("run", "--study", "s", "-n", "2")
+    snapshot = open(p.db(), "rb").read()
+    for old, new, needle in (
+            ("act: {type: categorical, choices: [relu, tanh]}", "act: {type: categorical, choices: [relu, gelu]}",
+             "'act': categorical [relu, tanh] in the stored trials, categorical [relu, gelu] now"),
+            ("x: {type: float, low: 0.0, high: 1.0}", "x: {type: int, low: 0, high: 1}",
+             "'x': float in the stored trials, int now"),
+            ("lr: {type: float, low: 1.0e-5, high: 1.0e-1, log: true}", "lr: {type: float, low: 1.0e-5, high: 1.0e-1}",
+             "'lr': float log in the stored trials, float now")):
+        p.space(SPACE.replace(old, new))
+        r = p.run("run", "--study", "s", "-n", "1", check=False)
+        expect(r.returncode == 2 and needle in r.stderr and "new name" in r.stderr, (new, r.returncode, r.stderr))
+        expect(open(p.db(), "rb").read() == snapshot, "a refused run changed the database")
+    p.space(SPACE.replace("x: {type: float, low: 0.0, high: 1.0}", "x: {type: float, low: 0.0, high: 2.0}"))
+    p.run("run", "--study", "s", "-n", "1")
+    expect(len(p.status()["trials"]) == 3, p.status())
+
+
 def test_export_never_writes_over_its_inputs(p):
     # `hpo export -o s.db` once wrote the config over the study's database
     # (exit 0, every trial gone); the study file and its space were no safer.
