@@ -1,7 +1,10 @@
 #include "hpo/cli/at_least.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace hpo {
@@ -33,6 +36,20 @@ CLI::Validator within(int minimum, double maximum, const std::string& maximum_te
                                                     : "must be " + range + ", got '" + text + "'";
       },
       "NUMBER " + range, "WITHIN_" + std::to_string(minimum) + "_" + maximum_text);
+}
+
+CLI::Validator seed_value() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || errno == ERANGE || value < 0)
+          return "expected an integer from 0 to " +
+                 std::to_string(std::numeric_limits<int64_t>::max()) + ", got '" + text + "'";
+        return std::string();
+      },
+      "INTEGER >= 0", "SEED");
 }
 
 }  // namespace hpo

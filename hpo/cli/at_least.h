@@ -16,6 +16,10 @@ CLI::Validator at_least(int minimum);
 // must be from 0 to 1e8, got '1e10'".
 CLI::Validator within(int minimum, double maximum, const std::string& maximum_text);
 
+// An integer from 0 to INT64_MAX, as a study file's seed: one past it is
+// refused, not clamped.
+CLI::Validator seed_value();
+
 }  // namespace hpo
 
 #endif  // HPO_CLI_AT_LEAST_H_

@@ -149,6 +149,11 @@ void add_studies_command(CLI::App& app, int& exit_code) {
       "studies", "List the studies in a database, with trial counts and best values");
   cmd->add_option("--storage", *storage_flag,
                   "Study database URL (default: $HPO_STORAGE, else sqlite:///hpo.db)");
+  cmd->footer(
+      "Read only: safe beside a running `hpo run`. A study file's own storage is not read here;\n"
+      "name its database with --storage.\n\n"
+      "Example:\n  hpo studies\n  hpo studies --storage sqlite:///runs/studies.db\n"
+      "  hpo studies --storage postgresql://hpo:secret@db:5432/hpo");
   cmd->callback([storage_flag, &exit_code] {
     auto storage = open_storage(storage_url(*storage_flag, std::nullopt), OpenMode::kReadOnly);
     const auto studies = storage->list_studies();

@@ -381,7 +381,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember(all_sampler_names()));
   cmd->add_option("--seed", flags->seed,
                   "Sampler seed (default: the study file's, else the one stored with the study)")
-      ->check(at_least(0));
+      ->check(seed_value());
   cmd->add_option("--timeout", flags->timeout,
                   "Per-trial timeout in seconds, 0 for none (default: the study file's)")
       ->check(within(0, kMaxSeconds, "1e8"));

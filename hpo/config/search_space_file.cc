@@ -47,6 +47,13 @@ FloatDistribution parse_float(const YamlMap& map) {
     if (d.log) step->fail("step cannot be combined with log: true");
     const double s = finite_number(*step);
     if (s <= 0) step->fail("must be > 0, got " + step->describe());
+    // Past 2^53 grid points k*step is no longer exact: trials would fall
+    // outside [low, high] (a step of 1e-300 on [0, 1] failed the first store).
+    if ((d.high - d.low) / s > 1e15) {
+      step->fail("step " + step->describe() + " makes more than 1e15 grid points of high - low (" +
+                 to_string(ParamValue(d.high - d.low)) +
+                 "); leave step out for a continuous range");
+    }
     if (!divides(s, d.high - d.low)) {
       step->fail("step " + step->describe() + " does not divide high - low (" +
                  to_string(ParamValue(d.high - d.low)) + ")");
@@ -134,6 +141,12 @@ Distribution parse_distribution(const std::string& type, const YamlMap& map) {
 
 void parse_param(const std::string& name, const YamlNode& param, SearchSpaceConfig& space,
                  const std::map<std::string, std::string>& parents) {
+  // A trainer gets each name as a config key: "" (or one with a control
+  // character) is none a user meant.
+  if (name.empty() || std::any_of(name.begin(), name.end(),
+                                  [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
+    param.fail("expected a parameter name, got an empty name or one with a control character");
+  }
   if (param.node().IsScalar()) {
     space.fixed.emplace_back(name, param.as_value());
     return;

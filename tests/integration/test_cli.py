@@ -1447,6 +1447,8 @@ def test_bad_input_leaves_db_untouched(p):
                          (["--timeout", "soon"], "--timeout: expected a number from 0 to 1e8, got 'soon'"),
                          (["--timeout", "1e10"], "--timeout: must be from 0 to 1e8, got '1e10'"),
                          (["-j", "100000"], "--n-jobs: expected an integer from 1 to 1024"),
+                         (["--seed", "99999999999999999999"], "--seed: expected an integer from 0 to 9223372036854775807"),
+                         (["--seed", "-1"], "--seed: expected an integer from 0 to"),
                          (["--sampler", "grid"], "sampler"),
                          (["--storage", "mysql://x"], "--storage: unsupported storage URL 'mysql://x'"),
                          (["--storage", "sqlite:///x.db?mode=ro"], "--storage: sqlite:///x.db?mode=ro: hpo takes no"),

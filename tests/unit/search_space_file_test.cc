@@ -201,6 +201,10 @@ TEST_CASE("steps must be positive and divide the range") {
                     "step '3' does not divide high - low (10)");
   check_space_error("params:\n  n: {type: int, low: 0, high: 10, step: -2}\n", "2: params.n.step",
                     "must be > 0, got '-2'");
+  // 1e300 grid points: a trial's value fell outside [low, high] at the first store.
+  check_space_error("params:\n  d: {type: float, low: 0, high: 1, step: 1.0e-300}\n",
+                    "2: params.d.step", "makes more than 1e15 grid points");
+  CHECK_NOTHROW(parse("params:\n  d: {type: float, low: 0, high: 1, step: 1.0e-9}\n"));
   // 0.3 / 0.1 is 2.9999999999999996 in binary floating point.
   CHECK_NOTHROW(parse("params:\n  d: {type: float, low: 0, high: 0.3, step: 0.1}\n"));
   CHECK_NOTHROW(parse("params:\n  d: {type: float, low: 0.1, high: 0.7, step: 0.2}\n"));
@@ -245,6 +249,14 @@ TEST_CASE("choices must be present, non-empty and distinct") {
   // A bool and a number, or a number and its quoted text, are different choices.
   CHECK(parse("params:\n  c: {type: categorical, choices: [1, true, '1', ~]}\n").params.size() ==
         1);
+}
+
+TEST_CASE("a parameter name is no empty string") {
+  check_space_error("params:\n  '': {type: float, low: 0, high: 1}\n", "2: params.",
+                    "expected a parameter name, got an empty name");
+  check_space_error("params:\n  \"a\\tb\": {type: float, low: 0, high: 1}\n", "2: params.",
+                    "control character");
+  CHECK_NOTHROW(parse("params:\n  a b: {type: float, low: 0, high: 1}\n"));
 }
 
 TEST_CASE("a parameter given twice is an error, not silently one of them") {
