@@ -105,8 +105,22 @@ void warm_cuda_libraries(bool bf16) {
 
 }  // namespace
 
+// What asked for CUDA, for a no_cuda reason.
+std::string cuda_asked_by(const RuntimeSettings& s, const std::string& device) {
+  return from_slot(s, device) ? "HPO_DEVICE=cuda (hpo's GPU slot)" : "device=cuda";
+}
+
 bool wants_cuda(const RuntimeSettings& s, const std::string& device) {
   return (from_slot(s, device) ? s.device : device) == "cuda";
+}
+
+void refuse_cuda_this_build_lacks(const RuntimeSettings& s, const std::string& device) {
+#ifndef HPO_TORCH_CUDA
+  if (wants_cuda(s, device)) throw UsageError(no_cuda_reason(cuda_asked_by(s, device)));
+#else
+  (void)s;
+  (void)device;
+#endif
 }
 
 std::future<void> start_cuda_early(const RuntimeSettings& s, const std::string& device) {
@@ -129,8 +143,7 @@ DeviceSetup apply_runtime_settings(const RuntimeSettings& s, const std::string& 
   const bool has_cuda = torch::cuda::is_available();
   const bool slot = from_slot(s, device);
   setup.cuda = wants_cuda(s, device) || (device == "auto" && !slot && has_cuda);
-  const std::string asked = slot ? "HPO_DEVICE=cuda (hpo's GPU slot)" : "device=cuda";
-  if (setup.cuda && !has_cuda) throw UsageError(no_cuda_reason(asked));
+  if (setup.cuda && !has_cuda) throw UsageError(no_cuda_reason(cuda_asked_by(s, device)));
   setup.device = setup.cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
   log << "setting device=" << device << (slot ? " with HPO_DEVICE=" + s.device : "") << " -> "
       << (setup.cuda ? "cuda:0" : "cpu") << "\n";

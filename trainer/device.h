@@ -54,6 +54,12 @@ inline bool cudnn_benchmark_pays(int64_t batches) { return batches >= kCudnnBenc
 // data is loaded.
 bool wants_cuda(const RuntimeSettings& settings, const std::string& device);
 
+// Throws the no_cuda UsageError at once when the trial wants CUDA and this
+// build is CPU-only: before its data is built, which a CPU build on a GPU
+// slot once did for nothing. (A CUDA build learns whether a GPU is there as
+// its context starts, beside the data: apply_runtime_settings says so.)
+void refuse_cuda_this_build_lacks(const RuntimeSettings& settings, const std::string& device);
+
 // When wants_cuda: starts CUDA's context on cuda:0 on a thread of its own, and
 // once per process runs a first convolution and matrix product there (bf16
 // unless AMP is off), so that CUDA's start overlaps the data's load, with the

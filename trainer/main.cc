@@ -305,6 +305,7 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
       arrived ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *arrived).count()
               : seconds_since_process_start();
   // Where the trial trains is known now: on CUDA its context starts beside the data's load.
+  refuse_cuda_this_build_lacks(settings, config.device);
   const std::future<void> cuda_started = start_cuda_early(settings, config.device);
   const auto data_start = std::chrono::steady_clock::now();
   // hpo points every trial at one cache (its runs directory's), so the panel

@@ -213,6 +213,21 @@ TEST_CASE("cli: a directory as data exits 2 naming it, with the feature cache on
   CHECK_MESSAGE(log.find(expected) != std::string::npos, log);
 }
 
+#ifndef HPO_TORCH_CUDA
+// A CPU-only build on hpo's GPU slot fails with no_cuda before it reads its
+// data: with a data file that does not exist, no_cuda is the error, not the
+// missing file (it once built the features first, for nothing).
+TEST_CASE("cli: a GPU slot on a CPU-only build fails before the data is read") {
+  TempDir dir;
+  const std::string config =
+      dir.write("config.json", "{\"data\": \"" + dir.file("no_such.csv") + "\"}");
+  CHECK(wait_exit(spawn({"--config", config}, dir.file("log"), {{"HPO_DEVICE", "cuda"}})) == 2);
+  const std::string log = testing::read_file(dir.file("log"));
+  CHECK_MESSAGE(log.find("no_cuda: HPO_DEVICE=cuda (hpo's GPU slot)") != std::string::npos, log);
+  CHECK_MESSAGE(log.find("no_such.csv") == std::string::npos, log);
+}
+#endif
+
 TEST_CASE("cli: HPO_CONFIG and HPO_REPORT_FILE as hpo passes them") {
   TempDir dir;
   std::string config = dir.write("config.json", tiny_config(1));
