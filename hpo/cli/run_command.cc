@@ -281,6 +281,12 @@ int run(const RunFlags& flags) {
   const TrainerProgram trainer = find_trainer(config);
   if (trainer.path.empty())
     throw ConfigError(config.path + ": trainer.command: " + trainer.problem);
+  // A script or #! interpreter that is not there would fail every trial.
+  for (const FileCheck& c : check_trainer_files(config, trainer.path)) {
+    if (!c.ok)
+      throw ConfigError(config.path + ": trainer.command: " + c.text +
+                        " (every trial would fail; hpo doctor checks the trainer)");
+  }
   study_sampler(config, 0);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);

@@ -85,6 +85,8 @@ std::vector<FileCheck> check_trainer_files(const StudyConfig& study, const std::
   if (!is_interpreter(program)) return checks;
   // The script: the first argument that is not an option.
   for (size_t i = 1; i < command.size(); ++i) {
+    // python3 -m MODULE, -c CODE, Rscript -e EXPR: no script file to find.
+    if (command[i] == "-m" || command[i] == "-c" || command[i] == "-e") break;
     if (command[i].empty() || command[i][0] == '-') continue;
     if (command[i].find("{config}") != std::string::npos ||
         command[i].find("{trial_dir}") != std::string::npos)

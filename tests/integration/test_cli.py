@@ -1772,6 +1772,15 @@ def test_doctor_any_trainer(p):
         f.write(text.replace("fake_trainer.py", "missing_trainer.py"))
     r = p.run("doctor", "--study", "s", check=False)
     expect(r.returncode == 1 and "missing_trainer.py' (python3's argument) is missing" in r.stdout, r.stdout)
+    # hpo run refuses it too, before anything is stored: every trial would fail.
+    r = p.run("run", "--study", "s", "-n", "1", "--storage", "sqlite:///refused.db", check=False)
+    expect(r.returncode == 2 and "trainer.command: script" in r.stderr and "missing_trainer.py" in r.stderr, r.stderr)
+    expect(not os.path.exists(os.path.join(p.dir, "refused.db")), "a refused run made a database")
+    # python3 -m MODULE names a module, not a script file.
+    with open(os.path.join(p.dir, "studies", "s.yaml"), "w") as f:
+        f.write(text.replace(f'"{{study_dir}}/../fake_trainer.py"', '-m, no_such_module_hpo'))
+    r = p.run("doctor", "--study", "s", check=False)
+    expect("(python3's argument) is missing" not in r.stdout, r.stdout)
     script = os.path.join(p.dir, "trainer.sh")
     with open(script, "w") as f:
         f.write("#!/nonexistent/bin/python9\n")
@@ -1780,6 +1789,8 @@ def test_doctor_any_trainer(p):
         f.write(text.replace(f'[{PYTHON}, "{{study_dir}}/../fake_trainer.py"', f'["{script}"'))
     r = p.run("doctor", "--study", "s", check=False)
     expect(r.returncode == 1 and "its #! interpreter '/nonexistent/bin/python9' was not found" in r.stdout, r.stdout)
+    r = p.run("run", "--study", "s", "-n", "1", check=False)
+    expect(r.returncode == 2 and "its #! interpreter '/nonexistent/bin/python9' was not found" in r.stderr, r.stderr)
 
 
 def test_help_teaches(p):
