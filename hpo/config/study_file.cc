@@ -109,7 +109,12 @@ std::string resolve_search_space(const YamlNode& node, const fs::path& study_fil
       std::error_code ec;
       if (fs::is_regular_file(normal, ec) && !fs::equivalent(normal, study_file, ec))
         return normal.string();
-      tried.push_back(normal.string());
+      if (fs::is_directory(normal, ec))
+        node.fail("search space '" + given + "' is a directory (" + normal.string() +
+                  "); name a file in it, e.g. " + (fs::path(given) / "stock_tcn.yaml").string());
+      // Two places can be one path (../search_spaces from the study's directory).
+      if (std::find(tried.begin(), tried.end(), normal.string()) == tried.end())
+        tried.push_back(normal.string());
     }
   }
   node.fail("search space '" + given + "' not found; looked for " + join_names(tried));

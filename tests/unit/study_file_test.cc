@@ -195,6 +195,16 @@ TEST_CASE("a missing search space lists the places looked at") {
       "studies/s.yaml:1: search_space: search space 'nope.yaml' not found; looked for "
       "studies/nope.yaml, search_spaces/nope.yaml",
       "");
+  // The directory of spaces itself: said so, not "not found" over the same
+  // path listed twice.
+  check_error(
+      "search_space: ../search_spaces\nobjective: {metric: m, direction: minimize}\n"
+      "trainer: {command: [t]}\n",
+      "studies/s.yaml:1: search_space: search space '../search_spaces' is a directory", "");
+  CHECK(error_of("search_space: ../nope\nobjective: {metric: m, direction: minimize}\n"
+                 "trainer: {command: [t]}\n") ==
+        "studies/s.yaml:1: search_space: search space '../nope' not found; looked for nope, "
+        "nope.yaml");
 }
 
 TEST_CASE("errors in the search space name the search space file") {
