@@ -104,11 +104,6 @@ version), "cuda_built" (linked against a CUDA LibTorch), "cuda_devices" (GPUs
 it sees now), "cuda_graphs" (can replay steps as CUDA graphs). hpo doctor
 reads it.
 
-  hpo-trainer --check-env
-checks the environment's settings as a trial would read them and exits 0, or
-2 naming the first bad one (AMP_DTYPE='fp7' must be bf16, fp16 or off); hpo
-run asks it before a sweep, with a trial's environment.
-
 Data: `data` names a CSV with columns date,ticker,open,high,low,close,volume
 (ISO dates). Without it the built-in synthetic panel is generated in memory.
   hpo-trainer --make-data FILE [--tickers 500] [--days 1500] [--seed 7]
@@ -207,6 +202,17 @@ int export_features(const std::string& dir, const TrainerConfig& config) {
   return kExitOk;
 }
 
+// The environment's settings. One hpo sets for every trial and this trainer
+// refuses fails each trial alike: the "bad_env:" marker tells hpo to stop
+// the sweep (docs/trainer-protocol.md).
+RuntimeSettings settings_or_bad_env(const EnvLookup& environment) {
+  try {
+    return read_runtime_settings(environment);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("bad_env: ") + e.what());
+  }
+}
+
 // What this build and machine can do, for hpo doctor and GPU set-ups.
 int print_capabilities() {
 #ifdef HPO_TORCH_CUDA
@@ -228,7 +234,7 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   CLI::App app{"hpo-trainer: a LibTorch trainer for stock-return models (TCN or MLP)"};
   app.footer(std::string(kHelpFooter) + "\n" + config_help());
   std::string config_path, out_dir, report_path, make_data_path, export_dir;
-  bool resume = false, capabilities = false, check_env = false;
+  bool resume = false, capabilities = false;
   SyntheticSpec spec;
   std::string signal_strength;
   app.add_option("--config", config_path, "Trial config (JSON or YAML); default $HPO_CONFIG");
@@ -247,9 +253,6 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
                  "config's, easy)");
   app.add_flag("--capabilities", capabilities,
                "Print what this build can do (CUDA, CUDA graphs) as JSON and exit");
-  app.add_flag("--check-env", check_env,
-               "Check the environment's settings (NUM_WORKERS, AMP_DTYPE, ...) and exit: 0, or "
-               "2 naming the first bad one; hpo run asks before a sweep");
   app.add_option("--export-features", export_dir,
                  "Benchmark aid: write the config's features as raw arrays to DIR");
   try {
@@ -260,10 +263,6 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   }
 
   if (capabilities) return print_capabilities();
-  if (check_env) {
-    read_runtime_settings([](const char* name) { return std::getenv(name); });  // throws
-    return kExitOk;
-  }
   if (config_path.empty()) config_path = env_or("HPO_CONFIG", "");
   if (out_dir.empty()) out_dir = env_or("HPO_TRIAL_DIR", "");
   TrainerConfig config = config_path.empty() ? TrainerConfig{} : load_config(config_path);
@@ -280,7 +279,7 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   if (!export_dir.empty()) return export_features(export_dir, config);
 
   const EnvLookup environment = [](const char* name) { return std::getenv(name); };
-  const RuntimeSettings settings = read_runtime_settings(environment);
+  const RuntimeSettings settings = settings_or_bad_env(environment);
   TrainOptions options;
   options.out_dir = out_dir;
   // hpo sets HPO_RESUME=1 when it runs a trial again after its first run died

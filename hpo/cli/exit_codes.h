@@ -7,7 +7,10 @@ namespace hpo {
 enum ExitCode : int {
   kExitOk = 0,
   kExitAllTrialsFailed = 1,  // `hpo run`: every trial of this run failed
-  kExitBadInput = 2,  // bad flags, study file or search space; nothing was stored
+  // Bad flags, study file or search space; nothing was stored. Also `hpo run`
+  // stopped because the trainer refused the env every trial gets (bad_env):
+  // then only its first failed trials were.
+  kExitBadInput = 2,
   kExitStorage = 3,  // the study database could not be read or written
   kExitInternal = 4,  // anything else unexpected
   kExitTooManyFailures = 5,  // `hpo run` stopped by --max-failures

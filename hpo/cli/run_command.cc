@@ -203,8 +203,9 @@ void print_summary(const RunSummary& summary, bool stopped, double seconds,
     std::cout << ", " << summary.interrupted
               << " interrupted (left RUNNING; the next run resumes them)";
   if (!summary.gave_up.empty())
-    std::cout << "\nstopped" << (summary.gave_up_no_cuda ? "" : " by --max-failures") << ": "
-              << summary.gave_up;
+    std::cout << "\nstopped"
+              << (summary.gave_up_no_cuda || summary.gave_up_bad_env ? "" : " by --max-failures")
+              << ": " << summary.gave_up;
   std::cout << "\nsee: hpo status --study " << config.name
             << (flags.storage.empty() ? "" : " --storage " + storage.url())
             << "\n";  // its password masked
@@ -228,6 +229,7 @@ int exit_code(const RunSummary& summary, const StopFlag& stop) {
     return sig == SIGTERM || sig == SIGHUP ? 128 + sig : kExitInterrupted;
   }
   if (summary.gave_up_no_cuda) return kExitNoCuda;
+  if (summary.gave_up_bad_env) return kExitBadInput;
   if (!summary.gave_up.empty()) return kExitTooManyFailures;
   if (summary.completed == 0 && summary.pruned == 0 && summary.failed + summary.ended_elsewhere > 0)
     return kExitAllTrialsFailed;
@@ -290,12 +292,6 @@ int run(const RunFlags& flags) {
   study_sampler(config, 0);  // validates options
   auto pruner = make_pruner(config.pruner, config.path);
   const Placement placement = place_trials(flags, config);
-  if (const std::string bad =
-          stock_trainer_env_problem(config, trainer.path, placement.slots.slots.front());
-      !bad.empty()) {
-    throw ConfigError(config.path + ": env: " + bad + " (hpo-trainer refuses it: every trial " +
-                      "would fail)");
-  }
 
   // -n 0 only resumes: a database or study it would create holds nothing to
   // resume, and is most often a typo in --storage or $HPO_STORAGE.

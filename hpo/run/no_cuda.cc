@@ -4,10 +4,10 @@
 
 namespace hpo {
 
-std::string find_no_cuda_line(const std::string& log) {
+std::string find_marked_line(const std::string& log, const char* marker) {
   std::istringstream lines(log);
   for (std::string line; std::getline(lines, line);) {
-    const auto at = line.find(kNoCudaMarker);
+    const auto at = line.find(marker);
     if (at == std::string::npos) continue;
     std::string text = line.substr(at);
     const auto last = text.find_last_not_of(" \t\r");
@@ -19,5 +19,7 @@ std::string find_no_cuda_line(const std::string& log) {
 }
 
 bool is_no_cuda(const std::string& reason) { return reason.rfind(kNoCudaMarker, 0) == 0; }
+
+bool is_bad_env(const std::string& reason) { return reason.rfind(kBadEnvMarker, 0) == 0; }
 
 }  // namespace hpo

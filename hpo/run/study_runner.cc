@@ -405,6 +405,17 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
     progress_.note("stopping the study: " + summary.gave_up);
     return;
   }
+  if (is_bad_env(result.reason) && summary.gave_up.empty()) {
+    // The same environment goes to every trial: each would fail the same way.
+    launching_ = false;
+    summary.gave_up_bad_env = true;
+    summary.gave_up = config_.path +
+                      ": env: the trainer refuses a setting every trial gets: " + result.reason +
+                      "; fix the study file's env (hpo doctor runs the trainer "
+                      "once on it)";
+    progress_.note("stopping the study: " + summary.gave_up);
+    return;
+  }
   const bool too_many =
       (limit_.count > 0 && summary.failed >= limit_.count) ||
       (limit_.fraction > 0 && finished >= 4 && summary.failed >= limit_.fraction * finished);

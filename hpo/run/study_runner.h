@@ -42,6 +42,7 @@ struct RunSummary {
   int interrupted = 0;  // left RUNNING by a Ctrl-C
   std::string gave_up;  // why launching stopped early (too many failures); empty otherwise
   bool gave_up_no_cuda = false;  // ... because the trainer cannot use its GPU (no_cuda.h)
+  bool gave_up_bad_env = false;  // ... because the trainer refuses the trials' env (no_cuda.h)
 };
 
 // When to stop a study that keeps failing: after `count` failed trials in

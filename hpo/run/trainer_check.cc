@@ -12,7 +12,6 @@
 #include <set>
 
 #include "hpo/config/placeholders.h"
-#include "hpo/gpu/command_output.h"
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
 #include "hpo/launch/trainer_server.h"
@@ -210,22 +209,6 @@ SmokeResult smoke_run(const StudyConfig& study, const std::string& program, doub
     r.dir.clear();
   }
   return r;
-}
-
-std::string stock_trainer_env_problem(const StudyConfig& study, const std::string& program,
-                                      const Slot& slot) {
-  if (!is_stock_trainer(program)) return "";
-  const TrainerInvocation run = trainer_invocation(study, program, slot, "", "0", "0");
-  // Through env(1): the trial's variables on top of hpo's own, later ones winning.
-  std::vector<std::string> argv = {"/usr/bin/env"};
-  for (const auto& [name, value] : run.env) argv.push_back(name + "=" + value);
-  argv.insert(argv.end(), {program, "--check-env"});
-  const CommandOutput out = run_command(argv, 60);
-  if (!out.started || out.timed_out || out.exit_code != 2) return "";
-  std::string reason = out.err.substr(0, out.err.find('\n'));
-  for (const std::string prefix : {"hpo-trainer: error: ", "environment: "})
-    if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
-  return reason;
 }
 
 }  // namespace hpo

@@ -9,22 +9,12 @@
 #include <vector>
 
 #include "hpo/config/study_config.h"
-#include "hpo/gpu/slot_plan.h"
 
 namespace hpo {
 
 // Whether `program` (a resolved path) is hpo's own trainer, whose model the
 // doctor's memory and time estimates describe.
 bool is_stock_trainer(const std::string& program);
-
-// What hpo-trainer makes of the environment a trial on `slot` gets, asked
-// once before a sweep (`hpo-trainer --check-env`): a value it refuses
-// (AMP_DTYPE: fp7) would fail every trial. Its reason without the
-// "environment: " prefix ("AMP_DTYPE='fp7' must be bf16, fp16 or off"), or
-// "" when it takes them, when it could not say, or for any other trainer
-// (an unknown flag might start a training run).
-std::string stock_trainer_env_problem(const StudyConfig& study, const std::string& program,
-                                      const Slot& slot);
 
 struct FileCheck {
   bool ok = true;

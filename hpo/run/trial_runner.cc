@@ -303,7 +303,9 @@ TrialRunner::Attempt TrialRunner::attempt(const TrialPlan& plan,
     if (after && oom_kills_before && !user_space_oom_killer_running())
       run.oom_killer_struck = *after > *oom_kills_before;
     run.oom_line = find_oom(spec);
-    run.no_cuda_line = find_no_cuda_line(file_tail(spec.stderr_path, kStderrTailBytes));
+    const std::string tail = file_tail(spec.stderr_path, kStderrTailBytes);
+    run.no_cuda_line = find_no_cuda_line(tail);
+    run.bad_env_line = find_marked_line(tail, kBadEnvMarker);
   }
   return a;
 }
@@ -409,6 +411,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
     outcome.system_attrs["hpo:fail_reason"] = verdict.reason;
     outcome.system_attrs["hpo:fail_kind"] = verdict.oom       ? "oom"
                                             : verdict.no_cuda ? "no_cuda"
+                                            : verdict.bad_env ? "bad_env"
                                                               : "error";
     outcome.system_attrs["hpo:stderr_tail"] = file_tail(a.stderr_path, kStderrTailBytes);
   }

@@ -35,6 +35,9 @@ Verdict judge_run(const TrainerRun& run, const std::string& objective_metric) {
     if (!run.no_cuda_line.empty()) {
       v.reason = run.no_cuda_line + " (" + run.exit->describe() + ")";
       v.no_cuda = true;
+    } else if (!run.bad_env_line.empty()) {
+      v.reason = run.bad_env_line + " (" + run.exit->describe() + ")";
+      v.bad_env = true;
     } else if (!run.oom_line.empty()) {
       v.reason = "oom: " + run.oom_line + " (" + run.exit->describe() + ")";
       v.oom = true;

@@ -25,6 +25,7 @@ struct TrainerRun {
   std::optional<double> last_intermediate;  // the objective at the last reported step
   std::string oom_line;  // the log line that reported running out of memory
   std::string no_cuda_line;  // the log line that said CUDA was unusable (no_cuda.h)
+  std::string bad_env_line;  // the log line that refused the environment (no_cuda.h)
   // Stopped by hpo after this many seconds without a heartbeat (beat_watch.h).
   std::optional<double> cut_off_s;
   // Whether the kernel's count of OOM kills moved while it ran (oom_kills.h);
@@ -38,6 +39,7 @@ struct Verdict {
   std::string reason;  // why it failed; empty when COMPLETE
   bool oom = false;  // failed for lack of memory: reason starts "oom: "
   bool no_cuda = false;  // could not use the GPU it was given: reason starts "no_cuda: "
+  bool bad_env = false;  // refused the environment of every trial: reason starts "bad_env: "
 };
 
 // The rules: a trainer that could not start, timed out, exited non-zero or
@@ -49,7 +51,8 @@ struct Verdict {
 // value, as Optuna records it. A crash whose log says it ran out of memory,
 // or a SIGKILL hpo did not send (the kernel's OOM killer, most likely, unless
 // its count of kills did not move meanwhile), is an "oom" failure; one whose log says it could not
-// use CUDA, a "no_cuda" failure (no_cuda.h). A run hpo stopped because its heartbeats failed FAILs
+// use CUDA, a "no_cuda" failure, and one whose log refuses the environment, a
+// "bad_env" failure (no_cuda.h). A run hpo stopped because its heartbeats failed FAILs
 // as cut off from the database, unless it completed all the same.
 Verdict judge(const TrainerRun& run, const std::string& objective_metric);
 

@@ -77,18 +77,26 @@ def test_cpu_profile_trains(p):
     expect([s for s, _ in ran] == ["COMPLETE"], (ran, r.stdout))
 
 
-def test_env_it_refuses_stops_the_run_before_it_starts(p):
-    # A value hpo-trainer refuses would fail every trial: hpo run asks it
-    # first (hpo-trainer --check-env, with a trial's environment) and stops
-    # with the file and the key, before anything is stored.
-    for env, needle in (("AMP_DTYPE: fp7", "AMP_DTYPE='fp7' must be bf16, fp16 or off"),
-                        ("PIN_MEMORY: perhaps", "PIN_MEMORY='perhaps' is not a boolean"),
-                        ("CUDNN_BENCHMARK: maybe", "CUDNN_BENCHMARK='maybe' is not a boolean or auto")):
+def test_env_it_refuses_stops_the_run(p):
+    # A value hpo-trainer refuses fails every trial alike: its "bad_env:" line
+    # stops the run after the first such failure (two slots: at most two),
+    # exit 2, with the study file's env and the setting named.
+    for k, (env, needle) in enumerate((
+            ("AMP_DTYPE: fp7", "AMP_DTYPE='fp7' must be bf16, fp16 or off"),
+            ("PIN_MEMORY: perhaps", "PIN_MEMORY='perhaps' is not a boolean"),
+            ("CUDNN_BENCHMARK: maybe", "CUDNN_BENCHMARK='maybe' is not a boolean or auto"))):
+        db = os.path.join(p.dir, "t.db")
+        if os.path.exists(db):
+            os.remove(db)
         with open(os.path.join(p.dir, "studies", "t.yaml"), "w") as f:
             f.write(STUDY + f"env: {{{env}}}\n")
-        r = p.run("run", "--study", "t", "--gpu-profile", "cpu", "-n", "1", expect_rc=2)
-        expect(f"t.yaml: env: {needle}" in r.stderr, r.stderr)
-        expect(not os.path.exists(os.path.join(p.dir, "t.db")), "a refused run created the database")
+        r = p.run("run", "--study", "t", "--gpu-profile", "cpu", "-n", "6", "-j", "2", expect_rc=2)
+        expect("t.yaml: env: the trainer refuses a setting every trial gets: bad_env: " in r.stdout
+               and needle in r.stdout, r.stdout)
+        ran = trials(p)
+        expect(1 <= len(ran) <= 2, ran)  # not six
+        for state, attrs in ran:
+            expect(state == "FAIL" and attrs.get("hpo:fail_kind") == "bad_env", (state, attrs))
 
 
 if __name__ == "__main__":
