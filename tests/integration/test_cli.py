@@ -1353,7 +1353,7 @@ def test_typos_name_what_was_meant(p):
              (["status", "--study", "s", "--jsn"], "hpo status: unknown option '--jsn' (did you mean '--json'?)"),
              (["--bogus"], "hpo: error: hpo: unknown option '--bogus'"),
              ([], "hpo: error: a command is required; commands: run, "),
-             (["run", "--study", "s", "--seed", "-1"], "--seed: must be >= 0, got '-1'"),
+             (["run", "--study", "s", "--seed", "-1"], "--seed: expected an integer from 0 to 9223372036854775807, got '-1'"),
              (["export", "--study", "s", "--top", "0"], "--top: must be >= 1, got '0'")]
     p.study()
     for args, needle in cases:
