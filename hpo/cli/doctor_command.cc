@@ -293,8 +293,7 @@ void estimate_time(const StudyConfig& study, const GpuProfile& profile, bool on_
 
 int diagnose(const DoctorFlags& flags) {
   StudyConfig study = load_study(flags.study);  // bad input: ConfigError, exit 2
-  const std::optional<int> n_jobs =
-      flags.n_jobs.empty() ? std::optional<int>(study.n_jobs) : parse_n_jobs(flags.n_jobs);
+  const std::optional<int> n_jobs = planned_n_jobs(flags.n_jobs, study.n_jobs);
   const GpuContext context = resolve_gpu_context(flags.profile, flags.cores);
   const GpuProfile& profile = context.choice.profile;
   const SlotPlan plan = plan_slots(context.detection.devices, profile, n_jobs, context.cores,

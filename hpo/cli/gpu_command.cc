@@ -173,9 +173,8 @@ int show(const GpuFlags& flags) {
   std::optional<StudyConfig> study;
   if (!flags.study.empty()) study = load_study(flags.study);
   // What hpo run would plan: -j, else the study's n_jobs, else auto.
-  const std::optional<int> n_jobs = !flags.n_jobs.empty() ? parse_n_jobs(flags.n_jobs)
-                                    : study               ? std::optional<int>(study->n_jobs)
-                                                          : std::nullopt;
+  const std::optional<int> n_jobs =
+      planned_n_jobs(flags.n_jobs, study ? std::optional<int>(study->n_jobs) : std::nullopt);
   const std::string n_jobs_from =
       !flags.n_jobs.empty() && n_jobs   ? "--n-jobs " + std::to_string(*n_jobs)
       : !flags.n_jobs.empty() || !study ? "auto"

@@ -154,8 +154,7 @@ struct Placement {
 // space fitted to the profile: trials are stored and configured with it.
 Placement place_trials(const RunFlags& flags, StudyConfig& config) {
   GpuContext gpu = resolve_gpu_context(flags.gpu_profile);
-  const std::optional<int> jobs =
-      flags.n_jobs.empty() ? std::optional<int>(config.n_jobs) : parse_n_jobs(flags.n_jobs);
+  const std::optional<int> jobs = planned_n_jobs(flags.n_jobs, config.n_jobs);
   SlotPlan slots = plan_slots(gpu.detection.devices, gpu.choice.profile, jobs, gpu.cores,
                               cpu_wants(config.env, config.env_fixed));
   config.n_jobs = slots.n_jobs();

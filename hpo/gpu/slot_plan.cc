@@ -125,6 +125,10 @@ SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& pro
   return plan;
 }
 
+std::optional<int> planned_n_jobs(const std::string& flag, std::optional<int> study_n_jobs) {
+  return flag.empty() ? study_n_jobs : parse_n_jobs(flag);
+}
+
 std::optional<int> parse_n_jobs(const std::string& text) {
   if (text == "auto") return std::nullopt;
   char* end = nullptr;

@@ -71,6 +71,10 @@ SlotPlan plan_slots(const std::vector<GpuDevice>& devices, const GpuProfile& pro
 // "auto" -> nullopt, "4" -> 4; anything else throws ConfigError.
 std::optional<int> parse_n_jobs(const std::string& text);
 
+// The trials at once hpo run plans: -j's `flag` when given, else the
+// study's n_jobs, else (no study) auto. hpo run, doctor and gpu all ask this.
+std::optional<int> planned_n_jobs(const std::string& flag, std::optional<int> study_n_jobs);
+
 }  // namespace hpo
 
 #endif  // HPO_GPU_SLOT_PLAN_H_

@@ -207,5 +207,13 @@ TEST_CASE("--n-jobs is a positive number or auto") {
   CHECK_THROWS_AS(parse_n_jobs("100000"), ConfigError);  // a thread a slot: aborted
 }
 
+TEST_CASE("the trials at once are -j's, else the study's n_jobs, else auto") {
+  CHECK(planned_n_jobs("", 3) == 3);
+  CHECK(planned_n_jobs("2", 3) == 2);
+  CHECK_FALSE(planned_n_jobs("auto", 3));
+  CHECK_FALSE(planned_n_jobs("", std::nullopt));
+  CHECK_THROWS_AS(planned_n_jobs("0", 3), ConfigError);
+}
+
 }  // namespace
 }  // namespace hpo
