@@ -70,11 +70,15 @@ void check_output_path(const std::string& output) {
 }
 
 int write_report(const ReportFlags& flags) {
-  const auto config = try_load_study(flags.study);
+  const auto [config, name, file] = find_study_to_read(flags.study, flags.storage, "hpo report");
   const std::string url = storage_url(flags.storage, config);
-  if (flags.output != "-") refuse_overwriting_inputs("-o", flags.output, study_inputs(config, url));
+  if (flags.output != "-") {
+    auto inputs = study_inputs(config, url);
+    inputs.push_back({file, "the study file"});  // also when it did not parse
+    refuse_overwriting_inputs("-o", flags.output, inputs);
+  }
   auto storage = open_storage(url, OpenMode::kReadOnly);
-  StudyView loaded = load_study_view(*storage, config ? config->name : flags.study);
+  StudyView loaded = load_study_view(*storage, name);
   const size_t objective = objective_index(loaded, flags.objective);
   StudyView view = on_objective(std::move(loaded), objective);
   // The rule hpo status uses, heartbeats included: a RUNNING trial whose

@@ -26,10 +26,11 @@ struct StudyFlags {
   SelectionFlags selection;
 };
 
-StudyView open_view(const StudyFlags& flags) {
-  const auto config = try_load_study(flags.study);
+StudyView open_view(const StudyFlags& flags, const std::string& command) {
+  const StudyToRead study = find_study_to_read(flags.study, flags.storage, command);
+  const auto& config = study.config;
   auto storage = open_storage(storage_url(flags.storage, config), OpenMode::kReadOnly);
-  StudyView view = load_study_view(*storage, config ? config->name : flags.study);
+  StudyView view = load_study_view(*storage, study.name);
   mark_orphans(*storage, view,
                config ? config->heartbeat_interval_s : StudyConfig{}.heartbeat_interval_s);
   return view;
@@ -66,7 +67,7 @@ void add_status_command(CLI::App& app, int& exit_code) {
                   "stderr tail and its files")
       ->check(at_least(0));
   cmd->callback([flags, trial, &exit_code] {
-    const StudyView view = open_view(*flags);
+    const StudyView view = open_view(*flags, "hpo status");
     if (*trial >= 0) {
       const TrialRecord* t = find_trial(view, *trial);
       if (!t)
@@ -119,7 +120,7 @@ void add_best_command(CLI::App& app, int& exit_code) {
       "\nExamples:\n  hpo best --study full_sweep\n  hpo best --study full_sweep --select robust\n"
       "  hpo best --study full_sweep --json | jq .selection.dsr");
   cmd->callback([flags, &exit_code] {
-    const StudyView view = open_view(*flags);
+    const StudyView view = open_view(*flags, "hpo best");
     if (is_multi_objective(view.study)) {
       exit_code = print_front(view, flags->json);
       return;

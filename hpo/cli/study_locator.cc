@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/search_dirs.h"
@@ -48,6 +49,34 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
     return std::nullopt;
   }
   return load_study_file(path);
+}
+
+StudyToRead find_study_to_read(const std::string& name_or_path, const std::string& storage_flag,
+                               const std::string& command) {
+  std::string path;
+  try {
+    path = find_study_file(name_or_path, study_search_dirs());
+  } catch (const ConfigError&) {
+    return {std::nullopt, name_or_path, ""};  // the study may live only in a database
+  }
+  try {
+    StudyConfig config = load_study_file(path);
+    const std::string name = config.name;
+    return {std::move(config), name, path};
+  } catch (const ConfigError& e) {
+    const char* env = std::getenv("HPO_STORAGE");
+    if (storage_flag.empty() && !(env && *env))
+      throw ConfigError(
+          std::string(e.what()) +
+          "\n(to read the study's trials while the file is broken, name its database: "
+          "--storage sqlite:///hpo.db for the default, else the URL in the file's "
+          "storage: key)");
+    const std::string name = fs::path(path).stem().string();
+    std::cerr << command << ": warning: " << e.what() << "\n"
+              << command << ": reading study '" << name
+              << "' from the database without its study file\n";
+    return {std::nullopt, name, path};
+  }
 }
 
 // The environment comes before the study file: a study file is shared by

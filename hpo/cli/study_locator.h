@@ -24,6 +24,20 @@ StudyConfig load_study(const std::string& name_or_path);
 // live only in a database). Errors in a file that exists still throw.
 std::optional<StudyConfig> try_load_study(const std::string& name_or_path);
 
+// What a command that only reads the database (status, best, report) needs:
+// the study file, if any, and the study's name there. A study file that exists
+// but does not parse (a user mid-edit) still throws, unless the database is
+// named without it (--storage or $HPO_STORAGE): then a warning goes to stderr
+// and the trials are read under the file's stem, so an edit in progress does
+// not hide what is stored. `command` names the command in the warning.
+struct StudyToRead {
+  std::optional<StudyConfig> config;
+  std::string name;
+  std::string file;  // the study file found, parsed or not; "" when none
+};
+StudyToRead find_study_to_read(const std::string& name_or_path, const std::string& storage_flag,
+                               const std::string& command);
+
 // The storage URL, the first of: --storage, $HPO_STORAGE, the study file's
 // `storage`, the default sqlite:///hpo.db in the working directory. Every
 // command that opens a study database decides this way.

@@ -1424,6 +1424,38 @@ def test_study_keeps_its_objective(p):
     expect("was created from" not in out, out)
 
 
+def test_broken_study_file_hides_no_trials(p):
+    # A user mid-edit of s.yaml still reads what is stored: status, best and report read
+    # the database once it is named without the file; unnamed, the error says how.
+    p.study()
+    p.run("run", "--study", "s", "-n", "2")
+    stored = p.status()["trials"]
+    path = os.path.join(p.dir, "studies", "s.yaml")
+    with open(path, "a") as f:
+        f.write("env: [\n")
+    broken = open(path).read()
+    r = p.run("status", "--study", "s", "--json", check=False)
+    expect(r.returncode == 2 and "s.yaml" in r.stderr and "--storage sqlite:///hpo.db" in r.stderr,
+           r.stderr)
+    url = "sqlite:///studies.db"
+    r = p.run("status", "--study", "s", "--storage", url, "--json")
+    expect(json.loads(r.stdout)["trials"] == stored, r.stdout)
+    expect("s.yaml" in r.stderr and "without its study file" in r.stderr, r.stderr)
+    r = p.run("best", "--study", "studies/s.yaml", "--json", env={**os.environ, "HPO_STORAGE": url})
+    best = max(stored, key=lambda t: t["value"])
+    expect(json.loads(r.stdout)["number"] == best["number"], r.stdout)
+    r = p.run("report", "--study", "s", "--storage", url, "-o", "studies/s.yaml", check=False)
+    expect(r.returncode == 2 and "is the study file" in r.stderr, r.stderr)
+    expect(open(path).read() == broken, "report wrote over the broken study file")
+    p.run("report", "--study", "s", "--storage", url, "-o", "r.html")
+    expect(os.path.getsize(os.path.join(p.dir, "r.html")) > 0, "no report")
+    # hpo run still refuses the broken file, whatever --storage says.
+    r = p.run("run", "--study", "s", "-n", "1", "--storage", url, check=False)
+    expect(r.returncode == 2 and "s.yaml" in r.stderr, r.stderr)
+    r = p.run("status", "--study", "s", "--storage", url, "--json")
+    expect(json.loads(r.stdout)["trials"] == stored, "the refused run changed the trials")
+
+
 def test_bad_input_leaves_db_untouched(p):
     p.study()
     p.run("run", "--study", "s", "-n", "2")
