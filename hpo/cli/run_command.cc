@@ -77,6 +77,7 @@ StudyConfig configure(const RunFlags& flags, std::string& storage_source) {
   if (!flags.sampler.empty()) {
     config.sampler.name = flags.sampler;
     config.sampler.options = nlohmann::json::object();  // options belong to the file's sampler
+    config.sampler.lines = {};
   }
   if (flags.timeout >= 0) config.trainer.timeout_s = flags.timeout;
   if (!flags.runs_dir.empty()) config.runs_dir = flags.runs_dir;

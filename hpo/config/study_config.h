@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "hpo/config/option_lines.h"
 #include "samplers/param_value.h"
 #include "samplers/search_space.h"
 #include "samplers/trial_view.h"
@@ -56,11 +57,13 @@ struct SamplerConfig {
   bool seeded = false;  // false: a seed is drawn and stored with the study
   nlohmann::json options =
       nlohmann::json::object();  // sampler-specific keys, checked by the sampler factory
+  OptionLines lines;  // where the file wrote them
 };
 
 struct PrunerConfig {
   std::string name = "none";  // none | median | percentile | successive_halving | hyperband
   nlohmann::json options = nlohmann::json::object();  // checked by the pruner factory
+  OptionLines lines;  // where the file wrote them
 };
 
 struct TrainerConfig {

@@ -252,9 +252,11 @@ void parse_goals(const YamlMap& root, StudyConfig& study) {
 // whether it did, and the rest go to `options`, for the factory to check.
 template <typename Own>
 std::string parse_named(const YamlNode& node, const char* what,
-                        const std::vector<std::string>& names, nlohmann::json& options, Own own) {
+                        const std::vector<std::string>& names, nlohmann::json& options,
+                        OptionLines& lines, Own own) {
   std::string name;
   for (const auto& [key, value] : node.as_map()) {
+    lines.lines[key] = value.line();
     if (key == "name") {
       name = value.as_string();
       if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -280,7 +282,8 @@ SamplerConfig parse_sampler(const YamlNode& node, const std::vector<std::string>
     sampler.seeded = true;
     return true;
   };
-  const std::string name = parse_named(node, "sampler", names, sampler.options, seed);
+  const std::string name =
+      parse_named(node, "sampler", names, sampler.options, sampler.lines, seed);
   if (!name.empty()) sampler.name = name;
   return sampler;
 }
@@ -288,7 +291,8 @@ SamplerConfig parse_sampler(const YamlNode& node, const std::vector<std::string>
 PrunerConfig parse_pruner(const YamlNode& node) {
   PrunerConfig pruner;
   const auto none = [](const std::string&, const YamlNode&) { return false; };
-  const std::string name = parse_named(node, "pruner", pruner_names(), pruner.options, none);
+  const std::string name =
+      parse_named(node, "pruner", pruner_names(), pruner.options, pruner.lines, none);
   if (!name.empty()) pruner.name = name;
   return pruner;
 }

@@ -14,7 +14,8 @@ namespace {
 
 void no_options(const SamplerConfig& config, const std::string& study_file) {
   if (config.options.empty()) return;
-  throw ConfigError(study_file + ": sampler: the " + config.name +
+  throw ConfigError(config.lines.where(study_file, config.options.begin().key()) +
+                    ": sampler: the " + config.name +
                     " sampler takes no options besides 'seed' in a multi-objective study, got '" +
                     config.options.begin().key() + "'");
 }
@@ -40,20 +41,20 @@ std::unique_ptr<Sampler> make_multi_objective_sampler(const SamplerConfig& confi
     return std::make_unique<Nsga2Sampler>(
         seed, directions,
         table_options<Nsga2Options>(config.options, "nsga2", read_nsga2_options,
-                                    nsga2_option_keys(), study_file));
+                                    nsga2_option_keys(), study_file, config.lines));
   }
   if (config.name == "tpe") {
     if (config.options.empty()) return std::make_unique<MotpeSampler>(seed, directions);
     return std::make_unique<MotpeSampler>(
         seed, directions,
         table_options<TpeOptions>(config.options, "tpe", read_tpe_options, tpe_option_keys(),
-                                  study_file));
+                                  study_file, config.lines));
   }
   const std::string hint = config.name == "gp"
                                ? " (the GP sampler handles one objective)"
                                : did_you_mean(config.name, multi_objective_sampler_names());
-  throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name +
-                    "' for a study with several objectives" + hint +
+  throw ConfigError(config.lines.where(study_file, "name") + ": sampler.name: unknown sampler '" +
+                    config.name + "' for a study with several objectives" + hint +
                     " (known: " + join_names(multi_objective_sampler_names()) + ")");
 }
 

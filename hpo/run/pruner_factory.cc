@@ -17,8 +17,8 @@ namespace {
 // rest can be reported as unknown.
 class Options {
  public:
-  Options(const nlohmann::json& options, std::string file)
-      : options_(options), file_(std::move(file)) {}
+  Options(const PrunerConfig& config, std::string file)
+      : options_(config.options), lines_(config.lines), file_(std::move(file)) {}
 
   int integer(const std::string& key, int fallback, int min) {
     known_.push_back(key);
@@ -67,10 +67,11 @@ class Options {
 
  private:
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw ConfigError(file_ + ": pruner." + key + ": " + what);
+    throw ConfigError(lines_.where(file_, key) + ": pruner." + key + ": " + what);
   }
 
   const nlohmann::json& options_;
+  const OptionLines& lines_;
   const std::string file_;
   std::vector<std::string> known_;
 };
@@ -88,7 +89,8 @@ PercentileOptions percentile_options(Options& o, double percentile) {
 }  // namespace
 
 std::unique_ptr<Pruner> make_pruner(const PrunerConfig& config, const std::string& study_file) {
-  Options o(config.options, study_file);
+  Options o(config, study_file);
+  const auto where = [&](const std::string& key) { return config.lines.where(study_file, key); };
   std::unique_ptr<Pruner> pruner;
   if (config.name == "none") {
     pruner = std::make_unique<NopPruner>();
@@ -104,7 +106,7 @@ std::unique_ptr<Pruner> make_pruner(const PrunerConfig& config, const std::strin
     s.min_early_stopping_rate = o.integer("min_early_stopping_rate", 0, 0);
     s.bootstrap_count = o.integer("bootstrap_count", 0, 0);
     if (s.bootstrap_count > 0 && !s.min_resource) {
-      throw ConfigError(study_file +
+      throw ConfigError(where("bootstrap_count") +
                         ": pruner.bootstrap_count: needs an integer min_resource, not auto");
     }
     pruner = std::make_unique<SuccessiveHalvingPruner>(s);
@@ -116,16 +118,16 @@ std::unique_ptr<Pruner> make_pruner(const PrunerConfig& config, const std::strin
     h.bootstrap_count = o.integer("bootstrap_count", 0, 0);
     if (h.max_resource && *h.max_resource < h.min_resource) {
       throw ConfigError(
-          study_file + ": pruner.max_resource: expected an integer >= min_resource (" +
+          where("max_resource") + ": pruner.max_resource: expected an integer >= min_resource (" +
           std::to_string(h.min_resource) + "), got " + std::to_string(*h.max_resource));
     }
     if (h.bootstrap_count > 0 && !h.max_resource) {
-      throw ConfigError(study_file +
+      throw ConfigError(where("bootstrap_count") +
                         ": pruner.bootstrap_count: needs an integer max_resource, not auto");
     }
     pruner = std::make_unique<HyperbandPruner>(h);
   } else {
-    throw ConfigError(study_file + ": pruner.name: unknown pruner '" + config.name +
+    throw ConfigError(where("name") + ": pruner.name: unknown pruner '" + config.name +
                       "' (known: " + join_names(pruner_names()) + ")");
   }
   o.reject_unknown();

@@ -41,9 +41,10 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
                                       const SamplerContext& context) {
   if (config.name == "random") {
     if (!config.options.empty()) {
-      throw ConfigError(study_file +
+      const std::string key = config.options.begin().key();
+      throw ConfigError(config.lines.where(study_file, key) +
                         ": sampler: the random sampler takes no options besides 'seed', got '" +
-                        config.options.begin().key() + "'");
+                        key + "'");
     }
     return std::make_unique<RandomSampler>(seed, direction);
   }
@@ -51,14 +52,14 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
     return std::make_unique<TpeSampler>(
         seed, direction,
         with_startup(table_options<TpeOptions>(config.options, "tpe", read_tpe_options,
-                                               tpe_option_keys(), study_file),
+                                               tpe_option_keys(), study_file, config.lines),
                      config.options, context));
   }
   if (config.name == "gp") {
     return std::make_unique<GpSampler>(
         seed, direction,
         with_startup(table_options<GpOptions>(config.options, "gp", read_gp_options,
-                                              gp_option_keys(), study_file),
+                                              gp_option_keys(), study_file, config.lines),
                      config.options, context));
   }
   if (config.name == "auto") {
@@ -67,7 +68,8 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
     nlohmann::json shared = nlohmann::json::object();
     for (const auto& item : config.options.items()) {
       if (item.key() != "n_startup_trials" && item.key() != "startup") {
-        throw ConfigError(study_file + ": sampler: unknown auto option '" + item.key() +
+        throw ConfigError(config.lines.where(study_file, item.key()) +
+                          ": sampler: unknown auto option '" + item.key() +
                           "' (known: n_startup_trials, startup)");
       }
       shared[item.key()] = item.value();
@@ -75,14 +77,14 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
     return std::make_unique<AutoSampler>(
         seed, direction,
         with_startup(table_options<TpeOptions>(shared, "auto", read_tpe_options, tpe_option_keys(),
-                                               study_file),
+                                               study_file, config.lines),
                      shared, context),
-        with_startup(
-            table_options<GpOptions>(shared, "auto", read_gp_options, gp_option_keys(), study_file),
-            shared, context));
+        with_startup(table_options<GpOptions>(shared, "auto", read_gp_options, gp_option_keys(),
+                                              study_file, config.lines),
+                     shared, context));
   }
-  throw ConfigError(study_file + ": sampler.name: unknown sampler '" + config.name +
-                    "' (known: " + join_names(sampler_names()) + ")");
+  throw ConfigError(config.lines.where(study_file, "name") + ": sampler.name: unknown sampler '" +
+                    config.name + "' (known: " + join_names(sampler_names()) + ")");
 }
 
 }  // namespace hpo

@@ -33,14 +33,14 @@ std::map<std::string, TpeOptionValue> option_values(const nlohmann::json& option
 ConfigError option_error(const TpeOptionError& error, const std::string& sampler,
                          const std::vector<std::string>& known,
                          std::map<std::string, TpeOptionValue>& values,
-                         const std::string& study_file) {
+                         const std::string& study_file, const OptionLines& lines) {
+  const std::string where = lines.where(study_file, error.key);
   if (error.expected.empty()) {
-    return ConfigError(study_file + ": sampler: unknown " + sampler + " option '" + error.key +
-                       "'" + did_you_mean(error.key, known) + " (known: " + join_names(known) +
-                       ")");
+    return ConfigError(where + ": sampler: unknown " + sampler + " option '" + error.key + "'" +
+                       did_you_mean(error.key, known) + " (known: " + join_names(known) + ")");
   }
-  return ConfigError(study_file + ": sampler." + error.key + ": expected " + error.expected +
-                     ", got " + values[error.key].written);
+  return ConfigError(where + ": sampler." + error.key + ": expected " + error.expected + ", got " +
+                     values[error.key].written);
 }
 
 }  // namespace hpo

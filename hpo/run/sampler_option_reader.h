@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hpo/config/config_error.h"
+#include "hpo/config/option_lines.h"
 #include "samplers/tpe_option_table.h"
 
 namespace hpo {
@@ -22,7 +23,7 @@ std::map<std::string, TpeOptionValue> option_values(const nlohmann::json& option
 ConfigError option_error(const TpeOptionError& error, const std::string& sampler,
                          const std::vector<std::string>& known,
                          std::map<std::string, TpeOptionValue>& values,
-                         const std::string& study_file);
+                         const std::string& study_file, const OptionLines& lines);
 
 // The options of a sampler with an option table, read by `read`; an error
 // names the `sampler` and its `known` keys.
@@ -30,12 +31,13 @@ template <typename Options>
 Options table_options(
     const nlohmann::json& options, const std::string& sampler,
     std::optional<TpeOptionError> (*read)(const std::map<std::string, TpeOptionValue>&, Options&),
-    const std::vector<std::string>& known, const std::string& study_file, Options defaults = {}) {
+    const std::vector<std::string>& known, const std::string& study_file, const OptionLines& lines,
+    Options defaults = {}) {
   auto values = option_values(options);
   Options o = defaults;
   const auto error = read(values, o);
   if (!error) return o;
-  throw option_error(*error, sampler, known, values, study_file);
+  throw option_error(*error, sampler, known, values, study_file, lines);
 }
 
 }  // namespace hpo

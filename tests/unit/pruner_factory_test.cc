@@ -11,7 +11,7 @@ namespace {
 
 std::string error_of(const std::string& name, const nlohmann::json& options) {
   try {
-    make_pruner(PrunerConfig{name, options}, "studies/s.yaml");
+    make_pruner(PrunerConfig{name, options, {}}, "studies/s.yaml");
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -20,7 +20,7 @@ std::string error_of(const std::string& name, const nlohmann::json& options) {
 
 TEST_CASE("each pruner name a study file accepts builds its pruner") {
   for (const auto& name : pruner_names()) {
-    CHECK(make_pruner(PrunerConfig{name, nlohmann::json::object()}, "s.yaml")->name() == name);
+    CHECK(make_pruner(PrunerConfig{name, nlohmann::json::object(), {}}, "s.yaml")->name() == name);
   }
 }
 
