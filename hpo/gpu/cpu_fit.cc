@@ -32,8 +32,15 @@ std::string reason_text(int cores, int trials, int share, const CpuWants& wants,
   return reason;
 }
 
-// Says what was lowered from the study's NUM_WORKERS, which is a maximum.
-void note_lowered(int cores, int trials, const CpuWants& wants, CpuFit& fit) {
+// Says what was lowered: the study's NUM_WORKERS, which is a maximum, and
+// the profile's threads_per_trial, once no worker is left to lower.
+void note_lowered(int cores, int trials, const CpuWants& wants, int min_threads, CpuFit& fit) {
+  if (!wants.threads_pinned && fit.threads < min_threads) {
+    fit.notes.push_back("OMP_NUM_THREADS: " + std::to_string(min_threads) + " -> " +
+                        std::to_string(fit.threads) + ", the profile's threads_per_trial cut to " +
+                        std::to_string(cores) + " core(s) / " + std::to_string(trials) +
+                        " trial(s)");
+  }
   const int wanted = wants.workers.value_or(0);
   if (fit.workers >= wanted) return;
   fit.notes.push_back("NUM_WORKERS: " + std::to_string(wanted) + " -> " +
@@ -83,7 +90,7 @@ CpuFit fit_cpu(int cores, int trials, const CpuWants& wants, int min_threads) {
                                      : std::min(wanted_workers, std::max(0, share - first_threads));
   fit.threads = wants.threads_pinned.value_or(std::max(1, share - fit.workers));
   fit.reason = reason_text(cores, trials, share, wants, fit);
-  note_lowered(cores, trials, wants, fit);
+  note_lowered(cores, trials, wants, min_threads, fit);
   warn_unfitted(cores, trials, wants, fit);
   return fit;
 }
