@@ -50,20 +50,46 @@ std::vector<const TrialRecord*> pareto_trials(const StudyView& view) {
   return front;
 }
 
+namespace {
+
+// Scales column `k` of `losses` to [0, 1], 0 the best. The finite values
+// spread over the column's finite range; an infinite one lies beyond all of
+// them (Optuna stores +-inf values), so -inf takes 0 and +inf takes 1 and the
+// finite ones keep [0.25, 1], [0, 0.75] or [0.25, 0.75] of the scale. Without
+// this an infinite bound made every scaled value NaN, and the picks argmin
+// over NaN: always the front's first trial.
+void scale_column(Losses& losses, size_t k) {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  bool below = false;  // some loss is -inf
+  bool above = false;  // some loss is +inf
+  for (const auto& l : losses) {
+    below = below || l[k] == -std::numeric_limits<double>::infinity();
+    above = above || l[k] == std::numeric_limits<double>::infinity();
+    if (!std::isfinite(l[k])) continue;
+    lo = std::min(lo, l[k]);
+    hi = std::max(hi, l[k]);
+  }
+  const double from = below ? 0.25 : 0.0;
+  const double to = above ? 0.75 : 1.0;
+  for (auto& l : losses) {
+    if (!std::isfinite(l[k])) {
+      l[k] = l[k] > 0 ? 1.0 : 0.0;
+      continue;
+    }
+    const double unit = hi > lo ? (l[k] - lo) / (hi - lo) : 0.0;
+    l[k] = from + unit * (to - from);
+  }
+}
+
+}  // namespace
+
 std::vector<std::vector<double>> normalized_losses(const StudyView& view,
                                                    const std::vector<const TrialRecord*>& front) {
   const auto directions = objective_directions(view.study);
   Losses losses;
   for (const TrialRecord* t : front) losses.push_back(to_losses(t->values, directions));
-  for (size_t k = 0; k < directions.size(); ++k) {
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    for (const auto& l : losses) {
-      lo = std::min(lo, l[k]);
-      hi = std::max(hi, l[k]);
-    }
-    for (auto& l : losses) l[k] = hi > lo ? (l[k] - lo) / (hi - lo) : 0.0;
-  }
+  for (size_t k = 0; k < directions.size(); ++k) scale_column(losses, k);
   return losses;
 }
 

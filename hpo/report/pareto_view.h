@@ -33,7 +33,9 @@ struct FrontPick {
 
 // The front's objectives, each scaled to [0, 1] over the front with 0 the
 // best (a loss: maximized objectives turned around); 0 where the front
-// does not spread on an objective. One row per trial of `front`.
+// does not spread on an objective. An infinite value lies beyond the finite
+// ones: the best (-inf loss) is 0, the worst (+inf) 1, and the finite values
+// then keep a quarter of the scale from it. One row per trial of `front`.
 std::vector<std::vector<double>> normalized_losses(const StudyView& view,
                                                    const std::vector<const TrialRecord*>& front);
 

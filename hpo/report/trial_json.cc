@@ -15,9 +15,12 @@ namespace hpo {
 
 namespace {
 
+// JSON has no NaN or infinities: those are the strings the trial's metrics
+// use (trial_runner.cc), "nan" included.
 nlohmann::ordered_json value_json(const std::optional<double>& v) {
   if (!v) return nullptr;
   if (std::isfinite(*v)) return *v;
+  if (std::isnan(*v)) return "nan";
   return *v > 0 ? "inf" : "-inf";
 }
 

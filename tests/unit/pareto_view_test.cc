@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -60,6 +61,48 @@ TEST_CASE("weights pick the trial of the front with the smallest weighted scaled
   CHECK(pick_weighted(view, front, {0.5, 0.5}).trial->number == 1);
   CHECK(pick_weighted(view, front, {1, 0}).trial->number == 0);
   CHECK(pick_weighted(view, front, {0.7, 0.3}).why.find("a 0.7, b 0.3") != std::string::npos);
+}
+
+TEST_CASE("infinite objectives scale beyond the finite ones, and the picks stay on them") {
+  const double inf = std::numeric_limits<double>::infinity();
+  // The review's study: maximize a, minimize b; trial 3 has b = -inf.
+  const StudyView view =
+      two_objectives({{0.1, 0.5}, {0.05, 0.2}, {0.08, 0.3}, {0.02, -inf}, {0.12, 0.9}});
+  const auto front = pareto_trials(view);
+  CHECK(pick_weighted(view, front, {1, 0}).trial->number == 4);  // was 0: NaN sums
+  CHECK(pick_weighted(view, front, {0, 1}).trial->number == 3);
+  CHECK(pick_knee(view, front).why.find("nan") == std::string::npos);
+  // Any front with infinities: every scaled value is in [0, 1], the order of
+  // each objective is kept strictly, and a weight on one objective picks a
+  // trial best on it.
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> kind(0, 5);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::pair<double, double>> points;
+    const auto draw = [&] {
+      const int k = kind(rng);
+      return k == 0 ? inf : k == 1 ? -inf : std::uniform_real_distribution<double>(-1, 1)(rng);
+    };
+    for (int i = 0; i < 6; ++i) points.push_back({draw(), draw()});
+    const StudyView v = two_objectives(points);
+    const auto f = pareto_trials(v);
+    const auto scaled = normalized_losses(v, f);
+    for (size_t k = 0; k < 2; ++k) {
+      for (size_t i = 0; i < f.size(); ++i) {
+        CHECK((scaled[i][k] >= 0 && scaled[i][k] <= 1));
+        for (size_t j = 0; j < f.size(); ++j) {
+          const double li = k == 0 ? -f[i]->values[0] : f[i]->values[1];
+          const double lj = k == 0 ? -f[j]->values[0] : f[j]->values[1];
+          if (li < lj) CHECK(scaled[i][k] < scaled[j][k]);
+        }
+      }
+    }
+    if (f.empty()) continue;
+    const TrialRecord* best_a = pick_weighted(v, f, {1, 0}).trial;
+    for (const auto* t : f) CHECK(best_a->values[0] >= t->values[0]);
+    const TrialRecord* best_b = pick_weighted(v, f, {0, 1}).trial;
+    for (const auto* t : f) CHECK(best_b->values[1] <= t->values[1]);
+  }
 }
 
 TEST_CASE("with constraints, the front is the feasible trials' (none when none is)") {
