@@ -677,6 +677,31 @@ def test_no_webgl(p):
     expect(seen["sections"]["parallel"]["charts"][0]["traces"][0]["type"] == "parcoords", "no parcoords")
 
 
+# A one-objective study with a constraint: the history draws the trials
+# outside it apart, and its best so far is hpo best's, never one of them.
+def test_constrained_history(p):
+    p.study(fixed="with_cost: true, epochs: 1",
+            extra="constraints: [{metric: cost, max: 0.5}]\n")
+    p.run("run", "--study", "s", "-n", "12")
+    st = p.status()
+    outside = sorted(t["number"] for t in st["trials"] if t["state"] == "COMPLETE" and not t["feasible"])
+    inside = [t for t in st["trials"] if t["state"] == "COMPLETE" and t["feasible"]]
+    expect(outside and inside, f"the seed gave no trial on one side of the constraint: {st['trials']}")
+    seen = open_report(p, "s", "constrained")
+    chart = seen["sections"]["history"]["charts"][0]
+    grey = [t for t in chart["traces"] if t["name"] == "infeasible"]
+    expect(len(grey) == 1 and sorted(grey[0]["x"]) == outside, (outside, chart["traces"]))
+    complete = next(t for t in chart["traces"] if t["name"] == "COMPLETE")
+    expect(not set(complete["x"]) & set(outside), complete)
+    line = next(t for t in chart["traces"] if t["name"] == "best so far")
+    for n, y in zip(line["x"], line["y"]):
+        want = max(t["value"] for t in inside if t["number"] <= n)
+        expect(abs(y - want) < 1e-12, f"best so far at trial {n}: {y}, the feasible best {want}")
+    expect(abs(line["y"][-1] - st["best"]["value"]) < 1e-12, (line["y"], st["best"]))
+    expect(any("outside the study's constraints" in n for n in seen["sections"]["history"]["notes"]),
+           seen["sections"]["history"])
+
+
 # Issue #22: a two-objective study with a constraint (hpo's) and a
 # three-objective one (Optuna's): the front, infeasible trials apart, the
 # hypervolume history; a one-objective report has no such section.

@@ -114,6 +114,8 @@
       text += ' Best: trial ' + data.best.n + ', ' + data.metric + ' = ' + valueText(data.best) + '.';
       if (data.best.value === null) text += ' An infinite value has no place on a value axis: the charts show it in the history\'s "no value" row.';
     }
+    const outside = trials.filter(t => t.infeasible && t.state === 'COMPLETE').length;
+    if (outside) text += ' ' + outside + ' COMPLETE trial(s) are outside the study\'s constraints: none of them can be the best.';
     const orphans = trials.filter(t => t.orphan).length;
     if (counts.RUNNING > orphans) text += ' The study is still running: this is a snapshot.';
     if (orphans) {
@@ -129,9 +131,11 @@
     // their own under the value axis: at any height on it they would read as
     // a value, and at the bottom of a minimize study as the best one.
     const traces = [];
+    // Trials outside the study's constraints: drawn apart, never the best.
+    const infeasible = trials.filter(t => t.infeasible && t.value !== null);
     STATES.forEach(state => {
       const ts = trials.filter(t => t.state === state);
-      const valued = ts.filter(t => t.value !== null), none = ts.filter(t => t.value === null);
+      const valued = ts.filter(t => t.value !== null && !t.infeasible), none = ts.filter(t => t.value === null);
       if (valued.length) {
         traces.push({type: scatterType(valued.length), mode: 'markers', name: state, legendgroup: state,
                      x: valued.map(t => t.n), y: valued.map(t => t.value), text: valued.map(hover),
@@ -144,9 +148,15 @@
                      marker: {color: COLORS[state], size: 7, symbol: 'x'}});
       }
     });
+    if (infeasible.length) {
+      traces.push({type: scatterType(infeasible.length), mode: 'markers', name: 'infeasible',
+                   x: infeasible.map(t => t.n), y: infeasible.map(t => t.value),
+                   text: infeasible.map(t => hover(t) + ', outside the constraints'), hoverinfo: 'x+y+text',
+                   marker: {color: '#aaaaaa', size: 7, symbol: 'circle-open'}});
+    }
     let best = null;
     const bx = [], by = [];
-    complete.forEach(t => {
+    complete.filter(t => !t.infeasible).forEach(t => {
       if (best === null || better(t.value, best)) best = t.value;
       bx.push(t.n);
       by.push(best);
@@ -158,7 +168,9 @@
                               yaxis2: {domain: [0, 0.08], range: [-1, 1], tickvals: [0], ticktext: ['no value'],
                                        fixedrange: true, zeroline: false, showgrid: false}});
     note('history', 'Each trial\'s objective. Trials without a value (FAIL, OOM, RUNNING, or an infinite one) ' +
-         'are x marks in the "no value" row under the chart.');
+         'are x marks in the "no value" row under the chart.' +
+         (infeasible.length ? ' ' + infeasible.length + ' trial(s) outside the study\'s constraints are grey ' +
+          'circles ("infeasible"): the best so far leaves them out, as hpo best does.' : ''));
   }
 
   function curves() {
