@@ -201,6 +201,8 @@ std::vector<double> parse_weights(const StudyView& view, const std::string& text
   std::vector<double> weights;
   std::stringstream in(text);
   double sum = 0;
+  // getline drops an empty last field: "0.7,0.3," would pass as two weights.
+  if (!text.empty() && text.back() == ',') throw ConfigError("--weights: " + expected);
   for (std::string item; std::getline(in, item, ',');) {
     size_t used = 0;
     double w = -1;
@@ -275,8 +277,10 @@ FrontPick pick_trial(const StudyView& view, const ExportFlags& flags) {
 std::string pick_text(const StudyView& view, const FrontPick& pick) {
   std::string text = "picked trial " + std::to_string(pick.trial->number);
   if (is_multi_objective(view.study)) {
-    text += " of the Pareto front (" + std::to_string(pareto_trials(view).size()) +
-            " trial(s)): " + objectives_text(view, *pick.trial);
+    const auto front = pareto_trials(view);
+    const bool on_front = std::find(front.begin(), front.end(), pick.trial) != front.end();
+    text += std::string(on_front ? " of" : ", not on") + " the Pareto front (" +
+            std::to_string(front.size()) + " trial(s)): " + objectives_text(view, *pick.trial);
   }
   if (!is_feasible(trial_constraints(pick.trial->system_attrs)))
     text += " (infeasible: it breaks the study's constraints, and is not to be deployed)";

@@ -136,7 +136,7 @@ void add_html_report_command(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  hpo report --study quick_sweep\n"
       "  hpo report --study full_sweep -o full_sweep.html\n"
-      "  hpo report --study full_sweep --params lr,dropout,hidden_size\n"
+      "  hpo report --study full_sweep --params lr,hidden_size,model\n"
       "  hpo report --study quick_pareto --objective val_turnover -o turnover.html\n"
       "  hpo report --study s --storage postgresql://hpo@db.example/hpo -o s.html");
   cmd->callback([flags, &exit_code] { exit_code = write_report(*flags); });

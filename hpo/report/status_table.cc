@@ -25,7 +25,33 @@ std::string cell_of(const nlohmann::json& j) {
 
 using Row = std::vector<std::string>;
 
-std::string render(const std::vector<Row>& rows) {
+// A cell on one line of the terminal: a newline in a categorical choice or a
+// metric's text would break the table's rows, and an escape byte would reach
+// the terminal. Control bytes are written as C escapes instead.
+std::string one_line(const std::string& cell) {
+  std::string out;
+  for (unsigned char c : cell) {
+    if (c >= 0x20 && c != 0x7f) {
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+std::string render(std::vector<Row> rows) {
+  for (auto& row : rows) {
+    for (auto& cell : row) cell = one_line(cell);
+  }
   std::vector<size_t> width;
   for (const auto& row : rows) {
     width.resize(std::max(width.size(), row.size()), 0);
@@ -189,7 +215,8 @@ std::string front_summary(const StudyView& view) {
   for (const TrialRecord* t : front) {
     text += "  trial " + std::to_string(t->number) + ": " + objectives_text(view, *t) + "\n";
     text += "    params:";
-    for (const auto& [name, value] : params_as_run(*t)) text += " " + name + "=" + to_string(value);
+    for (const auto& [name, value] : params_as_run(*t))
+      text += " " + one_line(name + "=" + to_string(value));
     text += "\n";
   }
   return text;
@@ -200,10 +227,11 @@ std::string trial_summary(const StudyView& view, const TrialRecord& t, const std
                      short_number(*t.value);
   for (const auto& m : view.record) {
     const auto it = t.user_attrs.find(m);
-    if (it != t.user_attrs.end()) text += ", " + m + " = " + cell_of(it->second);
+    if (it != t.user_attrs.end()) text += ", " + m + " = " + one_line(cell_of(it->second));
   }
   text += "\n  params:";
-  for (const auto& [name, value] : params_as_run(t)) text += " " + name + "=" + to_string(value);
+  for (const auto& [name, value] : params_as_run(t))
+    text += " " + one_line(name + "=" + to_string(value));
   return text + "\n";
 }
 
