@@ -1,5 +1,6 @@
 #include "trainer/calendar.h"
 
+#include <deque>
 #include <vector>
 
 namespace hpo::trainer {
@@ -40,23 +41,33 @@ Panel keep_days(const Panel& p, const std::vector<bool>& keep) {
 void apply_calendar(Panel* panel, size_t min_names) {
   DataSummary& s = panel->summary;
   s.min_names = min_names;
-  std::vector<size_t> names(panel->num_days());
-  size_t full = 0, weekend = 0;
-  for (size_t d = 0; d < panel->num_days(); ++d) {
-    names[d] = names_on(*panel, d);
-    if (names[d] < min_names) continue;
-    ++full;
-    weekend += is_weekend(panel->dates[d]);
-  }
-  s.trades_weekends = full > 0 && double(weekend) >= kWeekendShare * double(full);
+  s.trades_weekends = false;
   std::vector<bool> keep(panel->num_days(), true);
+  // The full dates (traded by min_names or more) of the trailing window,
+  // oldest first, and how many of them fall on a weekend.
+  std::deque<bool> window;
+  size_t weekends_in_window = 0;
   for (size_t d = 0; d < panel->num_days(); ++d) {
-    if (names[d] < min_names) {
+    const size_t names = names_on(*panel, d);
+    if (names < min_names) {
       keep[d] = false;
-      ++s.thin_dates, s.thin_rows += names[d];
-    } else if (!s.trades_weekends && is_weekend(panel->dates[d])) {
+      ++s.thin_dates, s.thin_rows += names;
+      continue;
+    }
+    const bool weekend = is_weekend(panel->dates[d]);
+    window.push_back(weekend);
+    weekends_in_window += weekend;
+    if (window.size() > kWeekendWindow) {
+      weekends_in_window -= window.front();
+      window.pop_front();
+    }
+    if (!weekend) continue;
+    // A share of at least a tenth, in integers: no rounding decides a date.
+    if (weekends_in_window * 10 >= window.size()) {
+      s.trades_weekends = true;
+    } else {
       keep[d] = false;
-      ++s.weekend_dates, s.weekend_rows += names[d];
+      ++s.weekend_dates, s.weekend_rows += names;
     }
   }
   *panel = keep_days(*panel, keep);

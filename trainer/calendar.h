@@ -6,10 +6,13 @@
 // holiday) must not become a day of the grid: it would open a hole in every
 // other ticker's series. A date is kept when at least `min_names` tickers
 // trade it (the floor under which no cross-section is trained or scored,
-// config `min_names`), and, unless the panel trades weekends, when it is a
-// weekday. A panel trades weekends when at least 10% of the dates it would
-// keep fall on a Saturday or Sunday: a 7-day market has 2/7 (29%); a
-// business-day panel with a few weekend dates by mistake has far fewer.
+// config `min_names`), and, when it falls on a Saturday or Sunday, only where
+// the panel trades weekends by then: when at least 10% of the last 30 dates
+// kept for their names up to it (itself included) are weekend dates. A 7-day market has 2/7
+// (29%); a business-day panel with a stray weekend date has 1/30. Only
+// earlier dates decide: rows added after day t never change whether t is a
+// trading day (a rule over the whole file's dates did: a panel that began
+// trading weekends later kept its early stray Saturdays).
 #ifndef HPO_TRAINER_CALENDAR_H_
 #define HPO_TRAINER_CALENDAR_H_
 
@@ -19,8 +22,10 @@
 
 namespace hpo::trainer {
 
-// The share of weekend dates from which a panel counts as trading weekends.
-inline constexpr double kWeekendShare = 0.10;
+// A weekend date is a trading day when at least a tenth of the last
+// kWeekendWindow dates up to it are weekend dates (calendar.cc compares in
+// integers: weekends * 10 >= dates).
+inline constexpr size_t kWeekendWindow = 30;
 
 // Drops the dates that are not trading days, with their rows; counts them
 // in panel->summary.

@@ -30,7 +30,7 @@ std::string DataSummary::describe(size_t warmup_days) const {
       count(rows, "row", "rows"), count(thin_dates, "date", "dates"),
       count(thin_rows, "row", "rows"), min_names, count(weekend_dates, "date", "dates"),
       count(weekend_rows, "row", "rows"),
-      trades_weekends ? " (none: the panel trades weekends)" : "",
+      trades_weekends && weekend_dates == 0 ? " (none: the panel trades weekends)" : "",
       count(missing_price_rows, "row", "rows"),
       count(missing_volumes, "missing volume", "missing volumes"),
       count(delisting_labels, "label", "labels"), warmup_days);

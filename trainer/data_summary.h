@@ -13,11 +13,11 @@ struct DataSummary {
   size_t missing_price_rows = 0;  // an empty or NaN price: a missing day for that ticker
   size_t missing_volumes = 0;  // an empty or NaN volume, read as 0
   // The calendar (calendar.h): dates traded by fewer than min_names tickers,
-  // and weekend dates of a panel that does not trade weekends.
+  // and weekend dates where the panel did not trade weekends yet.
   size_t min_names = 0;
   size_t thin_dates = 0, thin_rows = 0;
   size_t weekend_dates = 0, weekend_rows = 0;
-  bool trades_weekends = false;
+  bool trades_weekends = false;  // some weekend date was kept
   // Labels whose exit price was missing because the name stopped trading:
   // closed at its last print (features.h).
   size_t delisting_labels = 0;

@@ -8,8 +8,8 @@ user's tool would (Excel's US dates, a stray Saturday row, a late listing, a
 delisting crash, pandas' missing values), runs `hpo-trainer --export-features`
 on it and compares what the trainer exported with an independent pandas
 computation of the same rule (docs/hpo-trainer.md, "Calendar and universe"):
-- the calendar: the dates traded by at least min_names tickers, weekends
-  dropped unless the panel trades them;
+- the calendar: the dates traded by at least min_names tickers, a weekend
+  date dropped unless 10% of the last 30 such dates are weekend dates;
 - the label (horizon 1, next open): log(o[t+2] / o[t+1]), the exit at the
   name's last print (its last close) when it has no row on the exit day, 0
   when it cannot be entered;
@@ -102,14 +102,14 @@ class Trainer:
 # ---- the independent reference -------------------------------------------
 
 def calendar(panel, min_names=MIN_NAMES):
-    """The dates kept: traded by >= min_names tickers; weekends only when at
-    least 10% of those dates are weekend days."""
+    """The dates kept: traded by >= min_names tickers; a weekend date only
+    when at least 10% of the last 30 such dates up to it are weekend days."""
     names = panel.dropna(subset=["open", "high", "low", "close"]).groupby("date")["ticker"].nunique()
-    kept = names[names >= min_names].index
-    weekend = kept.dayofweek >= 5
-    if weekend.mean() < 0.10:
-        kept = kept[~weekend]
-    return pd.DatetimeIndex(sorted(kept))
+    kept = pd.DatetimeIndex(sorted(names[names >= min_names].index))
+    weekend = pd.Series(kept.dayofweek >= 5, index=kept)
+    weekends = weekend.astype(int).rolling(30, min_periods=1).sum()
+    dates = weekend.rolling(30, min_periods=1).count()
+    return kept[~weekend.to_numpy() | (weekends * 10 >= dates).to_numpy()]
 
 
 def wide(panel, dates, column):
@@ -263,6 +263,41 @@ def test_weekends(trainer, tmp):
     got = trainer.export(write(crypto, os.path.join(tmp, "crypto.csv")))
     check_against_reference(got, reference(crypto), "every day")
     expect(len(got["meta"]["dates"]) == 160, "a 7-day panel lost its weekends")
+
+
+def test_weekends_point_in_time(trainer, tmp):
+    """Rows dated later never change an earlier day: a business-day panel
+    with two stray full Saturdays, which later trades every day, keeps the
+    same dates, features and labels up to the switch as the same panel cut
+    there. (A rule over the whole file's weekend share kept the Saturdays
+    once enough weekends came later.)"""
+    business = make_panel(tickers=8, days=200, seed=8)
+    days = business["date"].unique()
+    fridays = [d for d in days if pd.Timestamp(d).dayofweek == 4]
+    saturdays = []
+    for friday in (fridays[8], fridays[20]):  # more than 30 dates apart
+        rows = business[business["date"] == friday].copy()
+        rows["date"] += pd.Timedelta(days=1)
+        saturdays.append(rows)
+    switch = pd.Timestamp(days[-1]) + pd.Timedelta(days=1)
+    daily = make_panel(tickers=8, days=150, seed=9, start=switch, freq="D")
+    past = pd.concat([business, *saturdays], ignore_index=True)
+    full = pd.concat([past, daily], ignore_index=True)
+    got_past = trainer.export(write(past, os.path.join(tmp, "past.csv")))
+    got_full = trainer.export(write(full, os.path.join(tmp, "full.csv")))
+    check_against_reference(got_past, reference(past), "business days with two Saturdays")
+    check_against_reference(got_full, reference(full), "the same, then every day")
+    dates = got_past["meta"]["dates"]
+    expect(got_full["meta"]["dates"][:len(dates)] == dates,
+           "the later rows changed which earlier dates are trading days")
+    n = len(dates)
+    expect((got_full["features"][:, :n] == got_past["features"]).all(),
+           "the later rows changed an earlier day's features")
+    reach = n - 2  # horizon 1, next open: a label needs the two next days
+    a, b = got_full["label"][:, :reach], got_past["label"][:, :reach]
+    expect(((a == b) | (np.isnan(a) & np.isnan(b))).all(), "the later rows changed an earlier label")
+    weekend = sum(pd.Timestamp(d).dayofweek >= 5 for d in got_full["meta"]["dates"])
+    expect(weekend > 30, f"the 7-day part kept {weekend} weekend dates")
 
 
 def test_late_lister(trainer, tmp):
