@@ -64,17 +64,36 @@ void validation_samples(const FeatureSet& fs, const DayRange& block, const Train
   *valid = in(parts.report);
 }
 
-// The days of the train, valid and test blocks that have no sample.
+// The days from the first training day to the last test day that have no
+// sample. The gaps between the blocks count too: a cross-validation fold's
+// validation block covers the single split's gap days, and a thin day missing
+// here dropped out of that fold's daily series with its return.
 std::vector<uint32_t> days_without_samples(const FeatureSet& fs, const Splits& splits,
                                            size_t lookback) {
+  const DayRange all{splits.train.begin, std::max(splits.train.end, splits.test.end)};
+  std::vector<bool> has(all.size(), false);
+  for (const Sample& s : samples_in(fs, all, lookback)) has[s.day - all.begin] = true;
   std::vector<uint32_t> out;
-  for (const DayRange& r : {splits.train, splits.valid, splits.test}) {
-    std::vector<bool> has(r.size(), false);
-    for (const Sample& s : samples_in(fs, r, lookback)) has[s.day - r.begin] = true;
-    for (size_t k = 0; k < has.size(); ++k)
-      if (!has[k]) out.push_back(uint32_t(r.begin + k));
-  }
+  for (size_t k = 0; k < has.size(); ++k)
+    if (!has[k]) out.push_back(uint32_t(all.begin + k));
   return out;
+}
+
+// Throws UsageError when `samples` of the block `what` over `range` are none:
+// a window without a scoreable day averaged no day's RankIC into 0, which a
+// study ranked as a real result.
+void require_samples(const Dataset& d, const std::vector<Sample>& samples, const char* what,
+                     const DayRange& range, const TrainerConfig& config) {
+  if (!samples.empty()) return;
+  const std::string span = range.size() == 0
+                               ? std::string("no days")
+                               : fmt::format("{} to {}, {} day(s)", d.dates.at(range.begin),
+                                             d.dates.at(range.end - 1), range.size());
+  throw UsageError(fmt::format(
+      "{}: the {} block ({}) has no day on which {} or more names (min_names) are past their "
+      "warm-up with a label, so it has nothing to score; lower min_names, or move the block "
+      "(train_frac, valid_frac) to days more names trade",
+      d.source.empty() ? "data" : d.source, what, span, config.min_names));
 }
 
 }  // namespace
@@ -160,12 +179,24 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
         "left; lower min_names or add names",
         d.source, d.summary.thin_dates, d.summary.min_names));
   }
-  d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
-                         config.valid_frac);
+  try {
+    d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
+                           config.valid_frac);
+  } catch (const UsageError& e) {
+    // make_splits knows day counts, not files: name the data they came from.
+    std::string what = e.what();
+    if (what.rfind("data: ", 0) == 0 && !d.source.empty()) what = d.source + ": " + what.substr(6);
+    throw UsageError(what);
+  }
   d.train = samples_in(d.features, d.splits.train, size_t(config.lookback));
   validation_samples(d.features, d.splits.valid, config, &d.select, &d.valid);
   d.test = samples_in(d.features, d.splits.test, size_t(config.lookback));
   d.skipped_days = days_without_samples(d.features, d.splits, size_t(config.lookback));
+  require_samples(d, d.train, "training", d.splits.train, config);
+  require_samples(d, d.valid, "validation", d.splits.valid, config);
+  if (config.epoch_select_frac > 0)
+    require_samples(d, d.select, "validation's epoch-selection", d.splits.valid, config);
+  require_samples(d, d.test, "test", d.splits.test, config);
   const CvSpec cv = cv_spec(config);
   if (!cv.enabled()) return d;
   for (const Fold& fold : make_folds(d.splits, label_reach(label), cv)) {
@@ -175,6 +206,10 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
       f.train.insert(f.train.end(), part.begin(), part.end());
     }
     validation_samples(d.features, fold.valid, config, &f.select, &f.valid);
+    const std::string name = fmt::format("fold {} validation", d.folds.size() + 1);
+    const DayRange trained{fold.train.front().begin, fold.train.back().end};
+    require_samples(d, f.train, "fold's training", trained, config);
+    require_samples(d, f.valid, name.c_str(), fold.valid, config);
     d.folds.push_back(std::move(f));
   }
   return d;

@@ -164,6 +164,46 @@ TEST_CASE("portfolio: on a panel, zero-cost net Sharpe is the gross Sharpe; cost
   CHECK(costly.daily_rank_ic.size() == costly.daily_days.size());
 }
 
+// Every day from the first training day to the last test day that has no
+// sample is a skipped day, those between the single split's blocks too: a
+// cross-validation fold's validation block covers them, and a thin day left
+// out of the list was dropped from its daily series, its return lost.
+TEST_CASE("portfolio: a thin day between the blocks is held through by the folds that score it") {
+  SyntheticSpec spec;
+  spec.tickers = 10;
+  spec.days = 300;
+  spec.seed = 12;
+  spec.missing_rate = 0;
+  Panel panel = make_synthetic_panel(spec).panel;
+  TrainerConfig config;
+  config.lookback = 5;
+  config.max_valid_samples = 0;
+  config.cv_scheme = "walk_forward";
+  config.cv_folds = 3;
+  const Splits splits = make_dataset(panel, config).splits;
+  // The gap's last day (the gap is the label's reach), inside a fold's
+  // validation block: its first day would have no book to hold yet.
+  REQUIRE(splits.valid.begin >= splits.train.end + 2);
+  const size_t gap = splits.valid.begin - 1;
+  for (size_t t = 3; t < 10; ++t)
+    for (auto* field : {&panel.open, &panel.high, &panel.low, &panel.close, &panel.volume})
+      (*field)[panel.index(t, gap)] = NAN;
+  const Dataset d = make_dataset(panel, config);
+  CHECK(std::count(d.skipped_days.begin(), d.skipped_days.end(), uint32_t(gap)) == 1);
+  bool scored = false;
+  for (const FoldData& f : d.folds) {
+    if (gap <= f.days.valid.begin || gap >= f.days.valid.end) continue;
+    scored = true;
+    std::vector<float> pred;
+    for (const Sample& x : f.valid) pred.push_back(float(x.ticker));
+    const Scores s = score_samples(d.features, f.valid, pred, 10.0, d.skipped_days);
+    const auto at = std::find(s.daily_days.begin(), s.daily_days.end(), uint32_t(gap));
+    REQUIRE(at != s.daily_days.end());  // in the series, not jumped over
+    CHECK(s.daily_skipped[size_t(at - s.daily_days.begin())]);
+  }
+  CHECK(scored);  // some fold's validation covers the gap day
+}
+
 // A validation day on which only three of ten names trade has too few
 // samples to score: it is a skipped day of the dataset, and the series holds
 // the book through it (its return, a NaN RankIC, marked skipped) instead of

@@ -1,5 +1,7 @@
 #include "trainer/splits.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -76,6 +78,62 @@ TEST_CASE("splits: a panel whose every date is too thin says so, not '0 days'") 
                        doctest::Contains("has fewer than min_names (50) names trading, so none is "
                                          "left; lower min_names or add names"),
                        UsageError);
+}
+
+// A validation block whose dates are traded, but by too few names past
+// their warm-up, has nothing to score: the trainer said valid_rank_ic 0 and
+// exited 0, and a study ranked that 0 as a result.
+TEST_CASE("splits: a block with no scoreable day is refused, not scored as 0") {
+  SyntheticSpec spec;
+  spec.tickers = 30;
+  spec.days = 320;
+  spec.missing_rate = 0;
+  Panel panel = make_synthetic_panel(spec).panel;
+  TrainerConfig config;
+  config.lookback = 5;
+  config.min_names = 15;
+  const DayRange valid = make_dataset(panel, config).splits.valid;
+  // Names 0-9 trade throughout; 10-19 stop before the validation block and
+  // come back after it; 20-29 list just before it, so they are in their
+  // warm-up all through it. Every date keeps 20 names: the calendar drops none.
+  const auto drop = [&](size_t t, size_t from, size_t to) {
+    for (size_t d = from; d < to; ++d)
+      for (auto* field : {&panel.open, &panel.high, &panel.low, &panel.close, &panel.volume})
+        (*field)[panel.index(t, d)] = NAN;
+  };
+  REQUIRE(valid.size() < 60);  // shorter than the warm-up of names listed at its start
+  for (size_t t = 10; t < 20; ++t) drop(t, valid.begin - 3, valid.end + 3);
+  for (size_t t = 20; t < 30; ++t) drop(t, 0, valid.begin - 3);
+  std::string message;
+  try {
+    make_dataset(panel, config);
+  } catch (const UsageError& e) {
+    message = e.what();
+  }
+  INFO(message);
+  CHECK(message.find("the validation block (") != std::string::npos);
+  CHECK(message.find("15 or more names (min_names)") != std::string::npos);
+  CHECK(message.find("nothing to score") != std::string::npos);
+  config.min_names = 10;  // names 0-9 alone score it
+  CHECK_FALSE(make_dataset(panel, config).valid.empty());
+}
+
+TEST_CASE("splits: too few days name the data file") {
+  hpo::trainer::testing::TempDir dir;
+  std::string csv = "date,ticker,open,high,low,close,volume\n";
+  for (int d = 0; d < 40; ++d)
+    for (int t = 0; t < 6; ++t)
+      csv += fmt::format("2021-{:02d}-{:02d},T{},10,11,9,10,100\n", 1 + d / 20, 1 + d % 20, t);
+  TrainerConfig config;
+  config.data = dir.write("short.csv", csv);
+  std::string message;
+  try {
+    load_dataset(config);
+  } catch (const UsageError& e) {
+    message = e.what();
+  }
+  INFO(message);
+  CHECK(message.rfind(config.data + ": 40 days are too few", 0) == 0);
 }
 
 TEST_CASE("splits: time order with a gap of the horizon") {
