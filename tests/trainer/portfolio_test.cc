@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "tests/trainer/test_util.h"
 #include "trainer/dataset.h"
 #include "trainer/metrics.h"
 #include "trainer/synthetic.h"
@@ -169,12 +170,7 @@ TEST_CASE("portfolio: on a panel, zero-cost net Sharpe is the gross Sharpe; cost
 // cross-validation fold's validation block covers them, and a thin day left
 // out of the list was dropped from its daily series, its return lost.
 TEST_CASE("portfolio: a thin day between the blocks is held through by the folds that score it") {
-  SyntheticSpec spec;
-  spec.tickers = 10;
-  spec.days = 300;
-  spec.seed = 12;
-  spec.missing_rate = 0;
-  Panel panel = make_synthetic_panel(spec).panel;
+  Panel panel = testing::full_synthetic_panel(10, 300, 12);
   TrainerConfig config;
   config.lookback = 5;
   config.max_valid_samples = 0;
@@ -185,9 +181,7 @@ TEST_CASE("portfolio: a thin day between the blocks is held through by the folds
   // validation block: its first day would have no book to hold yet.
   REQUIRE(splits.valid.begin >= splits.train.end + 2);
   const size_t gap = splits.valid.begin - 1;
-  for (size_t t = 3; t < 10; ++t)
-    for (auto* field : {&panel.open, &panel.high, &panel.low, &panel.close, &panel.volume})
-      (*field)[panel.index(t, gap)] = NAN;
+  for (size_t t = 3; t < 10; ++t) testing::blank_rows(&panel, t, gap, gap + 1);
   const Dataset d = make_dataset(panel, config);
   CHECK(std::count(d.skipped_days.begin(), d.skipped_days.end(), uint32_t(gap)) == 1);
   bool scored = false;
@@ -209,19 +203,12 @@ TEST_CASE("portfolio: a thin day between the blocks is held through by the folds
 // the book through it (its return, a NaN RankIC, marked skipped) instead of
 // jumping from the day before to the day after.
 TEST_CASE("portfolio: a day too thin to score is held through in the daily series") {
-  SyntheticSpec spec;
-  spec.tickers = 10;
-  spec.days = 300;
-  spec.seed = 11;
-  spec.missing_rate = 0;
-  Panel panel = make_synthetic_panel(spec).panel;
+  Panel panel = testing::full_synthetic_panel(10, 300, 11);
   TrainerConfig config;
   config.lookback = 5;
   config.max_valid_samples = 0;
   const size_t thin = make_dataset(panel, config).splits.valid.begin + 10;
-  for (size_t t = 3; t < 10; ++t)
-    for (auto* field : {&panel.open, &panel.high, &panel.low, &panel.close, &panel.volume})
-      (*field)[panel.index(t, thin)] = NAN;
+  for (size_t t = 3; t < 10; ++t) testing::blank_rows(&panel, t, thin, thin + 1);
   const Dataset d = make_dataset(panel, config);
   CHECK(std::count(d.skipped_days.begin(), d.skipped_days.end(), uint32_t(thin)) == 1);
   std::vector<float> pred;

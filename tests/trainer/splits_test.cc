@@ -84,11 +84,7 @@ TEST_CASE("splits: a panel whose every date is too thin says so, not '0 days'") 
 // their warm-up, has nothing to score: the trainer said valid_rank_ic 0 and
 // exited 0, and a study ranked that 0 as a result.
 TEST_CASE("splits: a block with no scoreable day is refused, not scored as 0") {
-  SyntheticSpec spec;
-  spec.tickers = 30;
-  spec.days = 320;
-  spec.missing_rate = 0;
-  Panel panel = make_synthetic_panel(spec).panel;
+  Panel panel = testing::full_synthetic_panel(30, 320);
   TrainerConfig config;
   config.lookback = 5;
   config.min_names = 15;
@@ -96,14 +92,9 @@ TEST_CASE("splits: a block with no scoreable day is refused, not scored as 0") {
   // Names 0-9 trade throughout; 10-19 stop before the validation block and
   // come back after it; 20-29 list just before it, so they are in their
   // warm-up all through it. Every date keeps 20 names: the calendar drops none.
-  const auto drop = [&](size_t t, size_t from, size_t to) {
-    for (size_t d = from; d < to; ++d)
-      for (auto* field : {&panel.open, &panel.high, &panel.low, &panel.close, &panel.volume})
-        (*field)[panel.index(t, d)] = NAN;
-  };
   REQUIRE(valid.size() < 60);  // shorter than the warm-up of names listed at its start
-  for (size_t t = 10; t < 20; ++t) drop(t, valid.begin - 3, valid.end + 3);
-  for (size_t t = 20; t < 30; ++t) drop(t, 0, valid.begin - 3);
+  for (size_t t = 10; t < 20; ++t) testing::blank_rows(&panel, t, valid.begin - 3, valid.end + 3);
+  for (size_t t = 20; t < 30; ++t) testing::blank_rows(&panel, t, 0, valid.begin - 3);
   std::string message;
   try {
     make_dataset(panel, config);

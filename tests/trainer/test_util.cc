@@ -4,12 +4,14 @@
 #include <ftw.h>
 #include <stdio.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "trainer/error.h"
+#include "trainer/synthetic.h"
 
 namespace hpo::trainer::testing {
 
@@ -76,6 +78,21 @@ std::string usage_error(const std::string& name, const std::string& text,
     return msg.substr(path.size());
   }
   return "no error";
+}
+
+Panel full_synthetic_panel(int tickers, int days, uint64_t seed) {
+  SyntheticSpec spec;
+  spec.tickers = tickers;
+  spec.days = days;
+  spec.seed = seed;
+  spec.missing_rate = 0;
+  return make_synthetic_panel(spec).panel;
+}
+
+void blank_rows(Panel* panel, size_t t, size_t from, size_t to) {
+  for (size_t d = from; d < to; ++d)
+    for (auto* field : {&panel->open, &panel->high, &panel->low, &panel->close, &panel->volume})
+      (*field)[panel->index(t, d)] = NAN;
 }
 
 }  // namespace hpo::trainer::testing

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "trainer/panel.h"
 #include "trainer/runtime_settings.h"
 
 namespace hpo::trainer::testing {
@@ -50,6 +51,12 @@ void remove_tree(const std::string& path);
 // error"). Fails the test if the message does not start with the path.
 std::string usage_error(const std::string& name, const std::string& text,
                         const std::function<void(const std::string&)>& load);
+
+// A synthetic panel of `tickers` x `days` without missing rows.
+Panel full_synthetic_panel(int tickers, int days, uint64_t seed = 7);
+
+// Removes ticker `t`'s rows on days [from, to): every price and the volume NaN.
+void blank_rows(Panel* panel, size_t t, size_t from, size_t to);
 
 }  // namespace hpo::trainer::testing
 
