@@ -169,8 +169,13 @@ std::string status_table(const StudyView& view) {
         bad->second.get<int>() > 0)
       note += (note.empty() ? "" : "; ") + std::to_string(bad->second.get<int>()) +
               " bad report line(s)";
-    if (t.state == TrialState::kPruned)
-      note = "pruned at step " + system_attr_text(t, "hpo:pruned_at_step");
+    if (t.state == TrialState::kPruned) {
+      // hpo records the step; a trial Optuna pruned has only its curve.
+      std::string step = system_attr_text(t, "hpo:pruned_at_step");
+      if (step.empty() && !t.intermediate.empty())
+        step = std::to_string(t.intermediate.rbegin()->first);
+      note = step.empty() ? "pruned" : "pruned at step " + step;
+    }
     if (t.system_attrs.count(kRanOutsideSpaceAttr)) {
       note += (note.empty() ? "" : "; ") +
               std::string("the sampled point ran out of memory; ran outside the space");

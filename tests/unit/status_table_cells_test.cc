@@ -41,5 +41,27 @@ TEST_CASE("control bytes in a trial's values are escaped, never break the table'
   CHECK(table_with("a\x1b[31mb").find("a\\x1b[31mb") != std::string::npos);
 }
 
+TEST_CASE("a PRUNED trial's note gives its step, from its curve when Optuna pruned it") {
+  StudyView view;
+  view.study.name = "s";
+  view.metric = "score";
+  TrialRecord t;
+  t.state = TrialState::kPruned;
+  t.intermediate = {{0, 0.1}, {3, 0.2}};
+  view.trials.push_back(t);  // Optuna's: no hpo:pruned_at_step
+  t.number = 1;
+  t.system_attrs["hpo:pruned_at_step"] = 2;
+  view.trials.push_back(t);
+  t.number = 2;
+  t.system_attrs.clear();
+  t.intermediate.clear();
+  view.trials.push_back(t);
+  const std::string table = status_table(view);
+  CHECK(table.find("pruned at step 3\n") != std::string::npos);
+  CHECK(table.find("pruned at step 2\n") != std::string::npos);
+  CHECK(table.find("pruned\n") != std::string::npos);
+  CHECK(table.find("pruned at step \n") == std::string::npos);
+}
+
 }  // namespace
 }  // namespace hpo
