@@ -29,6 +29,9 @@ constexpr std::array<const char*, 7> kColumns = {"date", "ticker", "open",  "hig
                                                  "low",  "close",  "volume"};
 enum Column { kDate, kTicker, kOpen, kHigh, kLow, kClose, kVolume };
 
+constexpr const char* kOpenQuote =
+    "a quoted field is not closed on this line (a field with a line break in it is not read)";
+
 std::string trim(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
@@ -36,22 +39,49 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
-// A field without the double quotes a spreadsheet may put around it: a
-// quoted "AAPL" and AAPL are one ticker.
-std::string unquoted(std::string field) {
-  if (field.size() >= 2 && field.front() == '"' && field.back() == '"')
-    field = field.substr(1, field.size() - 2);
-  return field;
-}
-
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> out;
-  size_t start = 0;
+// Splits a CSV line into its fields, trimmed. A field may be quoted as
+// RFC 4180 has it (pandas and spreadsheets quote a field that holds a comma
+// or a quote): "Company, Inc." is one field, "" inside quotes is one quote,
+// and a quoted "AAPL" is AAPL. Returns false for a quote left open: a field
+// that runs on to the next line, which this reader does not join.
+bool split_fields(const std::string& line, std::vector<std::string>* out) {
+  out->clear();
+  if (line.find('"') == std::string::npos) {  // the common case, fast
+    size_t start = 0;
+    for (;;) {
+      const size_t comma = line.find(',', start);
+      out->push_back(trim(std::string_view(line).substr(start, comma - start)));
+      if (comma == std::string::npos) return true;
+      start = comma + 1;
+    }
+  }
+  size_t i = 0;
   for (;;) {
-    size_t comma = line.find(',', start);
-    out.push_back(unquoted(trim(std::string_view(line).substr(start, comma - start))));
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    std::string field;
+    if (i < line.size() && line[i] == '"') {
+      for (++i;; ++i) {
+        if (i >= line.size()) return false;
+        if (line[i] != '"') {
+          field += line[i];
+        } else if (i + 1 < line.size() && line[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          break;
+        }
+      }
+      const size_t comma = line.find(',', ++i);
+      field += trim(std::string_view(line).substr(i, comma - i));  // after the quote, if any
+      out->push_back(field);
+      if (comma == std::string::npos) return true;
+      i = comma + 1;
+    } else {
+      const size_t comma = line.find(',', i);
+      out->push_back(trim(std::string_view(line).substr(i, comma - i)));
+      if (comma == std::string::npos) return true;
+      i = comma + 1;
+    }
   }
 }
 
@@ -152,7 +182,8 @@ class CsvReader {
   // the byte-order mark a spreadsheet's "CSV UTF-8" starts with.
   void read_header(std::string line) {
     if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
-    std::vector<std::string> names = split_fields(line);
+    std::vector<std::string> names;
+    if (!split_fields(line, &names)) fail(1, kOpenQuote);
     for (std::string& n : names)
       std::transform(n.begin(), n.end(), n.begin(),
                      [](unsigned char ch) { return std::tolower(ch); });
@@ -197,7 +228,8 @@ class CsvReader {
   }
 
   void read_row(const std::string& line, size_t line_no) {
-    std::vector<std::string> f = split_fields(line);
+    std::vector<std::string>& f = fields_;  // reused: a panel has millions of lines
+    if (!split_fields(line, &f)) fail(line_no, kOpenQuote);
     if (f.size() != width_)
       fail(line_no, fmt::format("expected {} fields, found {}", width_, f.size()));
     const std::string& ticker = f[pos_[kTicker]];
@@ -288,6 +320,7 @@ class CsvReader {
   std::string path_, date_format_;
   std::array<size_t, kColumns.size()> pos_{};
   size_t width_ = 0;
+  std::vector<std::string> fields_;  // read_row's, kept for its capacity
   Interner tickers_;
   std::vector<Row> rows_;
   DataSummary summary_;

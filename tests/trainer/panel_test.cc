@@ -61,6 +61,36 @@ TEST_CASE("panel: a byte-order mark, names in any case and quoted fields read as
   CHECK(b.volume == a.volume);
 }
 
+// pandas' to_csv quotes a field that holds a comma or a quote (RFC 4180): an
+// extra column such as a company's name must not shift the others.
+TEST_CASE("panel: quoted fields may hold commas and doubled quotes") {
+  TempDir dir;
+  const std::string plain = dir.write("plain.csv",
+                                      "date,ticker,open,high,low,close,volume,name\n"
+                                      "2020-01-02,AAPL,1,2,0.5,1.5,100,Apple\n"
+                                      "2020-01-02,A;B,1,2,0.5,1.6,90,AB\n"
+                                      "2020-01-03,AAPL,1,2,0.5,1.7,110,Apple\n"
+                                      "2020-01-03,A;B,1.5,2,1,1.8,120,AB\n");
+  const std::string quoted =
+      dir.write("quoted.csv",
+                "date,ticker,open,high,low,close,volume,name\n"
+                "2020-01-02,AAPL,1,2,0.5,1.5,100,\"Apple, Inc.\"\n"
+                "2020-01-02,\"A,B\",1,2,0.5,1.6,90,\"The \"\"AB\"\", Co.\"\n"
+                "\"2020-01-03\",AAPL,1,2,0.5,1.7,110,\"Apple, Inc.\"\n"
+                "2020-01-03, \"A,B\" ,1.5,2,1,1.8,120,\"The \"\"AB\"\", Co.\"\n");
+  const Panel a = read_panel_csv(plain), b = read_panel_csv(quoted);
+  CHECK(b.tickers == std::vector<std::string>{"A,B", "AAPL"});
+  CHECK(a.tickers == std::vector<std::string>{"A;B", "AAPL"});
+  CHECK(b.dates == a.dates);
+  CHECK(b.close == a.close);
+  CHECK(b.volume == a.volume);
+  CHECK(error_of("date,ticker,open,high,low,close,volume,name\n"
+                 "2020-01-02,AAPL,1,2,0.5,1.5,100,\"Apple,\n"
+                 "Inc.\"\n") ==
+        ":2: a quoted field is not closed on this line (a field with a line "
+        "break in it is not read)");
+}
+
 // A vendor's glitch (high below low, a close above the high) is kept as read
 // but counted, so that the "data:" line says the file has them.
 TEST_CASE("panel: rows whose prices contradict are counted, with the first's line") {
