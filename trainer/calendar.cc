@@ -62,8 +62,9 @@ void apply_calendar(Panel* panel, size_t min_names) {
       window.pop_front();
     }
     if (!weekend) continue;
-    // A share of at least a tenth, in integers: no rounding decides a date.
-    if (weekends_in_window * 10 >= window.size()) {
+    // Counted against the whole window even while fewer dates came before:
+    // a stray Saturday in a file's first week is 1 of 6 dates, not a market.
+    if (weekends_in_window >= kWeekendsInWindow) {
       s.trades_weekends = true;
     } else {
       keep[d] = false;

@@ -7,12 +7,13 @@
 // other ticker's series. A date is kept when at least `min_names` tickers
 // trade it (the floor under which no cross-section is trained or scored,
 // config `min_names`), and, when it falls on a Saturday or Sunday, only where
-// the panel trades weekends by then: when at least 10% of the last 30 dates
-// kept for their names up to it (itself included) are weekend dates. A 7-day market has 2/7
-// (29%); a business-day panel with a stray weekend date has 1/30. Only
-// earlier dates decide: rows added after day t never change whether t is a
-// trading day (a rule over the whole file's dates did: a panel that began
-// trading weekends later kept its early stray Saturdays).
+// the panel trades weekends by then: when at least 3 of the last 30 dates
+// kept for their names up to it (itself included) are weekend dates. A 7-day
+// market has about 8 in 30, and its first two weekend dates are dropped; a
+// business-day panel with a stray weekend date has 1. Only earlier dates
+// decide: rows added after day t never change whether t is a trading day (a
+// rule over the whole file's weekend share did: a panel that began trading
+// weekends later kept its early stray Saturdays).
 #ifndef HPO_TRAINER_CALENDAR_H_
 #define HPO_TRAINER_CALENDAR_H_
 
@@ -22,10 +23,10 @@
 
 namespace hpo::trainer {
 
-// A weekend date is a trading day when at least a tenth of the last
-// kWeekendWindow dates up to it are weekend dates (calendar.cc compares in
-// integers: weekends * 10 >= dates).
+// A weekend date is a trading day when at least kWeekendsInWindow of the
+// last kWeekendWindow dates up to it are weekend dates.
 inline constexpr size_t kWeekendWindow = 30;
+inline constexpr size_t kWeekendsInWindow = 3;
 
 // Drops the dates that are not trading days, with their rows; counts them
 // in panel->summary.

@@ -79,21 +79,26 @@ std::vector<uint32_t> days_without_samples(const FeatureSet& fs, const Splits& s
   return out;
 }
 
-// Throws UsageError when `samples` of the block `what` over `range` are none:
-// a window without a scoreable day averaged no day's RankIC into 0, which a
-// study ranked as a real result.
-void require_samples(const Dataset& d, const std::vector<Sample>& samples, const char* what,
-                     const DayRange& range, const TrainerConfig& config) {
+// Throws UsageError when `samples`, the block `what` over `ranges`, are
+// none: a window without a scoreable day averaged no day's RankIC into 0,
+// which a study ranked as a real result.
+void require_samples(const Dataset& d, const std::vector<Sample>& samples, const std::string& what,
+                     const std::vector<DayRange>& ranges, const TrainerConfig& config) {
   if (!samples.empty()) return;
-  const std::string span = range.size() == 0
-                               ? std::string("no days")
-                               : fmt::format("{} to {}, {} day(s)", d.dates.at(range.begin),
-                                             d.dates.at(range.end - 1), range.size());
+  std::string span;
+  size_t days = 0;
+  for (const DayRange& r : ranges) {
+    if (r.size() == 0) continue;
+    span += fmt::format("{}{} to {}", span.empty() ? "" : " and ", d.dates.at(r.begin),
+                        d.dates.at(r.end - 1));
+    days += r.size();
+  }
   throw UsageError(fmt::format(
-      "{}: the {} block ({}) has no day on which {} or more names (min_names) are past their "
-      "warm-up with a label, so it has nothing to score; lower min_names, or move the block "
-      "(train_frac, valid_frac) to days more names trade",
-      d.source.empty() ? "data" : d.source, what, span, config.min_names));
+      "{}: the {} block ({}, {} day(s)) has no day on which {} or more names (min_names) are "
+      "past their warm-up with a label, so it has nothing to {}; lower min_names, or move the "
+      "block (train_frac, valid_frac, cv_folds) to days more names trade",
+      d.source.empty() ? "data" : d.source, what, span.empty() ? "no dates" : span, days,
+      config.min_names, what.find("training") != std::string::npos ? "train on" : "score"));
 }
 
 }  // namespace
@@ -161,6 +166,21 @@ Dataset make_dataset(const Panel& panel, const TrainerConfig& config) {
   return make_dataset(panel_data(panel, config), config);
 }
 
+void require_scoreable(const Dataset& d, const TrainerConfig& config) {
+  if (d.folds.empty()) {
+    // An empty epoch-selection part is no refusal: the run picks on `valid`.
+    require_samples(d, d.train, "training", {d.splits.train}, config);
+    require_samples(d, d.valid, "validation", {d.splits.valid}, config);
+  }
+  for (size_t k = 0; k < d.folds.size(); ++k) {
+    const FoldData& f = d.folds[k];
+    require_samples(d, f.train, fmt::format("fold {} training", k + 1), f.days.train, config);
+    require_samples(d, f.valid, fmt::format("fold {} validation", k + 1), {f.days.valid},
+                    config);  // a fold without selection days picks on these
+  }
+  require_samples(d, d.test, "test", {d.splits.test}, config);
+}
+
 Dataset make_dataset(PanelData data, const TrainerConfig& config) {
   Dataset d;
   d.features = std::move(data.features);
@@ -192,11 +212,6 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
   validation_samples(d.features, d.splits.valid, config, &d.select, &d.valid);
   d.test = samples_in(d.features, d.splits.test, size_t(config.lookback));
   d.skipped_days = days_without_samples(d.features, d.splits, size_t(config.lookback));
-  require_samples(d, d.train, "training", d.splits.train, config);
-  require_samples(d, d.valid, "validation", d.splits.valid, config);
-  if (config.epoch_select_frac > 0)
-    require_samples(d, d.select, "validation's epoch-selection", d.splits.valid, config);
-  require_samples(d, d.test, "test", d.splits.test, config);
   const CvSpec cv = cv_spec(config);
   if (!cv.enabled()) return d;
   for (const Fold& fold : make_folds(d.splits, label_reach(label), cv)) {
@@ -206,10 +221,6 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
       f.train.insert(f.train.end(), part.begin(), part.end());
     }
     validation_samples(d.features, fold.valid, config, &f.select, &f.valid);
-    const std::string name = fmt::format("fold {} validation", d.folds.size() + 1);
-    const DayRange trained{fold.train.front().begin, fold.train.back().end};
-    require_samples(d, f.train, "fold's training", trained, config);
-    require_samples(d, f.valid, name.c_str(), fold.valid, config);
     d.folds.push_back(std::move(f));
   }
   return d;

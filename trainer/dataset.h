@@ -61,6 +61,13 @@ Dataset make_dataset(const Panel& panel, const TrainerConfig& config);
 // Splits already computed panel data into samples, as make_dataset does.
 Dataset make_dataset(PanelData data, const TrainerConfig& config);
 
+// Throws UsageError, naming the data, the block and its dates, when a block
+// the run trains on or scores has no sample: the train, validation and test
+// blocks, or each cross-validation fold's and the test block. A window
+// without a scoreable day scored a RankIC of 0 that a study took for a result.
+// --export-features does not call it: it writes what there is.
+void require_scoreable(const Dataset& data, const TrainerConfig& config);
+
 // Reads config.data, or generates the synthetic panel when it is empty. With
 // a `cache_dir`, the panel data comes from the feature cache there when it
 // holds this config's (feature_cache.h), and goes there otherwise; `log`

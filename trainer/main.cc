@@ -310,6 +310,12 @@ int run(int argc, char** argv, std::optional<std::chrono::steady_clock::time_poi
   // hpo points every trial at one cache (its runs directory's), so the panel
   // and features are built once per data file, not once per trial.
   Dataset data = load_dataset(config, env_or("HPO_CACHE_DIR", ""), &std::cerr);
+  try {
+    require_scoreable(data, config);
+  } catch (const UsageError&) {
+    give_back(std::move(data));  // the panel stays a server's for its next trial
+    throw;
+  }
   const auto data_end = std::chrono::steady_clock::now();
   options.data_s = std::chrono::duration<double>(data_end - data_start).count();
   if (cuda_started.valid()) {

@@ -72,7 +72,10 @@ bool split_fields(const std::string& line, std::vector<std::string>* out) {
         }
       }
       const size_t comma = line.find(',', ++i);
-      field += trim(std::string_view(line).substr(i, comma - i));  // after the quote, if any
+      std::string_view rest = std::string_view(line).substr(i, comma - i);  // after the quote
+      while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r'))
+        rest.remove_suffix(1);
+      field += rest;  // "12" monitor: 12 monitor, as written
       out->push_back(field);
       if (comma == std::string::npos) return true;
       i = comma + 1;

@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <regex>
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/search_dirs.h"
@@ -51,6 +53,29 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
   return load_study_file(path);
 }
 
+namespace {
+
+// The study's name from a file that does not parse as a whole: its top-level
+// `name:` line, read as a line (a copy of s.yaml may keep `name: s`, and it
+// is that study it runs and reads). nullopt without one that is a valid name.
+std::optional<std::string> name_line(const std::string& path) {
+  std::ifstream in(path);
+  const std::regex line(R"(^name:[ \t]*(["']?)([A-Za-z0-9_.-]+)\1[ \t]*(#.*)?\r?$)");
+  std::smatch m;
+  for (std::string text; std::getline(in, text);) {
+    if (!std::regex_match(text, m, line)) continue;
+    try {
+      validate_study_name(m[2]);
+    } catch (const ConfigError&) {
+      return std::nullopt;
+    }
+    return m[2].str();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 StudyToRead find_study_to_read(const std::string& name_or_path, const std::string& storage_flag,
                                const std::string& command) {
   std::string path;
@@ -71,7 +96,7 @@ StudyToRead find_study_to_read(const std::string& name_or_path, const std::strin
           "\n(to read the study's trials while the file is broken, name its database: "
           "--storage sqlite:///hpo.db for the default, else the URL in the file's "
           "storage: key)");
-    const std::string name = fs::path(path).stem().string();
+    const std::string name = name_line(path).value_or(fs::path(path).stem().string());
     std::cerr << command << ": warning: " << e.what() << "\n"
               << command << ": reading study '" << name
               << "' from the database without its study file\n";

@@ -28,8 +28,8 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path);
 // the study file, if any, and the study's name there. A study file that exists
 // but does not parse (a user mid-edit) still throws, unless the database is
 // named without it (--storage or $HPO_STORAGE): then a warning goes to stderr
-// and the trials are read under the file's stem, so an edit in progress does
-// not hide what is stored. `command` names the command in the warning.
+// and the trials are read under the file's `name:` line (else its stem), so
+// an edit in progress does not hide what is stored. `command` names the command in the warning.
 struct StudyToRead {
   std::optional<StudyConfig> config;
   std::string name;

@@ -36,10 +36,13 @@ std::string reason_text(int cores, int trials, int share, const CpuWants& wants,
 // the profile's threads_per_trial, once no worker is left to lower.
 void note_lowered(int cores, int trials, const CpuWants& wants, int min_threads, CpuFit& fit) {
   if (!wants.threads_pinned && fit.threads < min_threads) {
+    const int share = cores / trials;
+    const std::string split = std::to_string(cores) + " core(s) / " + std::to_string(trials) +
+                              " trial(s) = " + std::to_string(share);
     fit.notes.push_back("OMP_NUM_THREADS: " + std::to_string(min_threads) + " -> " +
                         std::to_string(fit.threads) + ", the profile's threads_per_trial cut to " +
-                        std::to_string(cores) + " core(s) / " + std::to_string(trials) +
-                        " trial(s)");
+                        (share < min_threads ? "the cores' share (" + split + ")"
+                                             : "what the pinned NUM_WORKERS leave of " + split));
   }
   const int wanted = wants.workers.value_or(0);
   if (fit.workers >= wanted) return;

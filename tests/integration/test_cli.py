@@ -1441,6 +1441,11 @@ def test_broken_study_file_hides_no_trials(p):
     r = p.run("status", "--study", "s", "--storage", url, "--json")
     expect(json.loads(r.stdout)["trials"] == stored, r.stdout)
     expect("s.yaml" in r.stderr and "without its study file" in r.stderr, r.stderr)
+    # A copy that keeps `name: s` reads s, as hpo run would run it.
+    with open(os.path.join(p.dir, "studies", "copy.yaml"), "w") as f:
+        f.write(broken)
+    r = p.run("status", "--study", "copy", "--storage", url, "--json")
+    expect(json.loads(r.stdout)["trials"] == stored, r.stdout)
     r = p.run("best", "--study", "studies/s.yaml", "--json", env={**os.environ, "HPO_STORAGE": url})
     best = max(stored, key=lambda t: t["value"])
     expect(json.loads(r.stdout)["number"] == best["number"], r.stdout)

@@ -9,7 +9,7 @@ delisting crash, pandas' missing values), runs `hpo-trainer --export-features`
 on it and compares what the trainer exported with an independent pandas
 computation of the same rule (docs/hpo-trainer.md, "Calendar and universe"):
 - the calendar: the dates traded by at least min_names tickers, a weekend
-  date dropped unless 10% of the last 30 such dates are weekend dates;
+  date dropped unless 3 of the last 30 such dates are weekend dates;
 - the label (horizon 1, next open): log(o[t+2] / o[t+1]), the exit at the
   name's last print (its last close) when it has no row on the exit day, 0
   when it cannot be entered;
@@ -103,13 +103,12 @@ class Trainer:
 
 def calendar(panel, min_names=MIN_NAMES):
     """The dates kept: traded by >= min_names tickers; a weekend date only
-    when at least 10% of the last 30 such dates up to it are weekend days."""
+    when at least 3 of the last 30 such dates up to it are weekend days."""
     names = panel.dropna(subset=["open", "high", "low", "close"]).groupby("date")["ticker"].nunique()
     kept = pd.DatetimeIndex(sorted(names[names >= min_names].index))
     weekend = pd.Series(kept.dayofweek >= 5, index=kept)
     weekends = weekend.astype(int).rolling(30, min_periods=1).sum()
-    dates = weekend.rolling(30, min_periods=1).count()
-    return kept[~weekend.to_numpy() | (weekends * 10 >= dates).to_numpy()]
+    return kept[~weekend.to_numpy() | (weekends >= 3).to_numpy()]
 
 
 def wide(panel, dates, column):
@@ -249,7 +248,7 @@ def test_stray_row(trainer, tmp):
 
 def test_weekends(trainer, tmp):
     """A Saturday every ticker trades is dropped from a business-day panel;
-    a panel that trades every day keeps its weekends."""
+    a panel that trades every day keeps its weekends, after its first two."""
     panel = make_panel(tickers=8, days=160, seed=5)
     friday = [d for d in panel["date"].unique()[50:] if pd.Timestamp(d).dayofweek == 4][0]
     saturday = panel[panel["date"] == friday].copy()
@@ -259,10 +258,20 @@ def test_weekends(trainer, tmp):
     got = trainer.export(write(weekend, os.path.join(tmp, "weekend.csv")))
     check_against_reference(got, reference(weekend), "business days with a Saturday")
     expect(summary_count(got["log"], r"and (\d+) dates? \(8 rows\) on weekends") == 1, "the Saturday is not counted")
+    # The same in the file's first week, when few dates came before it.
+    first = panel[panel["date"] == panel["date"].min() + pd.Timedelta(days=1)].copy()  # a Friday
+    expect(first["date"].dt.dayofweek.iloc[0] == 4 and len(first) == 8, "no first Friday")
+    first["date"] += pd.Timedelta(days=1)
+    early = pd.concat([panel, first], ignore_index=True)
+    got = trainer.export(write(early, os.path.join(tmp, "early.csv")))
+    check_against_reference(got, reference(early), "business days with a Saturday in week one")
+    expect(summary_count(got["log"], r"and (\d+) dates? \(8 rows\) on weekends") == 1,
+           "the first week's Saturday is not dropped")
     crypto = make_panel(tickers=8, days=160, seed=6, freq="D")
     got = trainer.export(write(crypto, os.path.join(tmp, "crypto.csv")))
     check_against_reference(got, reference(crypto), "every day")
-    expect(len(got["meta"]["dates"]) == 160, "a 7-day panel lost its weekends")
+    # Every date but the first two weekend dates, before 3 of 30 dates were weekends.
+    expect(len(got["meta"]["dates"]) == 158, f"a 7-day panel kept {len(got['meta']['dates'])} of 160 dates")
 
 
 def test_weekends_point_in_time(trainer, tmp):

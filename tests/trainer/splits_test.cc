@@ -95,9 +95,10 @@ TEST_CASE("splits: a block with no scoreable day is refused, not scored as 0") {
   REQUIRE(valid.size() < 60);  // shorter than the warm-up of names listed at its start
   for (size_t t = 10; t < 20; ++t) testing::blank_rows(&panel, t, valid.begin - 3, valid.end + 3);
   for (size_t t = 20; t < 30; ++t) testing::blank_rows(&panel, t, 0, valid.begin - 3);
+  const Dataset d = make_dataset(panel, config);  // --export-features writes it as it is
   std::string message;
   try {
-    make_dataset(panel, config);
+    require_scoreable(d, config);
   } catch (const UsageError& e) {
     message = e.what();
   }
@@ -106,7 +107,19 @@ TEST_CASE("splits: a block with no scoreable day is refused, not scored as 0") {
   CHECK(message.find("15 or more names (min_names)") != std::string::npos);
   CHECK(message.find("nothing to score") != std::string::npos);
   config.min_names = 10;  // names 0-9 alone score it
-  CHECK_FALSE(make_dataset(panel, config).valid.empty());
+  CHECK_NOTHROW(require_scoreable(make_dataset(panel, config), config));
+  // Cross-validation: the walk-forward fold over those days is refused by its number.
+  config.min_names = 15;
+  config.cv_scheme = "walk_forward";
+  config.cv_folds = 3;
+  message.clear();
+  try {
+    require_scoreable(make_dataset(panel, config), config);
+  } catch (const UsageError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("the fold ") != std::string::npos);
+  CHECK(message.find(" validation block (") != std::string::npos);
 }
 
 TEST_CASE("splits: too few days name the data file") {
@@ -124,7 +137,8 @@ TEST_CASE("splits: too few days name the data file") {
     message = e.what();
   }
   INFO(message);
-  CHECK(message.rfind(config.data + ": 40 days are too few", 0) == 0);
+  CHECK(message.rfind(config.data + ": ", 0) == 0);  // not "data: "
+  CHECK(message.find(" days are too few") != std::string::npos);
 }
 
 TEST_CASE("splits: time order with a gap of the horizon") {

@@ -52,15 +52,21 @@ TEST_CASE("a 2-core machine runs quick_sweep's one trial without oversubscribing
         "core(s) (the study's NUM_WORKERS is a maximum; env_fixed: [NUM_WORKERS] pins it)");
 }
 
-TEST_CASE("threads below the profile's threads_per_trial are noted, after the workers") {
-  const CpuFit fit = fit_cpu(2, 2, workers(4), 2);
+TEST_CASE("threads below the profile's threads_per_trial are noted, with what cut them") {
+  CpuFit fit = fit_cpu(2, 2, workers(4), 2);
   CHECK(fit.threads == 1);
   CHECK(fit.workers == 0);
   REQUIRE(fit.notes.size() == 2);
   CHECK(fit.notes[0] ==
-        "OMP_NUM_THREADS: 2 -> 1, the profile's threads_per_trial cut to 2 core(s) / 2 trial(s)");
+        "OMP_NUM_THREADS: 2 -> 1, the profile's threads_per_trial cut to the cores' share (2 "
+        "core(s) / 2 trial(s) = 1)");
   CHECK(fit.notes[1].rfind("NUM_WORKERS: 4 -> 0, ", 0) == 0);
   CHECK(fit_cpu(4, 2, workers(4), 2).notes.size() == 1);  // 2 threads each: only workers lowered
+  fit = fit_cpu(8, 2, workers(4, true), 2);  // a share of 4, pinned workers take all of it
+  REQUIRE(fit.notes.size() == 1);
+  CHECK(fit.notes[0] ==
+        "OMP_NUM_THREADS: 2 -> 1, the profile's threads_per_trial cut to what the pinned "
+        "NUM_WORKERS leave of 8 core(s) / 2 trial(s) = 4");
 }
 
 TEST_CASE("5 GPU slots on 16 cores lower NUM_WORKERS 4 to what fits") {

@@ -110,7 +110,7 @@ json trial_row(const TrialRecord& t,
   put_value(row, t.value);
   // Outside its constraints a trial is no candidate for best, though it has
   // a value: the page draws it apart and leaves it out of "best so far".
-  if (!trial_feasible(t)) row["infeasible"] = true;
+  if (t.state == TrialState::kComplete && !trial_feasible(t)) row["infeasible"] = true;
   const auto split = time_split(t);
   if (!split.empty()) {
     // [["load", s], ["data", s], ...], in the order time passes (a JSON
