@@ -27,11 +27,14 @@ using Row = std::vector<std::string>;
 
 // A cell on one line of the terminal: a newline in a categorical choice or a
 // metric's text would break the table's rows, and an escape byte would reach
-// the terminal. Control bytes are written as C escapes instead.
+// the terminal. Control bytes are written as C escapes instead, and a
+// backslash as two.
 std::string one_line(const std::string& cell) {
   std::string out;
   for (unsigned char c : cell) {
-    if (c >= 0x20 && c != 0x7f) {
+    if (c == '\\') {
+      out += "\\\\";  // so that a typed "\n" and a newline read apart
+    } else if (c >= 0x20 && c != 0x7f) {
       out += static_cast<char>(c);
     } else if (c == '\n') {
       out += "\\n";

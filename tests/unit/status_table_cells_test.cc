@@ -38,6 +38,8 @@ TEST_CASE("control bytes in a trial's values are escaped, never break the table'
     CHECK(table.find('\t') == std::string::npos);
   }
   CHECK(table_with("a\nb").find("a\\nb") != std::string::npos);
+  CHECK(table_with("a\\nb").find("a\\\\nb") != std::string::npos);  // typed, not a newline
+  CHECK(table_with("a\\nb") != table_with("a\nb"));
   CHECK(table_with("a\x1b[31mb").find("a\\x1b[31mb") != std::string::npos);
 }
 
