@@ -5,6 +5,8 @@
 #include <ctime>
 #include <limits>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 namespace hpo {
 
@@ -165,12 +167,81 @@ std::string to_python_json(const json& value) { return python_json(value); }
 
 std::string to_python_json(const ordered_json& value) { return python_json(value); }
 
+namespace {
+
+// Python's json writes NaN, Infinity and -Infinity as bare tokens, inside
+// lists and dicts too (Optuna's user attrs, its constraints); JSON, and so
+// nlohmann, has no such tokens. Outside strings they become these marker
+// strings, which the parsed value then turns back into numbers. The marker
+// starts with a control byte no Python string ends up holding by chance.
+struct PythonToken {
+  std::string_view token;
+  const char* marker;  // as JSON text
+  std::string value;  // the marker parsed
+  double number;
+};
+
+const std::vector<PythonToken>& python_tokens() {
+  static const std::vector<PythonToken> tokens = {
+      {"-Infinity", "\"\\u0001hpo:-inf\"", "\x01hpo:-inf",
+       -std::numeric_limits<double>::infinity()},
+      {"Infinity", "\"\\u0001hpo:inf\"", "\x01hpo:inf", std::numeric_limits<double>::infinity()},
+      {"NaN", "\"\\u0001hpo:nan\"", "\x01hpo:nan", std::numeric_limits<double>::quiet_NaN()}};
+  return tokens;
+}
+
+std::string quote_python_tokens(const std::string& text) {
+  std::string out;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    bool replaced = false;
+    for (const PythonToken& t : python_tokens()) {
+      if (text.compare(i, t.token.size(), t.token) != 0) continue;
+      out += t.marker;
+      i += t.token.size() - 1;
+      replaced = true;
+      break;
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+
+void restore_python_tokens(json& value) {
+  if (value.is_string()) {
+    for (const PythonToken& t : python_tokens()) {
+      if (value.get_ref<const std::string&>() != t.value) continue;
+      value = t.number;
+      return;
+    }
+  } else if (value.is_structured()) {
+    for (auto& item : value) restore_python_tokens(item);
+  }
+}
+
+}  // namespace
+
 json from_python_json(const std::string& text) {
-  if (text == "Infinity") return std::numeric_limits<double>::infinity();
-  if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
-  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
   try {
     return json::parse(text);
+  } catch (const json::exception&) {
+    // Python's own tokens, alone or nested; else the text is bad.
+  }
+  try {
+    json value = json::parse(quote_python_tokens(text));
+    restore_python_tokens(value);
+    return value;
   } catch (const json::exception& e) {
     throw std::invalid_argument("bad value_json '" + text + "': " + e.what());
   }

@@ -614,12 +614,19 @@ def test_optuna_then_hpo(p):
             t.suggest_categorical("width", [16, 32, 64]); t.suggest_int("depth", 1, 4)
             t.suggest_float("lr", 1e-5, 1e-1, log=True); t.suggest_categorical("act", ["relu", "tanh"])
             t.set_user_attr("sharpe", -10 * (x - 0.3) ** 2)
+            # Python's json writes these tokens inside lists and dicts too.
+            t.set_user_attr("curve", [0.1, float("nan"), float("inf"), -float("inf")])
+            t.set_user_attr("gaps", {{"first": float("nan"), "note": "NaN"}})
             return -(x - 0.3) ** 2
         s.optimize(f, n_trials=3)
     """)
     subprocess.run([PYTHON, "-c", script], check=True)
     p.run("run", "--study", "s", "-n", "2")
     st = p.status()
+    detail = json.loads(p.run("status", "--study", "s", "--trial", "0", "--json").stdout)
+    # JSON has no NaN or infinities: nested ones print as null, the string stays.
+    expect(detail["metrics"]["curve"] == [0.1, None, None, None], detail["metrics"])
+    expect(detail["metrics"]["gaps"] == {"first": None, "note": "NaN"}, detail["metrics"])
     expect([t["number"] for t in st["trials"]] == [0, 1, 2, 3, 4], st)
     expect(all(t["state"] == "COMPLETE" for t in st["trials"]), st)
     check = textwrap.dedent(f"""

@@ -132,6 +132,27 @@ TEST_CASE("attribute JSON is written as Python's json.dumps writes it") {
   CHECK_THROWS_AS(from_python_json("{"), std::invalid_argument);
 }
 
+// Optuna stores a user attr [0.1, nan] as Python's json.dumps writes it,
+// tokens inside the list: a study holding one could not be read at all.
+TEST_CASE("Python's NaN and Infinity tokens are read inside lists and dicts too") {
+  const nlohmann::json v = from_python_json(
+      R"({"curve": [0.1, NaN, Infinity, -Infinity], "note": "NaN, Infinity", "n": {"x": -Infinity}})");
+  REQUIRE(v["curve"].size() == 4);
+  CHECK(v["curve"][0].get<double>() == 0.1);
+  CHECK(std::isnan(v["curve"][1].get<double>()));
+  CHECK(v["curve"][2].get<double>() == kInf);
+  CHECK(v["curve"][3].get<double>() == -kInf);
+  CHECK(v["note"] == "NaN, Infinity");  // strings stay strings
+  CHECK(v["n"]["x"].get<double>() == -kInf);
+  CHECK(from_python_json(R"(["a\"NaN", NaN])")[0] == "a\"NaN");  // an escaped quote in a string
+  // What hpo writes, it reads back.
+  const nlohmann::json round = from_python_json(to_python_json(v));
+  CHECK(round["curve"][2].get<double>() == kInf);
+  CHECK(to_python_json(round) == to_python_json(v));
+  CHECK_THROWS_AS(from_python_json("[NaNa]"), std::invalid_argument);
+  CHECK_THROWS_AS(from_python_json("[Nan]"), std::invalid_argument);
+}
+
 TEST_CASE("datetimes are naive UTC, as Optuna stores them, whatever the local zone") {
   const std::string s = format_datetime(std::chrono::system_clock::now());
   CHECK(std::regex_match(s, std::regex(R"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6})")));
