@@ -79,6 +79,9 @@ std::vector<uint32_t> days_without_samples(const FeatureSet& fs, const Splits& s
   return out;
 }
 
+// How errors name the data: its file, or the synthetic panel's spec.
+std::string source_name(const Dataset& d) { return d.source.empty() ? "data" : d.source; }
+
 // Throws UsageError when `samples`, the block `what` over `ranges`, are
 // none: a window without a scoreable day averaged no day's RankIC into 0,
 // which a study ranked as a real result.
@@ -97,8 +100,8 @@ void require_samples(const Dataset& d, const std::vector<Sample>& samples, const
       "{}: the {} block ({}, {} day(s)) has no day on which {} or more names (min_names) are "
       "past their warm-up with a label, so it has nothing to {}; lower min_names, or move the "
       "block (train_frac, valid_frac, cv_folds) to days more names trade",
-      d.source.empty() ? "data" : d.source, what, span.empty() ? "no dates" : span, days,
-      config.min_names, what.find("training") != std::string::npos ? "train on" : "score"));
+      source_name(d), what, span.empty() ? "no dates" : span, days, config.min_names,
+      what.find("training") != std::string::npos ? "train on" : "score"));
 }
 
 }  // namespace
@@ -199,15 +202,8 @@ Dataset make_dataset(PanelData data, const TrainerConfig& config) {
         "left; lower min_names or add names",
         d.source, d.summary.thin_dates, d.summary.min_names));
   }
-  try {
-    d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
-                           config.valid_frac);
-  } catch (const UsageError& e) {
-    // make_splits knows day counts, not files: name the data they came from.
-    std::string what = e.what();
-    if (what.rfind("data: ", 0) == 0 && !d.source.empty()) what = d.source + ": " + what.substr(6);
-    throw UsageError(what);
-  }
+  d.splits = make_splits(d.dates.size(), first_day, label_reach(label), config.train_frac,
+                         config.valid_frac, source_name(d));
   d.train = samples_in(d.features, d.splits.train, size_t(config.lookback));
   validation_samples(d.features, d.splits.valid, config, &d.select, &d.valid);
   d.test = samples_in(d.features, d.splits.test, size_t(config.lookback));

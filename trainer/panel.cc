@@ -46,17 +46,7 @@ std::string trim(std::string_view s) {
 // that runs on to the next line, which this reader does not join.
 bool split_fields(const std::string& line, std::vector<std::string>* out) {
   out->clear();
-  if (line.find('"') == std::string::npos) {  // the common case, fast
-    size_t start = 0;
-    for (;;) {
-      const size_t comma = line.find(',', start);
-      out->push_back(trim(std::string_view(line).substr(start, comma - start)));
-      if (comma == std::string::npos) return true;
-      start = comma + 1;
-    }
-  }
-  size_t i = 0;
-  for (;;) {
+  for (size_t i = 0;;) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
     std::string field;
     if (i < line.size() && line[i] == '"') {
@@ -68,23 +58,21 @@ bool split_fields(const std::string& line, std::vector<std::string>* out) {
           field += '"';
           ++i;
         } else {
+          ++i;
           break;
         }
       }
-      const size_t comma = line.find(',', ++i);
-      std::string_view rest = std::string_view(line).substr(i, comma - i);  // after the quote
-      while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r'))
-        rest.remove_suffix(1);
-      field += rest;  // "12" monitor: 12 monitor, as written
-      out->push_back(field);
-      if (comma == std::string::npos) return true;
-      i = comma + 1;
-    } else {
-      const size_t comma = line.find(',', i);
-      out->push_back(trim(std::string_view(line).substr(i, comma - i)));
-      if (comma == std::string::npos) return true;
-      i = comma + 1;
     }
+    // An unquoted field, or what follows a closing quote ("12" monitor: 12
+    // monitor, as written), up to the next comma.
+    const size_t comma = line.find(',', i);
+    std::string_view rest = std::string_view(line).substr(i, comma - i);
+    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r'))
+      rest.remove_suffix(1);
+    field += rest;
+    out->push_back(std::move(field));
+    if (comma == std::string::npos) return true;
+    i = comma + 1;
   }
 }
 

@@ -10,16 +10,16 @@
 namespace hpo::trainer {
 
 Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac,
-                   double valid_frac) {
+                   double valid_frac, const std::string& source) {
   const size_t gap = std::max<size_t>(reach, 1);
   // The last `gap` days have no label; two gaps separate the three blocks.
   const size_t reserved = first_day + 3 * gap;
   if (num_days <= reserved + 3) {
     throw UsageError(fmt::format(
-        "data: {} days are too few: a warm-up of {} days, a gap of {} days (how far labels look "
+        "{}: {} days are too few: a warm-up of {} days, a gap of {} days (how far labels look "
         "ahead) after each of the train, validation and test blocks, and days for the blocks need "
         "at least {}",
-        num_days, first_day, gap, reserved + 4));
+        source, num_days, first_day, gap, reserved + 4));
   }
   const double usable = double(num_days - reserved);
   Splits s;
@@ -30,9 +30,8 @@ Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train
   s.test.begin = s.valid.end + gap;
   s.test.end = num_days - gap;
   if (s.train.size() == 0 || s.valid.size() == 0 || s.test.size() == 0)
-    throw UsageError(
-        fmt::format("data: a split is empty with {} days (train {}, valid {}, test {})", num_days,
-                    s.train.size(), s.valid.size(), s.test.size()));
+    throw UsageError(fmt::format("{}: a split is empty with {} days (train {}, valid {}, test {})",
+                                 source, num_days, s.train.size(), s.valid.size(), s.test.size()));
   return s;
 }
 

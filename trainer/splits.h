@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "trainer/features.h"
@@ -27,10 +28,10 @@ struct Splits {
 };
 
 // Splits the days after the warm-up (`first_day`) by the fractions, leaving a
-// gap of `reach` days between blocks. Throws UsageError when a block would
-// be empty.
+// gap of `reach` days between blocks. Throws UsageError, naming the data by
+// `source`, when a block would be empty.
 Splits make_splits(size_t num_days, size_t first_day, size_t reach, double train_frac,
-                   double valid_frac);
+                   double valid_frac, const std::string& source = "data");
 
 // One sample: the ticker and its date (the last day of its lookback window).
 struct Sample {

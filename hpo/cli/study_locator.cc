@@ -55,6 +55,14 @@ std::optional<StudyConfig> try_load_study(const std::string& name_or_path) {
 
 namespace {
 
+// --storage, else $HPO_STORAGE: a database named without any study file.
+std::optional<StorageChoice> storage_named_outside(const std::string& flag) {
+  if (!flag.empty()) return StorageChoice{flag, "--storage"};
+  if (const char* env = std::getenv("HPO_STORAGE"); env && *env)
+    return StorageChoice{env, "$HPO_STORAGE"};
+  return std::nullopt;
+}
+
 // The study's name from a file that does not parse as a whole: its top-level
 // `name:` line, read as a line (a copy of s.yaml may keep `name: s`, and it
 // is that study it runs and reads). nullopt without one that is a valid name.
@@ -89,8 +97,7 @@ StudyToRead find_study_to_read(const std::string& name_or_path, const std::strin
     const std::string name = config.name;
     return {std::move(config), name, path};
   } catch (const ConfigError& e) {
-    const char* env = std::getenv("HPO_STORAGE");
-    if (storage_flag.empty() && !(env && *env))
+    if (!storage_named_outside(storage_flag))
       throw ConfigError(
           std::string(e.what()) +
           "\n(to read the study's trials while the file is broken, name its database: "
@@ -111,12 +118,9 @@ StudyToRead find_study_to_read(const std::string& name_or_path, const std::strin
 StorageChoice choose_storage(const std::string& flag, const std::optional<StudyConfig>& study) {
   StorageChoice choice{kDefaultStorage, "the default"};
   std::string where = "the default storage";
-  if (!flag.empty()) {
-    choice = {flag, "--storage"};
-    where = "--storage";
-  } else if (const char* env = std::getenv("HPO_STORAGE"); env && *env) {
-    choice = {env, "$HPO_STORAGE"};
-    where = "$HPO_STORAGE";
+  if (const auto named = storage_named_outside(flag)) {
+    choice = *named;
+    where = named->source;
   } else if (study && !study->storage.empty()) {
     choice = {study->storage, "the study file"};
     where = study->path + ": storage";

@@ -6,7 +6,6 @@
 #include <limits>
 #include <stdexcept>
 #include <string_view>
-#include <vector>
 
 namespace hpo {
 
@@ -171,24 +170,17 @@ namespace {
 
 // Python's json writes NaN, Infinity and -Infinity as bare tokens, inside
 // lists and dicts too (Optuna's user attrs, its constraints); JSON, and so
-// nlohmann, has no such tokens. Outside strings they become these marker
-// strings, which the parsed value then turns back into numbers. The marker
-// starts with a control byte no Python string ends up holding by chance.
+// nlohmann, has no such tokens. Outside strings each becomes the string of
+// a control byte and the token, which the parsed value then turns back into
+// its number: no Python string holds such a string by chance.
 struct PythonToken {
   std::string_view token;
-  const char* marker;  // as JSON text
-  std::string value;  // the marker parsed
   double number;
 };
 
-const std::vector<PythonToken>& python_tokens() {
-  static const std::vector<PythonToken> tokens = {
-      {"-Infinity", "\"\\u0001hpo:-inf\"", "\x01hpo:-inf",
-       -std::numeric_limits<double>::infinity()},
-      {"Infinity", "\"\\u0001hpo:inf\"", "\x01hpo:inf", std::numeric_limits<double>::infinity()},
-      {"NaN", "\"\\u0001hpo:nan\"", "\x01hpo:nan", std::numeric_limits<double>::quiet_NaN()}};
-  return tokens;
-}
+constexpr PythonToken kPythonTokens[] = {{"-Infinity", -std::numeric_limits<double>::infinity()},
+                                         {"Infinity", std::numeric_limits<double>::infinity()},
+                                         {"NaN", std::numeric_limits<double>::quiet_NaN()}};
 
 std::string quote_python_tokens(const std::string& text) {
   std::string out;
@@ -206,9 +198,11 @@ std::string quote_python_tokens(const std::string& text) {
     }
     if (c == '"') in_string = true;
     bool replaced = false;
-    for (const PythonToken& t : python_tokens()) {
+    for (const PythonToken& t : kPythonTokens) {
       if (text.compare(i, t.token.size(), t.token) != 0) continue;
-      out += t.marker;
+      out += "\"\\u0001";
+      out += t.token;
+      out += '"';
       i += t.token.size() - 1;
       replaced = true;
       break;
@@ -220,8 +214,10 @@ std::string quote_python_tokens(const std::string& text) {
 
 void restore_python_tokens(json& value) {
   if (value.is_string()) {
-    for (const PythonToken& t : python_tokens()) {
-      if (value.get_ref<const std::string&>() != t.value) continue;
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text.empty() || text[0] != '\x01') return;
+    for (const PythonToken& t : kPythonTokens) {
+      if (std::string_view(text).substr(1) != t.token) continue;
       value = t.number;
       return;
     }
@@ -233,12 +229,10 @@ void restore_python_tokens(json& value) {
 }  // namespace
 
 json from_python_json(const std::string& text) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception&) {
-    // Python's own tokens, alone or nested; else the text is bad.
-  }
-  try {
+  // Plain JSON, most values: parsed once, without an exception's cost.
+  json plain = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!plain.is_discarded()) return plain;
+  try {  // Python's own tokens, alone or nested; else the text is bad
     json value = json::parse(quote_python_tokens(text));
     restore_python_tokens(value);
     return value;

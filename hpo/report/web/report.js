@@ -114,7 +114,7 @@
       text += ' Best: trial ' + data.best.n + ', ' + data.metric + ' = ' + valueText(data.best) + '.';
       if (data.best.value === null) text += ' An infinite value has no place on a value axis: the charts show it in the history\'s "no value" row.';
     }
-    const outside = trials.filter(t => t.infeasible && t.state === 'COMPLETE').length;
+    const outside = trials.filter(t => t.infeasible).length;  // COMPLETE ones only (report_data.cc)
     if (outside) text += ' ' + outside + ' COMPLETE trial(s) are outside the study\'s constraints: none of them can be the best.';
     const orphans = trials.filter(t => t.orphan).length;
     if (counts.RUNNING > orphans) text += ' The study is still running: this is a snapshot.';
