@@ -214,12 +214,16 @@ void StudyRunner::sync_sampler() {
   for (const auto& t : sampler_feed_.next(storage_)) sampler_.tell(space_.view(t));
 }
 
-TrialPlan StudyRunner::new_trial(const Slot& slot, BeatWatch::Clock::time_point& sent) {
+std::optional<TrialPlan> StudyRunner::new_trial(const Slot& slot,
+                                                BeatWatch::Clock::time_point& sent,
+                                                RunSummary& summary) {
   sync_sampler();
   NewTrial fresh;
+  int reserved = -1;
   // Seeded by the trial's own number, which the database hands out once:
   // processes that share a study and its seed still draw distinct values.
   fresh.derived_params = [&](int number) {
+    reserved = number;
     // The trial's first beat is stored after this call (and its number
     // reserved before it, however long that took).
     sent = BeatWatch::Clock::now();
@@ -227,6 +231,7 @@ TrialPlan StudyRunner::new_trial(const Slot& slot, BeatWatch::Clock::time_point&
   };
   fresh.system_attrs[kOwnerAttr] = owner_;
   fresh.heartbeat = true;
+  fresh.guard = guard_;
   // The plan needs the trial's number; it is stored with the trial, in the
   // one transaction that creates it, so that `hpo status` and Optuna users
   // can see exactly what ran. Only the study's env settings and hpo's own
@@ -242,7 +247,26 @@ TrialPlan StudyRunner::new_trial(const Slot& slot, BeatWatch::Clock::time_point&
                  {"hpo:trial_dir", plan->trial_dir},
                  {"hpo:config", plan->config}};
   };
-  storage_.create_trial(study_.id, fresh);
+  // On PostgreSQL the sampler runs between the trial's two transactions: a
+  // sampler slower than the heartbeat grace (or a process stopped there)
+  // lets another worker find the trial stale and take it over. It is that
+  // worker's then, to fail for want of params; this one makes another.
+  const auto lose = [&](const std::string& what) {
+    progress_.expect_more(-1);
+    progress_.note("trial " + std::to_string(reserved) + ": " + what +
+                   " while the sampler made its params (longer than the heartbeat grace, " +
+                   Progress::format_duration(heartbeat_grace(config_).count()) + "); leaving it");
+    return std::nullopt;
+  };
+  try {
+    storage_.create_trial(study_.id, fresh);
+  } catch (const OwnershipLost& e) {
+    ++summary.taken_over;
+    return lose("taken over by another run (owner " + e.holder.dump() + ")");
+  } catch (const TrialNotRunning& e) {
+    ++summary.ended_elsewhere;
+    return lose("set to " + std::string(to_string(e.state)) + " by another client");
+  }
   return std::move(*plan);
 }
 
@@ -250,7 +274,8 @@ TrialPlan StudyRunner::new_trial(const Slot& slot, BeatWatch::Clock::time_point&
 // count against it: `-n N` runs N new trials, and the interrupted ones
 // besides.
 std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
-                                                BeatWatch::Clock::time_point& sent) {
+                                                BeatWatch::Clock::time_point& sent,
+                                                RunSummary& summary) {
   if (stop_.load() != kKeepRunning || !launching_) return std::nullopt;
   // A worker elsewhere may have died since the last look: its trials go
   // before new ones, once their heartbeats are stale. Every heartbeat
@@ -268,7 +293,8 @@ std::optional<TrialPlan> StudyRunner::next_plan(const Slot& slot, bool& resumed,
   if (plan) return plan;
   if (budget_ <= 0) return last_look(slot, resumed, sent);
   --budget_;
-  return new_trial(slot, sent);
+  if (auto plan = new_trial(slot, sent, summary)) return plan;
+  return next_plan(slot, resumed, sent, summary);  // lost as it was made: counted, try again
 }
 
 // Out of new trials: one more look for orphans before this slot ends, so that
@@ -484,7 +510,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       // The plan's trial gets its first beat in the call that makes it.
       auto sent = BeatWatch::Clock::now();
       try {
-        plan = next_plan(slot, resumed, sent);
+        plan = next_plan(slot, resumed, sent, summary);
       } catch (...) {
         give_up(std::current_exception());
         return;

@@ -81,14 +81,17 @@ class StudyRunner {
   // Sets `resumed` when the plan reruns an orphan, and `sent` to a time no
   // later than the plan's trial's last beat; needs mu_ held.
   std::optional<TrialPlan> next_plan(const Slot& slot, bool& resumed,
-                                     BeatWatch::Clock::time_point& sent);
+                                     BeatWatch::Clock::time_point& sent, RunSummary& summary);
   std::optional<TrialPlan> last_look(const Slot& slot, bool& resumed,
                                      BeatWatch::Clock::time_point& sent);
   std::optional<TrialPlan> take_orphan(const Slot& slot, BeatWatch::Clock::time_point& sent);
   // Fails a trial taken over that never got its params (its worker died
   // while the sampler was asked): there is nothing to run again.
   void fail_without_params(const TrialRecord& orphan);
-  TrialPlan new_trial(const Slot& slot, BeatWatch::Clock::time_point& sent);
+  // The plan of a new trial; none when another worker took the trial over
+  // (or another client ended it) while the sampler made its params.
+  std::optional<TrialPlan> new_trial(const Slot& slot, BeatWatch::Clock::time_point& sent,
+                                     RunSummary& summary);
   TrialPlan plan_for(const TrialRecord& trial, const Slot& slot);
   void worker(TrialRunner& runner, const Slot& slot, UtilizationSampler* utilization,
               RunSummary& summary);

@@ -420,8 +420,12 @@ TrialRecord PgStorage::create_trial(int64_t study_id, const NewTrial& trial) {
   if (!has_derived(trial)) return t;
   try {
     complete_trial(t, trial);
+  } catch (const OwnershipLost&) {
+    throw;  // another worker's trial now: not ours to fail
+  } catch (const TrialNotRunning&) {
+    throw;  // ended by another client already
   } catch (const std::exception& e) {
-    fail_incomplete(t.id, e.what());
+    fail_incomplete(t.id, trial.guard, e.what());
     throw;
   }
   return t;
@@ -458,6 +462,10 @@ void PgStorage::complete_trial(TrialRecord& t, const NewTrial& trial) {
   if (trial.derived_system_attrs) derived = trial.derived_system_attrs(t);
   for (const auto& [key, value] : derived) t.system_attrs[key] = value;
   transact("create_trial", [&](pqxx::work& tx, const PgAttempt& attempt) {
+    // The sampler ran outside any transaction, and for as long as it liked:
+    // another worker may have found the trial stale and taken it over.
+    const TrialState state = guarded_state(tx, t.id, trial.guard, "UPDATE");
+    if (state != TrialState::kRunning) throw TrialNotRunning(t.id, state);
     const bool stored =
         attempt.maybe_committed &&
         !exec_prepared_sql(tx, "SELECT 1 FROM trial_params WHERE trial_id = $1", t.id).empty();
@@ -468,9 +476,10 @@ void PgStorage::complete_trial(TrialRecord& t, const NewTrial& trial) {
   });
 }
 
-void PgStorage::fail_incomplete(int64_t trial_id, const std::string& why) {
+void PgStorage::fail_incomplete(int64_t trial_id, const OwnerGuard& guard, const std::string& why) {
   try {
     transact("create_trial", [&](pqxx::work& tx, const PgAttempt&) {
+      guarded_state(tx, trial_id, guard, "UPDATE");
       exec_prepared_sql0(
           tx,
           "UPDATE trials SET state = 'FAIL', datetime_complete = $2 WHERE trial_id = $1 AND "
@@ -481,7 +490,8 @@ void PgStorage::fail_incomplete(int64_t trial_id, const std::string& why) {
     });
   } catch (const StorageError&) {
     // Left RUNNING without params: its beat stops, and whoever takes it
-    // over fails it (StudyRunner::take_orphan).
+    // over fails it (StudyRunner::take_orphan). Or taken over already
+    // (OwnershipLost): its new owner does.
   }
 }
 

@@ -90,7 +90,7 @@ class PgStorage : public Storage {
 
   TrialRecord reserve_trial(int64_t study_id, const NewTrial& trial);
   void complete_trial(TrialRecord& t, const NewTrial& trial);
-  void fail_incomplete(int64_t trial_id, const std::string& why);
+  void fail_incomplete(int64_t trial_id, const OwnerGuard& guard, const std::string& why);
 
   std::mutex mu_;  // guards conn_: one connection, one transaction at a time
   std::unique_ptr<PgConnection> conn_;

@@ -118,6 +118,12 @@ struct NewTrial {
   // Records the trial's first heartbeat as it is created, on the database's
   // clock at that moment (not at its transaction's start).
   bool heartbeat = false;
+  // Where a trial is created in two transactions (PostgreSQL: its number,
+  // then its params), the second writes only while this guard holds, and
+  // create_trial throws OwnershipLost (or TrialNotRunning) otherwise: a
+  // worker stalled in derived_params past the heartbeat grace may have had
+  // the trial taken over by another, which owns it now. See OwnerGuard.
+  OwnerGuard guard = {};
 };
 
 struct TrialOutcome {

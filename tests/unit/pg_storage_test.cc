@@ -322,5 +322,65 @@ TEST_CASE("writes whose COMMIT answer was lost are retried without writing twice
   CHECK(storage.trials(study.id).size() == 2);
 }
 
+// PostgreSQL creates a trial in two transactions, and the sampler runs
+// between them (NewTrial::derived_params). A worker stalled there past the
+// heartbeat grace has its trial taken over by another: its params and run
+// attributes must not land in the new owner's trial, nor may it fail it.
+TEST_CASE("a trial taken over while its params were made keeps nothing of its creator's" *
+          doctest::test_suite("postgres")) {
+  if (!test_pg_url()) return;
+  PgBackend db;
+  PgStorage creator(db.url());
+  PgStorage other(db.url());  // the worker that finds the trial stale
+  const auto study = creator.get_or_create_study("s", Direction::kMaximize);
+  const OwnerGuard a{"hpo:owner", {{"host", "a"}, {"worker", "1"}}};
+  const OwnerGuard b{"hpo:owner", {{"host", "b"}, {"worker", "2"}}};
+  const Distribution layers = IntDistribution{2, 11, false, 1};
+  for (const bool b_fails_it : {false, true}) {
+    CAPTURE(b_fails_it);
+    NewTrial fresh;
+    fresh.system_attrs["hpo:owner"] = a.value;
+    fresh.heartbeat = true;
+    fresh.guard = a;
+    int64_t taken = 0;
+    fresh.derived_params = [&](int number) {
+      for (const auto& t : other.trials(study.id))
+        if (t.number == number) taken = t.id;
+      db.age_heartbeats(taken, 600);
+      REQUIRE(other.take_over_trial(taken, a.value, b, 60));
+      if (b_fails_it) {
+        TrialOutcome failed{TrialState::kFail, std::nullopt, {}, {}};
+        failed.guard = b;
+        REQUIRE(other.finish_trial(taken, failed));
+      }
+      return std::vector<StoredParam>{{"layers", layers, 5.0}};
+    };
+    fresh.derived_system_attrs = [](const TrialRecord&) {
+      return Attrs{{"hpo:config", {{"layers", 5}}}};
+    };
+    try {
+      creator.create_trial(study.id, fresh);
+      FAIL("the creator stored a trial it no longer owns");
+    } catch (const OwnershipLost& e) {
+      CHECK(e.trial_id == taken);
+      CHECK(e.holder == b.value);
+    }
+    const auto stored = other.trial(taken);
+    REQUIRE(stored.has_value());
+    CHECK(stored->params.empty());
+    CHECK_FALSE(stored->system_attrs.count("hpo:config"));
+    CHECK_FALSE(stored->system_attrs.count("hpo:fail_reason"));
+    CHECK(stored->system_attrs.at("hpo:owner") == b.value);
+    CHECK(stored->state == (b_fails_it ? TrialState::kFail : TrialState::kRunning));
+  }
+  // The same trial, still its creator's, is created whole.
+  NewTrial fresh;
+  fresh.system_attrs["hpo:owner"] = a.value;
+  fresh.guard = a;
+  fresh.derived_params = [&](int) { return std::vector<StoredParam>{{"layers", layers, 5.0}}; };
+  const auto made = creator.create_trial(study.id, fresh);
+  CHECK(creator.trial(made.id)->params.size() == 1);
+}
+
 }  // namespace
 }  // namespace hpo
