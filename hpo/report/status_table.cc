@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -25,13 +26,74 @@ std::string cell_of(const nlohmann::json& j) {
 
 using Row = std::vector<std::string>;
 
+// The code point of the UTF-8 sequence at `s[i]`, and its length in `len`;
+// nullopt (len 1) for a byte that starts no valid sequence.
+std::optional<char32_t> utf8_at(const std::string& s, size_t i, size_t& len) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  len = 1;
+  size_t n = 0;
+  char32_t cp = 0;
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+    cp = c & 0x1f;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    cp = c & 0x0f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return std::nullopt;
+  }
+  if (i + n > s.size()) return std::nullopt;
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xc0) != 0x80) return std::nullopt;
+    cp = (cp << 6) | (byte(i + k) & 0x3f);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+      (cp >= 0xd800 && cp <= 0xdfff)) {
+    return std::nullopt;
+  }
+  len = n;
+  return cp;
+}
+
+// Code points a terminal acts on rather than shows: the C1 controls (0x9b
+// opens an escape sequence on some), and the line separators and bidi
+// controls, which move or reorder what follows.
+bool acts_on_terminal(char32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+         (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 // A cell on one line of the terminal: a newline in a categorical choice or a
 // metric's text would break the table's rows, and an escape byte would reach
-// the terminal. Control bytes are written as C escapes instead, and a
+// the terminal. Control bytes are written as C escapes instead (\uXXXX for a
+// control sent as UTF-8, \xNN for a byte that is not UTF-8), and a
 // backslash as two.
 std::string one_line(const std::string& cell) {
   std::string out;
-  for (unsigned char c : cell) {
+  char hex[16];
+  for (size_t i = 0; i < cell.size();) {
+    const unsigned char c = static_cast<unsigned char>(cell[i]);
+    if (c >= 0x80) {
+      size_t len = 1;
+      const auto cp = utf8_at(cell, i, len);
+      if (!cp) {
+        std::snprintf(hex, sizeof hex, "\\x%02x", c);
+        out += hex;
+      } else if (acts_on_terminal(*cp)) {
+        std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(*cp));
+        out += hex;
+      } else {
+        out.append(cell, i, len);
+      }
+      i += len;
+      continue;
+    }
+    ++i;
     if (c == '\\') {
       out += "\\\\";  // so that a typed "\n" and a newline read apart
     } else if (c >= 0x20 && c != 0x7f) {
@@ -43,12 +105,19 @@ std::string one_line(const std::string& cell) {
     } else if (c == '\r') {
       out += "\\r";
     } else {
-      char hex[8];
       std::snprintf(hex, sizeof hex, "\\x%02x", c);
       out += hex;
     }
   }
   return out;
+}
+
+// Columns as a terminal counts them: one per code point (every byte of a
+// cell is valid UTF-8 or escaped by now), not one per byte.
+size_t columns(const std::string& cell) {
+  return static_cast<size_t>(std::count_if(cell.begin(), cell.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  }));
 }
 
 std::string render(std::vector<Row> rows) {
@@ -58,14 +127,14 @@ std::string render(std::vector<Row> rows) {
   std::vector<size_t> width;
   for (const auto& row : rows) {
     width.resize(std::max(width.size(), row.size()), 0);
-    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], columns(row[i]));
   }
   std::ostringstream out;
   for (const auto& row : rows) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
       line += row[i];
-      if (i + 1 < row.size()) line += std::string(width[i] - row[i].size() + 2, ' ');
+      if (i + 1 < row.size()) line += std::string(width[i] - columns(row[i]) + 2, ' ');
     }
     out << line << "\n";
   }
