@@ -28,9 +28,8 @@ double datetime_seconds(const std::string& text) {
 }
 
 void mark_orphans(Storage& storage, StudyView& view, double heartbeat_interval_s) {
-  const auto stale_ids =
-      storage.stale_trials(view.study.id, heartbeat_grace_s(heartbeat_interval_s));
-  const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
+  const std::set<int64_t> stale =
+      stale_beats(storage, view.study.id, view.trials, heartbeat_interval_s);
   for (const auto& t : view.trials)
     if (orphanhood(t, stale) != Orphanhood::kNone) view.orphaned.insert(t.id);
 }

@@ -40,8 +40,9 @@ StudyView load_study_view(Storage& storage, const std::string& name);
 // Pareto front and the knee are those of every objective.
 StudyView on_objective(StudyView view, size_t k);
 
-// Fills view.orphaned, judging heartbeats against `heartbeat_interval_s`
-// (the study file's, or the default when there is none).
+// Fills view.orphaned, judging each trial's heartbeat by the interval its
+// owner recorded, else by `heartbeat_interval_s` (the study file's, or the
+// default when there is none).
 void mark_orphans(Storage& storage, StudyView& view, double heartbeat_interval_s);
 
 // "RUNNING (orphaned: resumes on the next run)" for an orphan, else the

@@ -144,9 +144,10 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot,
     Orphan found = std::move(orphans_.front());
     orphans_.pop_front();
     TrialRecord& orphan = found.trial;
-    const auto grace = found.needs_stale_beat
-                           ? std::optional<double>(heartbeat_grace(config_).count())
-                           : std::nullopt;
+    const auto grace =
+        found.needs_stale_beat
+            ? std::optional<double>(owner_grace_s(orphan, config_.heartbeat_interval_s))
+            : std::nullopt;
     sent = BeatWatch::Clock::now();
     // Compare-and-set with our first beat: of several runs that find the
     // same orphan, one wins, and only while it is still stale.
@@ -157,7 +158,9 @@ std::optional<TrialPlan> StudyRunner::take_orphan(const Slot& slot,
         fail_without_params(orphan);
         continue;
       }
-      storage_.set_trial_system_attr(orphan.id, kSlotAttr, slot.name, guard_);
+      storage_.set_trial_system_attrs(
+          orphan.id,
+          {{kSlotAttr, slot.name}, {kHeartbeatIntervalAttr, config_.heartbeat_interval_s}}, guard_);
       TrialPlan plan = plan_for(orphan, slot);
       // Run again after its owner died: a trainer that checkpoints resumes.
       plan.env.emplace_back("HPO_RESUME", "1");
@@ -230,6 +233,7 @@ std::optional<TrialPlan> StudyRunner::new_trial(const Slot& slot,
     return space_.to_stored(sampler_.ask(space_.bounded(), number));
   };
   fresh.system_attrs[kOwnerAttr] = owner_;
+  fresh.system_attrs[kHeartbeatIntervalAttr] = config_.heartbeat_interval_s;
   fresh.heartbeat = true;
   fresh.guard = guard_;
   // The plan needs the trial's number; it is stored with the trial, in the
@@ -351,9 +355,10 @@ void StudyRunner::look_for_orphans() {
 
 void StudyRunner::find_orphans() {
   last_orphan_scan_ = std::chrono::steady_clock::now();
-  const auto stale_ids = storage_.stale_trials(study_.id, heartbeat_grace(config_).count());
-  const std::set<int64_t> stale(stale_ids.begin(), stale_ids.end());
-  for (auto& t : storage_.trials(study_.id)) {
+  auto trials = storage_.trials(study_.id);
+  const std::set<int64_t> stale =
+      stale_beats(storage_, study_.id, trials, config_.heartbeat_interval_s);
+  for (auto& t : trials) {
     const Orphanhood o = orphanhood(t, stale);
     if (o != Orphanhood::kNone) orphans_.push_back({std::move(t), o == Orphanhood::kBeatStale});
   }

@@ -1349,6 +1349,44 @@ def test_other_host_heartbeat(p):
     expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 3, p.status())
 
 
+def test_owner_interval_judges_its_beat(p):
+    # Hosts may share a study through study files with different heartbeat_intervals: a
+    # trial is judged by its owner's interval (stored with it), not by the judge's. Here the
+    # owner beats every 300 s; a run (and `hpo status`) with the default 30 s must not call
+    # its 1000 s old beat stale, only one older than 4 x 300 s.
+    kill_during_trial(p, 1)
+    con = sqlite3.connect(p.db())
+    trial = "(select trial_id from trials where number=1)"
+    stored = dict(con.execute(f"select key, value_json from trial_system_attributes where trial_id={trial} "
+                              "and key in ('hpo:owner', 'hpo:heartbeat_interval_s')").fetchall())
+    expect(json.loads(stored.get("hpo:heartbeat_interval_s", "null")) == 30, stored)
+    owner = json.loads(stored["hpo:owner"])
+    owner["host"] = "elsewhere-" + owner["host"]
+    con.execute(f"update trial_system_attributes set value_json=? where key='hpo:owner' and trial_id={trial}",
+                (json.dumps(owner),))
+    con.execute(f"update trial_system_attributes set value_json='300' where key='hpo:heartbeat_interval_s' "
+                f"and trial_id={trial}")
+    con.execute(f"update trial_heartbeats set heartbeat=datetime('now', '-1000 seconds') where trial_id={trial}")
+    con.commit()
+    p.study(fixed="sleep: 0.0")
+    st = p.status()
+    expect(st["orphaned"] == 0, st)
+    out = p.run("run", "--study", "s", "-n", "0").stdout
+    expect("left RUNNING" not in out, out)
+    expect([t["state"] for t in p.status()["trials"]][1] == "RUNNING", p.status())
+    con.execute(f"update trial_heartbeats set heartbeat=datetime('now', '-1300 seconds') where trial_id={trial}")
+    con.commit()
+    expect(p.status()["orphaned"] == 1, p.status())
+    out = p.run("run", "--study", "s", "-n", "0").stdout
+    expect("1 trial(s) left RUNNING by a run that was stopped or died" in out, out)
+    expect([t["state"] for t in p.status()["trials"]] == ["COMPLETE"] * 2, p.status())
+    # The run that took it over beats at its own interval, and says so.
+    value = con.execute(f"select value_json from trial_system_attributes where trial_id={trial} "
+                        "and key='hpo:heartbeat_interval_s'").fetchone()[0]
+    expect(json.loads(value) == 30, value)
+    con.close()
+
+
 def test_typos_name_what_was_meant(p):
     # A misspelt command or option: named, with what was meant, exit 2; before, CLI11 said
     # "A subcommand is required" or listed the extras backwards.
