@@ -396,7 +396,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), "
       "report.jsonl\n"
-      "(what the trainer reported), stdout.log and stderr.log.\n"
+      "(what the trainer reported), stdout.log and stderr.log; a trial run again keeps its "
+      "earlier attempt's as *.prev.*.\n"
       "Ctrl-C stops launching trials and sends SIGTERM to running trainers; a second Ctrl-C kills "
       "them.\n"
       "Trials left unfinished (RUNNING in hpo status, orphaned) are resumed with the same "

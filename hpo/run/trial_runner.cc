@@ -135,24 +135,32 @@ namespace {
 
 // Writes the attempt's config and names its files. Each attempt (a trial run
 // again, an OOM retry) starts a fresh report channel; the previous attempt's
-// logs are kept beside the new ones.
+// logs and report are kept beside the new ones (*.prev.*).
 LaunchSpec prepare_attempt(const TrialPlan& plan, const nlohmann::ordered_json& config) {
   const fs::path dir(plan.trial_dir);
   bool new_dir = false;
   try {
     new_dir = fs::create_directories(dir);
     write_file_atomically((dir / kConfigFile).string(), config.dump(2) + "\n");
-    if (!new_dir) fs::remove(dir / kReportFile);
   } catch (const std::runtime_error& e) {  // std::filesystem's, write_file_atomically's
     const auto* fs_error = dynamic_cast<const fs::filesystem_error*>(&e);
     throw RunsDirError("trial " + std::to_string(plan.number) + ": cannot prepare " + dir.string() +
                        ": " + (fs_error ? fs_error->code().message() : e.what()));
   }
   if (!new_dir) {
-    for (const std::string log : {kStdoutFile, kStderrFile}) {
+    // The report too: the new attempt's channel starts empty, and the curve
+    // the earlier one reported stays readable beside it.
+    for (const std::string log : {kStdoutFile, kStderrFile, kReportFile}) {
       const std::string stem = log.substr(0, log.rfind('.'));  // "stdout"
+      const std::string ext = log.substr(log.rfind('.'));  // ".log"
       std::error_code ec;  // nothing to keep is fine
-      fs::rename(dir / log, dir / (stem + ".prev.log"), ec);
+      fs::rename(dir / log, dir / (stem + ".prev" + ext), ec);
+    }
+    // An earlier attempt's report left in the channel would be read as this one's.
+    std::error_code ec;
+    if (fs::exists(dir / kReportFile, ec) || ec) {
+      throw RunsDirError("trial " + std::to_string(plan.number) + ": cannot move aside " +
+                         (dir / kReportFile).string() + ": the runs directory is not writable");
     }
   }
   LaunchSpec spec;

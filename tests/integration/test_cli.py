@@ -961,6 +961,13 @@ def test_dead_run_is_resumed(p):
     expect(st["trials"][1]["params"] == before[1]["params"], "the resumed trial changed its params")
     expect(seen["resume"] == "1", "no HPO_RESUME for the rerun")
     expect(os.path.exists(os.path.join(trial_dir, "stdout.prev.log")), "the first attempt's log was lost")
+    # Its report channel too, beside the new attempt's, which holds that attempt's lines alone.
+    prev = [json.loads(l) for l in open(os.path.join(trial_dir, "report.prev.jsonl"))]
+    now = [json.loads(l) for l in open(os.path.join(trial_dir, "report.jsonl"))]
+    expect(not any(l.get("type") == "final" for l in prev), prev)
+    expect([l.get("type") for l in now].count("final") == 1, now)
+    steps = [json.dumps(l, sort_keys=True) for l in now if l.get("type") != "final"]
+    expect(len(steps) == len(set(steps)), f"an attempt's lines twice in report.jsonl: {now}")
 
 
 def test_live_run_takes_a_dead_peers_trial(p):
