@@ -95,7 +95,7 @@ def serve(own):
         os.dup2(devnull, 1)
         os.dup2(server_log, 2)
         reply.write(json.dumps({"exit": code}) + "\n")
-        if code not in (0, 2, 75):  # a crash may leave this process broken
+        if code not in (0, 2, 3, 75):  # a crash may leave this process broken
             sys.exit(code)
 
 

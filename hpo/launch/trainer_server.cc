@@ -60,6 +60,8 @@ bool write_all(int fd, const std::string& text) {
 
 }  // namespace
 
+bool keeps_serving(int code) { return code == 0 || code == 2 || code == 3 || code == 75; }
+
 bool is_trial_variable(const std::string& name) {
   for (const char* trial : {"HPO_CONFIG", "HPO_REPORT_FILE", "HPO_TRIAL_DIR", "HPO_TRIAL_NUMBER",
                             "HPO_TRIAL_ID", "HPO_RESUME"})
@@ -143,6 +145,10 @@ std::optional<ExitStatus> TrainerServer::poll() {
     if (reply.is_object() && reply.contains("exit") && reply["exit"].is_number_integer()) {
       ExitStatus end;
       end.code = reply["exit"].get<int>();
+      // After a crash the server replies and exits (the protocol's rule 4),
+      // but may not have exited yet: the slot's next trial, sent now, would
+      // land in a dying process and take its exit status as its own.
+      if (!keeps_serving(end.code)) gone_ = true;
       trial_end_ = end;
       in_trial_ = false;
       replied_ = true;

@@ -64,7 +64,7 @@ class TrainerServer : public RunningTrainer {
   const std::string program_;  // see fits()
   const std::map<std::string, std::string> env_;  // every variable but the trial's own
   Process process_;
-  bool gone_ = false;  // its reply pipe reached its end
+  bool gone_ = false;  // its reply pipe reached its end, or it replied that it exits
   std::string pending_;  // reply bytes short of a whole line
   std::optional<ExitStatus> trial_end_;
   std::chrono::steady_clock::time_point sent_;  // the current request's
@@ -72,6 +72,11 @@ class TrainerServer : public RunningTrainer {
   bool in_trial_ = false;
   bool replied_ = false;
 };
+
+// Whether a server that replied `code` takes more trials: a trial that
+// completed, was refused (2), diverged (3) or was stopped (75). After any
+// other the server exits (docs/trainer-protocol.md, rule 4).
+bool keeps_serving(int code);
 
 // The variables that name the trial itself (docs/trainer-protocol.md);
 // every other one must match for a server to take a trial.

@@ -5,7 +5,8 @@ unflushed (its report lines all arrive at its exit); `abort_above: X`
 aborts the process in a trial whose x is above X; `linger: S` flushes the
 report at its end and then takes S seconds to exit, as a trainer's teardown
 can (an unflushed report's lines then arrive before the exit, not with it);
-`startup: S` sleeps S seconds before its first epoch, as loading data does.
+`startup: S` sleeps S seconds before its first epoch, as loading data does;
+`exit_above: X` exits 1 in a trial whose x is above X.
 Records what it saw (argv, env) in its trial directory. With `leave_child`,
 it starts a `sleep` in its process group that it never waits for, as a
 data-loader worker or a shell's background job would be, and writes its pid
@@ -77,6 +78,9 @@ if mode == "spam":
         sys.exit(4)
 if x > float(config.get("abort_above", 2.0)):  # a crash that ends the process
     os.abort()
+if x > float(config.get("exit_above", 2.0)):  # a crash the trainer catches: exit code 1
+    print("an error the trainer caught", file=sys.stderr)
+    sys.exit(1)
 if mode == "fail":
     print("something went wrong in epoch 0", file=sys.stderr)
     sys.exit(3)

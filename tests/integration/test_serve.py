@@ -94,6 +94,27 @@ def test_a_crash_takes_only_its_trial(p):
     expect(len({seen(t)["pid"] for t in trials}) <= len(crashed) + 1, trials)
 
 
+def test_a_trial_after_an_exit_code_crash_runs(p):
+    # A served trial that crashes with an exit code: the server replies, then exits (rule
+    # 4). The slot's next trial must run in a new server, not be sent to the dying one and
+    # take its exit status: before, it failed with "exit code 1" without ever running.
+    served_study(p, fixed="exit_above: 0.5")
+    p.run("run", "--study", "s", "-n", "12", "--max-failures", "100")
+    trials = sorted(p.status()["trials"], key=lambda t: t["number"])
+    crashed = [t for t in trials if t["params"]["x"] > 0.5]
+    expect(crashed and len(crashed) < len(trials), trials)
+    for i, t in enumerate(trials):
+        x = t["params"]["x"]
+        s = seen(t)  # every trial ran: its trainer saw it
+        expect(s["env"]["HPO_TRIAL_NUMBER"] == str(t["number"]), s)
+        if x > 0.5:
+            expect(t["state"] == "FAIL", t)
+            if i + 1 < len(trials):
+                expect(seen(trials[i + 1])["pid"] != s["pid"], (t, trials[i + 1]))
+        else:
+            expect(t["state"] == "COMPLETE" and abs(t["value"] + (x - 0.3) ** 2) < 1e-12, t)
+
+
 def test_pruned_trials_keep_the_server(p):
     served_study(p, fixed="sleep: 0.15, epochs: 6",
                  extra="pruner: {name: median, n_startup_trials: 2, n_warmup_steps: 1}\n")
