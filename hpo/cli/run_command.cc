@@ -317,8 +317,12 @@ int run(const RunFlags& flags) {
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
   for (const auto& line : warm.notes) std::cout << line << "\n";
   for (const auto& line : prepared.notes) std::cout << "note: " << line << "\n";
+  // The record says what the last run carried over: null once a run starts
+  // cold (status then shows none), so an earlier run's is not taken for it.
   if (!config.warm_start.empty())
     storage->set_study_user_attr(prepared.record.id, kWarmStartAttr, warm.record);
+  else if (storage->study_user_attrs(prepared.record.id).count(kWarmStartAttr))
+    storage->set_study_user_attr(prepared.record.id, kWarmStartAttr, nullptr);
   record_sampler_choice(*storage, prepared, config, *sampler, context);
   note_other_revision(config, *storage);
 

@@ -64,6 +64,10 @@ def test_reads_never_writes(p):
            st.get("warm_start"))
     listing = p.run("studies", "--storage", "sqlite:///studies.db").stdout
     expect("q: 6 trial(s)" in listing and "m: 4 trial(s)" in listing, listing)
+    # The study file loses its warm_start: the next run starts cold, and says so.
+    p.study(name="m", sampler=TPE)
+    p.run("run", "--study", "m", "-n", "1")
+    expect("warm_start" not in p.status("m"), p.status("m").get("warm_start"))
 
 
 def test_refuses_other_space(p):
