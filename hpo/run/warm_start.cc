@@ -104,6 +104,18 @@ WarmStart load_warm_start(const StudyConfig& config, Storage& storage, const Sam
     ++source;
     const std::string where = from.storage.empty() ? storage.url() : shown_url(from.storage);
     const std::string named = "'" + from.study + "' (" + where + ")";
+    // One study named twice (by name and by URL, or by two paths to one
+    // file) would carry its trials twice, and weigh them twice.
+    for (size_t k = 0; k + 1 < static_cast<size_t>(source); ++k) {
+      const WarmStartSource& earlier = config.warm_start[k];
+      if (earlier.study != from.study) continue;
+      const std::string url = from.storage.empty() ? storage.url() : from.storage;
+      if (same_database(url, earlier.storage.empty() ? storage.url() : shown_url(earlier.storage)))
+        throw ConfigError(config.path + ": warm_start: study " + named +
+                          " is listed twice (entries " + std::to_string(k + 1) + " and " +
+                          std::to_string(source) +
+                          "): its trials would be carried over twice; list it once");
+    }
     if (from.study == config.name && same_database(from.storage, storage.url())) {
       throw ConfigError(config.path + ": warm_start: " + from.study + "@" + where +
                         " is this study, in its own database: a study cannot warm-start from "

@@ -123,6 +123,12 @@ def test_refuses_what_it_cannot_carry(p):
     p.study(name="m2", sampler=TPE, extra="warm_start: {studies: [mo]}\n")
     r = p.run("run", "--study", "m2", "-n", "1", check=False)
     expect(r.returncode == 2 and "it has 2 objectives" in r.stderr, f"exit {r.returncode}\n{r.stderr}")
+    # One source listed twice, by name and by its database's URL: its trials would count twice.
+    p.study(name="m3", sampler=TPE, extra="warm_start: {studies: [q, q@sqlite:///../studies.db]}\n")
+    r = p.run("run", "--study", "m3", "-n", "1", check=False)
+    expect(r.returncode == 2 and "listed twice" in r.stderr and "m3.yaml" in r.stderr,
+           f"exit {r.returncode}\n{r.stdout}\n{r.stderr}")
+    expect("m3" not in studies_in(p.db()), "a refused warm start created the study")
 
 
 def test_leaves_out_what_is_no_observation(p):
