@@ -248,11 +248,15 @@ void parse_goals(const YamlMap& root, StudyConfig& study) {
 }
 
 // The shape samplers and pruners share: `name` is one of `names` (`what`
-// says which list), `own` takes the keys the config itself holds and says
-// whether it did, and the rest go to `options`, for the factory to check.
+// says which list), `own` takes the keys the config itself holds (`fixed`,
+// with `name`) and says whether it did, and the rest go to `options`, for
+// the factory to check. A near miss of a fixed key is refused here: `nme:
+// tpe` would otherwise leave the default sampler to report 'nme' as one of
+// its own unknown options, and never say which key was meant.
 template <typename Own>
 std::string parse_named(const YamlNode& node, const char* what,
-                        const std::vector<std::string>& names, nlohmann::json& options,
+                        const std::vector<std::string>& names,
+                        const std::vector<std::string>& fixed, nlohmann::json& options,
                         OptionLines& lines, Own own) {
   std::string name;
   for (const auto& [key, value] : node.as_map()) {
@@ -264,6 +268,9 @@ std::string parse_named(const YamlNode& node, const char* what,
                    "; known: " + join_names(names));
       }
     } else if (!own(key, value)) {
+      if (closest_match(key, fixed))
+        value.fail(std::string("unknown ") + what + " key '" + key + "'" +
+                   did_you_mean(key, fixed));
       options[key] = value.as_json();
     }
   }
@@ -283,7 +290,7 @@ SamplerConfig parse_sampler(const YamlNode& node, const std::vector<std::string>
     return true;
   };
   const std::string name =
-      parse_named(node, "sampler", names, sampler.options, sampler.lines, seed);
+      parse_named(node, "sampler", names, {"name", "seed"}, sampler.options, sampler.lines, seed);
   if (!name.empty()) sampler.name = name;
   return sampler;
 }
@@ -292,7 +299,7 @@ PrunerConfig parse_pruner(const YamlNode& node) {
   PrunerConfig pruner;
   const auto none = [](const std::string&, const YamlNode&) { return false; };
   const std::string name =
-      parse_named(node, "pruner", pruner_names(), pruner.options, pruner.lines, none);
+      parse_named(node, "pruner", pruner_names(), {"name"}, pruner.options, pruner.lines, none);
   if (!name.empty()) pruner.name = name;
   return pruner;
 }

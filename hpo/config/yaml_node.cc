@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -242,7 +243,48 @@ std::string read_text_file(const std::string& path, const std::string& what) {
   return text.str();
 }
 
+namespace {
+
+// The offset of the first byte that does not begin a well-formed UTF-8
+// sequence (RFC 3629: no overlongs, surrogates or code points past
+// U+10FFFF), or npos. A NUL counts too: no text file holds one.
+size_t first_non_utf8(const std::string& text) {
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = byte(i);
+    size_t n = c < 0x80                 ? 1
+               : c >= 0xC2 && c <= 0xDF ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
+    if (c == 0 || n == 0 || i + n > text.size()) return i;
+    for (size_t k = 1; k < n; ++k)
+      if ((byte(i + k) & 0xC0) != 0x80) return i;
+    if (n >= 3) {
+      const unsigned char d = byte(i + 1);
+      if ((c == 0xE0 && d < 0xA0) || (c == 0xED && d > 0x9F) || (c == 0xF0 && d < 0x90) ||
+          (c == 0xF4 && d > 0x8F))
+        return i;
+    }
+    i += n;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 YamlNode parse_yaml_mapping(const std::string& text, const std::string& file) {
+  // yaml-cpp reads other bytes as Latin-1 text, or a UTF-16 file as CJK
+  // characters: the error would quote what the user never wrote.
+  if (const size_t bad = first_non_utf8(text); bad != std::string::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n');
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
+    const bool utf16 = text.size() >= 2 && (static_cast<unsigned char>(text[0]) == 0xFF ||
+                                            static_cast<unsigned char>(text[0]) == 0xFE);
+    throw ConfigError(file + ":" + std::to_string(line) + ": not UTF-8 text (byte " + hex +
+                      (utf16 ? ", a UTF-16 file" : "") + "); save the file as UTF-8");
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);

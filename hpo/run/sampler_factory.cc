@@ -69,8 +69,9 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
     for (const auto& item : config.options.items()) {
       if (item.key() != "n_startup_trials" && item.key() != "startup") {
         throw ConfigError(config.lines.where(study_file, item.key()) +
-                          ": sampler: unknown auto option '" + item.key() +
-                          "' (known: n_startup_trials, startup)");
+                          ": sampler: unknown auto option '" + item.key() + "'" +
+                          did_you_mean(item.key(), {"n_startup_trials", "startup"}) +
+                          " (known: name, seed, n_startup_trials, startup)");
       }
       shared[item.key()] = item.value();
     }

@@ -37,7 +37,8 @@ ConfigError option_error(const TpeOptionError& error, const std::string& sampler
   const std::string where = lines.where(study_file, error.key);
   if (error.expected.empty()) {
     return ConfigError(where + ": sampler: unknown " + sampler + " option '" + error.key + "'" +
-                       did_you_mean(error.key, known) + " (known: " + join_names(known) + ")");
+                       did_you_mean(error.key, known) + " (known: name, seed, " +
+                       join_names(known) + ")");
   }
   return ConfigError(where + ": sampler." + error.key + ": expected " + error.expected + ", got " +
                      values[error.key].written);

@@ -130,6 +130,10 @@ TEST_CASE("auto takes only the startup keys and says what it uses") {
   CHECK(make_sampler(config, 1, Direction::kMinimize, "s.yaml")->name() == "auto");
   config.options = {{"gamma", 0.2}};
   CHECK(error_of(config).find("unknown auto option 'gamma'") != std::string::npos);
+  // The list names the keys every sampler takes, and a near miss is named.
+  config.options = {{"n_startup_trial", 3}};
+  CHECK(error_of(config).find("(did you mean 'n_startup_trials'?) (known: name, seed, "
+                              "n_startup_trials, startup)") != std::string::npos);
   const SearchSpace space = {{"x", FloatDistribution{0, 1, false, std::nullopt}}};
   const auto choice = sampler_choice(config, space);
   CHECK(choice["name"] == "auto");

@@ -234,6 +234,14 @@ TEST_CASE("unknown keys anywhere in a study suggest the closest known key") {
       "studies/s.yaml:3: trainer", "unknown key 'timout' (did you mean 'timeout'?)");
   check_error(std::string(kRequired) + "n_trials: 1\nn_trials: 2\n", "studies/s.yaml:5: n_trials",
               "given twice (first at line 4)");
+  // The keys a sampler or pruner holds itself, misspelled: not taken for one
+  // of the (default) sampler's options.
+  check_error(std::string(kRequired) + "sampler: {nme: tpe}\n", "studies/s.yaml:4: sampler",
+              "unknown sampler key 'nme' (did you mean 'name'?)");
+  check_error(std::string(kRequired) + "sampler: {name: tpe, sed: 1}\n",
+              "studies/s.yaml:4: sampler", "unknown sampler key 'sed' (did you mean 'seed'?)");
+  check_error(std::string(kRequired) + "pruner: {nam: median}\n", "studies/s.yaml:4: pruner",
+              "unknown pruner key 'nam' (did you mean 'name'?)");
 }
 
 TEST_CASE("missing required study keys") {
@@ -394,6 +402,20 @@ TEST_CASE("missing, empty and malformed study files") {
                        ConfigError);
   check_error("", "studies/s.yaml:1", "the file is empty");
   check_error("name: [x\n", "studies/s.yaml:", "invalid YAML");
+  // Text that is not UTF-8 is named as such, at its line, not quoted as
+  // what yaml-cpp makes of it (a UTF-16 file read as CJK characters).
+  check_error(std::string("\xFF\xFEn\0a\0", 6), "studies/s.yaml:1",
+              "not UTF-8 text (byte 0xFF, a UTF-16 file); save the file as UTF-8");
+  check_error(std::string(kRequired) + "description: caf\xE9\n", "studies/s.yaml:4",
+              "not UTF-8 text (byte 0xE9)");
+  check_error(std::string(kRequired) + "description: \xED\xA0\x80\n", "studies/s.yaml:4",
+              "not UTF-8 text (byte 0xED)");  // a surrogate
+  check_error(std::string(kRequired) + std::string("n_trials: 1\0\n", 13), "studies/s.yaml:4",
+              "(byte 0x00)");
+  // Well-formed UTF-8, a byte-order mark included, is read.
+  const Layout layout("\xEF\xBB\xBF" + std::string(kRequired) +
+                      "description: caf\xC3\xA9 \xF0\x9F\x93\x88\n");
+  CHECK(load_study_file(layout.study).description == "caf\xC3\xA9 \xF0\x9F\x93\x88");
 }
 
 TEST_CASE("find_study_file finds studies by name or path") {
