@@ -13,14 +13,36 @@ CLI::Validator at_least(int minimum) {
   const std::string floor = ">= " + std::to_string(minimum);
   return CLI::Validator(
       [minimum, floor](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0') {
+          return "expected a whole number " + floor + ", got '" + text + "'";
+        }
+        if (errno != ERANGE && value < minimum) return "must be " + floor + ", got '" + text + "'";
+        if (errno == ERANGE || value > std::numeric_limits<int>::max())
+          return "must be from " + std::to_string(minimum) + " to " +
+                 std::to_string(std::numeric_limits<int>::max()) + ", got '" + text + "'";
+        return std::string();
+      },
+      "INTEGER " + floor, "AT_LEAST_" + std::to_string(minimum));
+}
+
+CLI::Validator failure_limit_value() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
         char* end = nullptr;
         const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || std::isnan(value)) {
-          return "expected a number " + floor + ", got '" + text + "'";
-        }
-        return value >= minimum ? std::string() : "must be " + floor + ", got '" + text + "'";
+        const bool number = !text.empty() && *end == '\0' && std::isfinite(value);
+        if (number && value >= 0 && value < 1) return std::string();
+        if (number && value >= 1 && value == std::floor(value) &&
+            value <= std::numeric_limits<int>::max())
+          return std::string();
+        return "expected a whole count of failures (>= 1), or a fraction of finished trials "
+               "below 1 (0: no limit), got '" +
+               text + "'";
       },
-      "NUMBER " + floor, "AT_LEAST_" + std::to_string(minimum));
+      "N (>= 1) or FRACTION (< 1)", "FAILURE_LIMIT");
 }
 
 CLI::Validator within(int minimum, double maximum, const std::string& maximum_text) {

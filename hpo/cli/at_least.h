@@ -8,9 +8,15 @@
 
 namespace hpo {
 
-// Passes a number >= `minimum`; otherwise the error reads
-// "--flag: must be >= 1, got '0'", or "--flag: expected a number >= 1, got 'x'".
+// Passes a whole number from `minimum` to INT_MAX, for an int flag;
+// otherwise the error reads "--flag: must be >= 1, got '0'", or "--flag:
+// expected a whole number >= 1, got '1.5'" (CLI11 alone says "Could not
+// convert", and nothing of what it expected).
 CLI::Validator at_least(int minimum);
+
+// --max-failures: a whole count >= 1, or a fraction of finished trials in
+// [0, 1), 0 meaning no limit.
+CLI::Validator failure_limit_value();
 
 // The same with a ceiling too, written as `maximum_text` ("1e8"): "--flag:
 // must be from 0 to 1e8, got '1e10'".

@@ -391,7 +391,8 @@ void add_export_command(CLI::App& app, int& exit_code) {
       "export", "Export the best configs as trainer-ready files, or all trials for analysis");
   cmd->add_option("--study", flags->study, "Study name or study file")->required();
   cmd->add_option("--storage", flags->storage,
-                  "Study database URL (default: $HPO_STORAGE, else the study file's)");
+                  "Study database URL (default: $HPO_STORAGE, else the study file's, else "
+                  "sqlite:///hpo.db)");
   cmd->add_option("--top", flags->top, "How many of the best configs to export (default 1)")
       ->check(at_least(1));
   cmd->add_option("--format", flags->format,

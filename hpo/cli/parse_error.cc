@@ -1,6 +1,7 @@
 #include "hpo/cli/parse_error.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "hpo/config/did_you_mean.h"
 
@@ -45,6 +46,23 @@ std::string unknown_option(const std::vector<std::string>& args,
   return "";
 }
 
+// CLI11's "--n-trials: At Most 1 required but received 2" (an option given
+// twice) and "--n-trials: 1 required INT:NUMBER >= 0 missing" (one given no
+// value) in plain words; nullopt for its other mismatches.
+std::optional<std::string> mismatch_message(const std::string& what) {
+  const size_t colon = what.find(": ");
+  if (colon == std::string::npos || what.compare(0, 1, "-") != 0) return std::nullopt;
+  const std::string name = what.substr(0, colon);
+  const std::string rest = what.substr(colon + 2);
+  if (rest.rfind("At Most ", 0) == 0) {
+    const size_t received = rest.rfind(' ');
+    return name + ": given " + rest.substr(received + 1) + " times; give it once";
+  }
+  if (rest.size() > 8 && rest.compare(rest.size() - 8, 8, " missing") == 0)
+    return name + ": needs a value";
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error,
@@ -77,6 +95,9 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& erro
       return path + ": unknown command '" + command->remaining().front() + "'" +
              did_you_mean(command->remaining().front(), names) + "; commands: " + join_names(names);
     }
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error)) {
+    if (const auto said = mismatch_message(error.what())) return *said;
   }
   return error.what();
 }

@@ -377,10 +377,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option(
       "--gpu-profile", flags->gpu_profile,
       "GPU profile name or file (default: $GPU_PROFILE, else detected with nvidia-smi, else cpu)");
-  cmd->add_option("--storage", flags->storage,
-                  "Study database URL: sqlite:///hpo.db, or "
-                  "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
-                  "(the database must exist; default: $HPO_STORAGE, else the study file's)");
+  cmd->add_option(
+      "--storage", flags->storage,
+      "Study database URL: sqlite:///hpo.db, or "
+      "postgresql://USER:PASSWORD@HOST:PORT/DB for many hosts "
+      "(a SQLite file is created if missing, a PostgreSQL database must exist; default: "
+      "$HPO_STORAGE, else the study file's, else sqlite:///hpo.db)");
   cmd->add_option("--sampler", flags->sampler,
                   "Sampler: auto (GP, then TPE), tpe, gp or random; with several objectives "
                   "auto, nsga2, tpe or random (default: the study file's, else auto)")
@@ -395,8 +397,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Where trial directories go (default: the study file's runs_dir)");
   cmd->add_option("--max-failures", flags->max_failures,
                   "Stop launching after N failed trials, or (below 1) once that fraction of "
-                  "finished trials failed")
-      ->check(at_least(0));
+                  "finished trials failed (default: 0, no limit)")
+      ->check(failure_limit_value());
   cmd->footer(
       "Each trial gets a directory RUNS_DIR/STUDY/trial_NNNN with config.json (its values), "
       "report.jsonl\n"

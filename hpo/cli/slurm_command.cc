@@ -149,7 +149,7 @@ void add_slurm_command(CLI::App& app, int& exit_code) {
       ->check(at_least(1));
   cmd->add_option("--storage", flags->storage,
                   "Study database URL every worker uses; PostgreSQL for workers on several nodes "
-                  "(default: $HPO_STORAGE, else the study file's)");
+                  "(default: $HPO_STORAGE, else the study file's, else sqlite:///hpo.db)");
   cmd->add_option(
       "--runs-dir", flags->runs_dir,
       "Where trial directories go; the script and each task's output go to RUNS_DIR/STUDY/slurm "

@@ -412,7 +412,8 @@ void StudyRunner::give_up(std::exception_ptr error) {
   if (!error_) error_ = error;
 }
 
-void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSummary& summary) {
+std::string StudyRunner::count_result(const TrialResult& result, bool resumed,
+                                      RunSummary& summary) {
   if (resumed) ++summary.resumed;
   if (result.interrupted)
     ++summary.interrupted;
@@ -433,8 +434,7 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
                       ". Build hpo-trainer against a CUDA LibTorch (tools/setup.sh does when "
                       "python3 has a CUDA torch; docs/hpo-trainer.md, Building against CUDA), or "
                       "run on the CPU with --gpu-profile cpu";
-    progress_.note("stopping the study: " + summary.gave_up);
-    return;
+    return summary.gave_up;
   }
   if (is_bad_env(result.reason) && summary.gave_up.empty()) {
     // The same environment goes to every trial: each would fail the same way.
@@ -444,8 +444,7 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
                       ": env: the trainer refuses a setting every trial gets: " + result.reason +
                       "; fix the study file's env (hpo doctor runs the trainer "
                       "once on it)";
-    progress_.note("stopping the study: " + summary.gave_up);
-    return;
+    return summary.gave_up;
   }
   const bool too_many =
       (limit_.count > 0 && summary.failed >= limit_.count) ||
@@ -454,8 +453,9 @@ void StudyRunner::count_result(const TrialResult& result, bool resumed, RunSumma
     launching_ = false;  // running trials finish; nothing new starts
     summary.gave_up = std::to_string(summary.failed) + " of " + std::to_string(finished) +
                       " trials failed; last: " + result.reason;
-    progress_.note("stopping the study: " + summary.gave_up);
+    return summary.gave_up;
   }
+  return "";
 }
 
 // Neither a failure nor a result of ours: the trial is the new owner's to
@@ -565,13 +565,16 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       note_gone(*plan, result, summary);
       continue;
     }
+    std::string stopping;
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_.remove(plan->trial_id);
-      count_result(result, resumed, summary);
+      stopping = count_result(result, resumed, summary);
     }
     progress_.trial_finished(plan->number, result.state, result.value, result.reason,
                              result.seconds, result.values, result.feasible);
+    // After the trial's line, so that the counts beside it include the trial.
+    if (!stopping.empty()) progress_.note("stopping the study: " + stopping);
     if (result.report_burst_at_exit > 0 && !warned_report_burst_.exchange(true)) {
       progress_.note(
           "trial " + std::to_string(plan->number) + ": its " +

@@ -104,8 +104,9 @@ class StudyRunner {
   // Stops handing out trials and keeps the first error; needs mu_ held.
   void give_up(std::exception_ptr error);
   // Adds a finished trial to the summary and applies the failure limit;
-  // needs mu_ held.
-  void count_result(const TrialResult& result, bool resumed, RunSummary& summary);
+  // needs mu_ held. Returns why the study stops launching, if this trial
+  // made it stop; empty otherwise.
+  std::string count_result(const TrialResult& result, bool resumed, RunSummary& summary);
   // Counts and tells of a trial that is no longer this run's to end; needs
   // mu_ held.
   void note_gone(const TrialPlan& plan, const TrialResult& result, RunSummary& summary);

@@ -49,6 +49,10 @@ std::string network_file_system(const std::string& path) {
 
 std::string file_system_hint(const std::string& path) {
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return " (it is a directory: name a database file, as sqlite:///" +
+           (std::filesystem::path(path) / "hpo.db").string() + ")";
+  }
   std::filesystem::path dir = std::filesystem::absolute(path, ec).parent_path();
   struct statvfs fs;
   if (ec || ::statvfs(dir.c_str(), &fs) != 0) return "";

@@ -9,8 +9,9 @@
 
 namespace hpo {
 
-// " (its file system is read-only)", " (its file system is full: 0 bytes
-// free)", else permission_hint(path), for the file system holding `path`.
+// " (it is a directory: ...)", " (its file system is read-only)", " (its
+// file system is full: 0 bytes free)", else permission_hint(path), for the
+// file system holding `path`.
 std::string file_system_hint(const std::string& path);
 
 // Why this user cannot open or write the SQLite database at `path`: the file

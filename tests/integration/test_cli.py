@@ -705,6 +705,10 @@ def test_max_failures(p):
     expect(r.returncode == 5, f"exit {r.returncode}: {r.stdout}{r.stderr}")
     expect("stopped by --max-failures: 3 of 3 trials failed; last: trainer failed: exit code 3" in r.stdout, r.stdout)
     expect(len(p.status()["trials"]) == 3, "trials were launched after the limit")
+    # The stop is told after the failure that caused it, its counts including that failure.
+    lines = r.stdout.splitlines()
+    stop = next(i for i, line in enumerate(lines) if line.startswith("stopping the study:"))
+    expect(" 3 failed |" in lines[stop] and "FAIL" in lines[stop - 1], "\n".join(lines))
     r = p.run("run", "--study", "s", "-n", "20", "--max-failures", "0.5", check=False)
     expect(r.returncode == 5 and len(p.status()["trials"]) == 7, r.stdout)  # 4 more: the fraction needs 4
 
@@ -1533,6 +1537,14 @@ def test_bad_input_leaves_db_untouched(p):
     expect(r.returncode == 2 and "pruner.n_startup_trial" in r.stderr and "n_startup_trials" in r.stderr, r.stderr)
     p.study()
     for args, needle in [(["--n-trials", "-1"], "--n-trials: must be >= 0, got '-1'"),
+                         # Counts are whole, and an int: CLI11 said "Could not convert".
+                         (["--n-trials", "1.5"], "--n-trials: expected a whole number >= 0, got '1.5'"),
+                         (["-n", "99999999999999"], "--n-trials: must be from 0 to 2147483647"),
+                         (["-n", "1", "-n", "2"], "--n-trials: given 2 times; give it once"),
+                         (["-n"], "--n-trials: needs a value"),
+                         # A count of failures is whole; 1.5 stopped after one.
+                         (["-n", "1", "--max-failures", "1.5"], "--max-failures: expected a whole count"),
+                         (["-n", "1", "--max-failures", "-0.5"], "--max-failures: expected a whole count"),
                          (["--timeout", "soon"], "--timeout: expected a number from 0 to 1e8, got 'soon'"),
                          (["--timeout", "1e10"], "--timeout: must be from 0 to 1e8, got '1e10'"),
                          (["-j", "100000"], "--n-jobs: expected an integer from 1 to 1024"),

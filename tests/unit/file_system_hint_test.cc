@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <linux/magic.h>
 
+#include <filesystem>
+
 #include "temp_dir.h"
 
 namespace hpo {
@@ -32,6 +34,15 @@ TEST_CASE("a database not created yet is judged by the directory it will be in")
   CHECK(network_file_system(tmp.path("hpo.db")) == "");
   CHECK(network_file_system(tmp.path("not/yet/there/hpo.db")) == "");
   CHECK(network_file_system("relative.db") == "");
+}
+
+TEST_CASE("a database path that is a directory is named as one, with a file to use instead") {
+  TempDir tmp;
+  const std::string dir = tmp.path("runs");
+  std::filesystem::create_directories(dir);
+  CHECK(file_system_hint(dir) ==
+        " (it is a directory: name a database file, as sqlite:///" + dir + "/hpo.db)");
+  CHECK(file_system_hint(tmp.path("hpo.db")).find("directory") == std::string::npos);
 }
 
 }  // namespace
