@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "hpo/launch/process.h"
 #include "hpo/launch/report_reader.h"
@@ -69,13 +70,26 @@ class TrialRunner::Watch {
     for (auto& event : reader_.read_new(at_eof)) {
       switch (event.kind) {
         case ReportEvent::Kind::kEpoch: {
+          // As Optuna's Trial.report: a step's first value stands. A later
+          // one would change what the pruner and TPE decided on (a trainer
+          // that re-reports epochs after loading a checkpoint, say).
+          if (!steps_.insert(event.step).second) {
+            invalid(run, event.line,
+                    "step " + std::to_string(event.step) +
+                        " reported again; its first value is kept, as in Optuna");
+            break;
+          }
           if (curve_.empty()) first_epoch_at_ = Clock::now();
           curve_.push_back({{"step", event.step}, {"metrics", metrics_json(event.metrics)}});
           const auto it = event.metrics.find(metric_);
           if (it != event.metrics.end() && !run.pruned_at) {
             storage_.set_intermediate_value(plan_.trial_id, event.step, it->second, plan_.guard);
-            run.last_intermediate = it->second;
-            last_step_ = event.step;
+            // The latest step, not the latest line: a pruned trial's value
+            // is its value there, and the pruner judges that step.
+            if (event.step >= last_step_) {
+              run.last_intermediate = it->second;
+              last_step_ = event.step;
+            }
             fresh = true;
           }
           break;
@@ -91,9 +105,7 @@ class TrialRunner::Watch {
           if (event.fails_trial && bad_series_.empty()) {
             bad_series_ = "line " + std::to_string(event.line) + ": " + event.problem;
           }
-          if (run.invalid_lines++ == 0) {
-            run.first_invalid = "line " + std::to_string(event.line) + ": " + event.problem;
-          }
+          invalid(run, event.line, event.problem);
           break;
       }
     }
@@ -110,12 +122,18 @@ class TrialRunner::Watch {
   const std::string& bad_series() const { return bad_series_; }
 
  private:
+  static void invalid(TrainerRun& run, int line, const std::string& problem) {
+    if (run.invalid_lines++ == 0)
+      run.first_invalid = "line " + std::to_string(line) + ": " + problem;
+  }
+
   ReportReader& reader_;
   Storage& storage_;
   const TrialPlan& plan_;
   const std::string& metric_;
   nlohmann::json curve_ = nlohmann::json::array();
-  int last_step_ = -1;
+  int last_step_ = -1;  // the largest step with a value of the objective
+  std::set<int> steps_;  // every step reported in this attempt
   std::string bad_series_;  // the first broken series line, which fails the trial
   int epoch_reads_ = 0;
   Clock::time_point first_epoch_at_;

@@ -6,7 +6,8 @@ aborts the process in a trial whose x is above X; `linger: S` flushes the
 report at its end and then takes S seconds to exit, as a trainer's teardown
 can (an unflushed report's lines then arrive before the exit, not with it);
 `startup: S` sleeps S seconds before its first epoch, as loading data does;
-`exit_above: X` exits 1 in a trial whose x is above X.
+`exit_above: X` exits 1 in a trial whose x is above X; `steps: "0,3,1"` reports
+those steps in that order, all in one write.
 Records what it saw (argv, env) in its trial directory. With `leave_child`,
 it starts a `sleep` in its process group that it never waits for, as a
 data-loader worker or a shell's background job would be, and writes its pid
@@ -92,6 +93,17 @@ if mode == "garbage":
     report.write('{"type": "final", "metrics": {"score": "oops"}}\n')
     sys.exit(0)
 time.sleep(float(config.get("startup", 0.0)))
+if config.get("steps"):
+    # `steps: "0,3,0,1"`: epoch lines for these steps, in this order and in one write, line i
+    # scoring -(trial number) - 0.1 i; then `hold` seconds (time to be pruned) and a final line.
+    n = int(os.environ["HPO_TRIAL_NUMBER"])
+    steps = [int(s) for s in str(config["steps"]).split(",")]
+    report.write("".join(json.dumps({"type": "epoch", "step": s, "metrics": {"score": -n - 0.1 * i}}) + "\n"
+                         for i, s in enumerate(steps)))
+    report.flush()
+    time.sleep(float(config.get("hold", 0.0)))
+    send({"type": "final", "metrics": {"score": -n, "sharpe": 0.0}})
+    sys.exit(0)
 for epoch in range(int(config.get("epochs", 3))):
     time.sleep(float(config.get("sleep", 0.0)))
     send({"type": "epoch", "step": epoch, "metrics": {"score": score * (epoch + 1)}})

@@ -724,6 +724,27 @@ def test_report_faults(p):
                (mode, st["trials"][0], r.stdout))
 
 
+def test_report_steps_as_optuna(p):
+    # As Optuna's Trial.report: a step reported again keeps its first value (a trainer
+    # re-reporting epochs after a checkpoint must not rewrite what the pruner decided on), and
+    # is counted as an invalid line; a pruned trial's value is its value at its largest step,
+    # not at the line that came last.
+    p.study(fixed='steps: "0,3,0,1", hold: 3', extra="pruner: {name: median, n_startup_trials: 1}\n")
+    p.run("run", "--study", "s", "-n", "2")
+    con = sqlite3.connect(p.db())
+    values = {(n, step): round(v, 9) for n, step, v in con.execute(
+        "select t.number, i.step, i.intermediate_value from trial_intermediate_values i "
+        "join trials t using (trial_id)")}
+    expect(values == {(0, 0): 0.0, (0, 3): -0.1, (0, 1): -0.3, (1, 0): -1.0, (1, 3): -1.1, (1, 1): -1.3},
+           values)
+    trials = p.status()["trials"]
+    expect(trials[0]["state"] == "COMPLETE" and trials[1]["state"] == "PRUNED", trials)
+    expect(abs(trials[1]["value"] - -1.1) < 1e-12, trials[1])
+    bad = dict(con.execute("select t.number, a.value_json from trial_system_attributes a join trials t "
+                           "using (trial_id) where a.key = 'hpo:first_invalid_report_line'").fetchall())
+    expect(set(bad) == {0, 1} and all("step 0 reported again" in v for v in bad.values()), bad)
+
+
 def test_huge_log_output(p):
     p.study(fixed="mode: spam")
     p.run("run", "--study", "s", "-n", "1")
