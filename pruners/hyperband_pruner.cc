@@ -49,7 +49,7 @@ int HyperbandPruner::bracket_of(const std::string& study_name, int number) const
 }
 
 PruneDecision HyperbandPruner::decide(const PrunerStudy& study, const PrunerTrial& trial) {
-  if (brackets_.empty() && !initialize(study)) return {};
+  if (!ready(study)) return {};
   const int bracket = bracket_of(study.name, trial.number);
   PrunerStudy same_bracket{study.name, study.direction, {}};
   for (const auto& t : study.trials) {

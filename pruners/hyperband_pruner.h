@@ -25,7 +25,11 @@ class HyperbandPruner : public Pruner {
   std::string name() const override { return "hyperband"; }
   PruneDecision decide(const PrunerStudy& study, const PrunerTrial& trial) override;
 
-  // The bracket of trial `number`; valid once brackets exist.
+  // Sets up the brackets if they can be: max_resource is given, or `study`
+  // has a COMPLETE trial with steps to take it from. True once they exist.
+  bool ready(const PrunerStudy& study) { return !brackets_.empty() || initialize(study); }
+
+  // The bracket of trial `number`; 0 until the brackets exist.
   int bracket_of(const std::string& study_name, int number) const;
   int n_brackets() const { return static_cast<int>(brackets_.size()); }
 

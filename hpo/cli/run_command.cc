@@ -24,6 +24,7 @@
 #include "hpo/gpu/utilization_sampler.h"
 #include "hpo/launch/process.h"
 #include "hpo/report/study_view.h"
+#include "hpo/run/bracket_sampler.h"
 #include "hpo/run/mo_sampler_factory.h"
 #include "hpo/run/progress.h"
 #include "hpo/run/pruner_factory.h"
@@ -171,6 +172,9 @@ void print_plan(const StudyConfig& config, const PreparedStudy& prepared, const 
   std::cout << "study " << config.name << (prepared.created ? " (new)" : " (continuing)") << ": "
             << config.n_trials << " new trial(s), " << config.n_jobs << " at a time, sampler "
             << sampler.name() << " (seed " << prepared.seed << "), pruner " << pruner.name()
+            << (dynamic_cast<const BracketSampler*>(&sampler)
+                    ? " (each bracket's trials sampled apart, as in Optuna)"
+                    : "")
             << ", storage " << storage.url() << "\n"
             << "profile " << p.gpu.choice.profile.name << " (" << p.gpu.choice.reason << "), "
             << slots.n_jobs() << " slot(s)"
@@ -312,7 +316,13 @@ int run(const RunFlags& flags) {
   mark_orphans(*storage, before, config.heartbeat_interval_s);  // they resume first, below
   const SamplerContext context{static_cast<int>(before.trials.size()) + config.n_trials,
                                placement.space.bounded()};
-  auto sampler = study_sampler(config, prepared.seed, context);
+  std::unique_ptr<Sampler> sampler = study_sampler(config, prepared.seed, context);
+  if (auto* hyperband = dynamic_cast<HyperbandPruner*>(pruner.get())) {
+    // As Optuna: each trial is sampled from its own bracket's trials.
+    sampler = std::make_unique<BracketSampler>(
+        [&config, &prepared, context] { return study_sampler(config, prepared.seed, context); },
+        *hyperband, config.name);
+  }
   sampler->tell_prior(std::move(warm.prior));
   print_plan(config, prepared, *sampler, *pruner, *storage, placement);
   for (const auto& line : warm.notes) std::cout << line << "\n";

@@ -813,6 +813,14 @@ def test_pruning(p):
     """)
     n = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, check=True).stdout
     expect(int(n) == len(pruned), n)
+    # Hyperband with TPE: as in Optuna, each bracket's trials are sampled by a sampler of their own
+    # (tests/unit/bracket_sampler_test.cc); the run says so, and prunes as successive halving.
+    p.study(name="hb", fixed="epochs: 9", sampler="{name: tpe, seed: 1, n_startup_trials: 3}",
+            extra="pruner: {name: hyperband, max_resource: 9}\n")
+    out = p.run("run", "--study", "hb", "-n", "12").stdout
+    expect("pruner hyperband (each bracket's trials sampled apart, as in Optuna)" in out.splitlines()[0], out)
+    states = [t["state"] for t in p.status("hb")["trials"]]
+    expect(len(states) == 12 and set(states) <= {"COMPLETE", "PRUNED"} and "PRUNED" in states, (states, out))
 
 
 def test_oom(p):
