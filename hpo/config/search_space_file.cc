@@ -69,6 +69,16 @@ IntDistribution parse_int(const YamlMap& map) {
   const YamlNode high = map.require("high");
   d.low = low.as_int();
   d.high = high.as_int();
+  // Values are stored as doubles (Optuna's param_value), which hold every
+  // integer only up to 2^53; within that, high - low fits the samplers' int64.
+  constexpr int64_t kExact = int64_t{1} << 53;
+  for (const YamlNode* bound : {&low, &high}) {
+    const int64_t v = bound->as_int();
+    if (v < -kExact || v > kExact)
+      bound->fail("an int parameter's bounds must lie within -2^53..2^53 (" +
+                  std::to_string(kExact) + "): its values are stored as doubles, as Optuna " +
+                  "stores them, got " + bound->describe());
+  }
   if (d.low > d.high) {
     high.fail("an int parameter needs low <= high, got low " + low.describe() + " and high " +
               high.describe());

@@ -223,14 +223,18 @@ TEST_CASE("non-finite and overflowing bounds") {
                     "2: params.n.high", "integer 9223372036854775808 is out of range");
   check_space_error("params:\n  n: {type: int, low: -9223372036854775809, high: 0}\n",
                     "2: params.n.low", "out of range");
-  // The full int64 range is fine, and its width does not overflow the step check.
-  CHECK_NOTHROW(
-      parse("params:\n  n: {type: int, low: -9223372036854775808, "
-            "high: 9223372036854775807}\n"));
+  // Values are stored as doubles: bounds past 2^53 would come back as other
+  // integers (and their width overflowed the samplers' int64 arithmetic).
   check_space_error(
-      "params:\n  n: {type: int, low: -9223372036854775808, high: 9223372036854775807, "
-      "step: 2}\n",
-      "2: params.n.step", "does not divide high - low (18446744073709551615)");
+      "params:\n  n: {type: int, low: -9223372036854775808, high: 9223372036854775807}\n",
+      "2: params.n.low", "must lie within -2^53..2^53 (9007199254740992)");
+  check_space_error("params:\n  n: {type: int, low: 0, high: 9007199254740993}\n",
+                    "2: params.n.high", "must lie within -2^53..2^53");
+  CHECK_NOTHROW(
+      parse("params:\n  n: {type: int, low: -9007199254740992, high: 9007199254740992}\n"));
+  check_space_error(
+      "params:\n  n: {type: int, low: -9007199254740992, high: 9007199254740991, step: 2}\n",
+      "2: params.n.step", "does not divide high - low (18014398509481983)");
 }
 
 TEST_CASE("choices must be present, non-empty and distinct") {
