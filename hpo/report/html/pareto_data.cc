@@ -15,6 +15,10 @@ namespace {
 
 using json = nlohmann::json;
 
+bool all_finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
 // The hypervolume of the feasible front over the trials up to each of a few
 // steps (trial numbers), in number order.
 json hypervolume_json(const StudyView& view, size_t max_steps) {
@@ -22,7 +26,9 @@ json hypervolume_json(const StudyView& view, size_t max_steps) {
   std::vector<int> numbers;
   Losses losses;
   for (const auto& t : view.trials) {
-    if (!has_all_values(view, t) || !trial_feasible(t)) continue;
+    // An infinite value would make the volume infinite from that trial on:
+    // left out, as from every chart (pareto_json says how many).
+    if (!has_all_values(view, t) || !trial_feasible(t) || !all_finite(t.values)) continue;
     numbers.push_back(t.number);
     losses.push_back(to_losses(t.values, directions));
   }
@@ -58,20 +64,23 @@ json pareto_json(const StudyView& view, size_t max_steps) {
     d["directions"].push_back(dir == Direction::kMaximize ? "maximize" : "minimize");
   const std::set<int> front = pareto_numbers(view);
   d["points"] = json::array();
+  int infinite = 0, infinite_front = 0;
   for (const auto& t : view.trials) {
     if (!has_all_values(view, t)) continue;
-    json values = json::array();
-    bool finite = true;
-    for (double v : t.values) {
-      finite = finite && std::isfinite(v);
-      values.push_back(v);
+    if (!all_finite(t.values)) {  // no place on a chart's axis
+      ++infinite;
+      infinite_front += front.count(t.number) > 0;
+      continue;
     }
-    if (!finite) continue;  // no place on a chart's axis
     d["points"].push_back({{"n", t.number},
-                           {"values", values},
+                           {"values", t.values},
                            {"feasible", trial_feasible(t)},
                            {"front", front.count(t.number) > 0}});
   }
+  // What the charts cannot show, so that the page can say so: the front is
+  // `front_size` trials, as hpo best lists it, drawn or not.
+  d["front_size"] = front.size();
+  d["not_drawn"] = {{"trials", infinite}, {"front", infinite_front}};
   d["constrained"] = has_constraints(view.trials);
   d["hypervolume"] = hypervolume_json(view, max_steps);
   return d;

@@ -12,8 +12,11 @@
 namespace hpo {
 
 // {"metrics", "directions", "points": [{"n", "values", "feasible", "front"}],
+//  "front_size", "not_drawn": {"trials", "front"},
 //  "hypervolume": {"reference": [...], "n": [...], "hv": [...]}}; null for a
-// one-objective study. The reference point is just beyond the worst
+// one-objective study. A trial with an infinite value is no point (counted
+// in not_drawn, and in its "front" when on the front) and no part of the
+// hypervolume. The reference point is just beyond the worst
 // feasible value of each objective (as Optuna sets one); the hypervolume is
 // sampled at `max_steps` trials at most, evenly spaced, and the last.
 nlohmann::json pareto_json(const StudyView& view, size_t max_steps);

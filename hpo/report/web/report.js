@@ -109,7 +109,7 @@
       : 'Objective: ' + data.metric + ', ' + data.direction;
     let text = trials.length + ' trial(s)' + (parts.length ? ': ' + parts.join(', ') : '') + '. ' + goals + '.';
     if (data.best && data.pareto) {
-      text += ' Pareto front: ' + data.pareto.points.filter(q => q.front).length + ' trial(s); section 9 shows its knee, trial ' + data.best.n + '.';
+      text += ' Pareto front: ' + data.pareto.front_size + ' trial(s); section 9 shows its knee, trial ' + data.best.n + '.';
     } else if (data.best) {
       text += ' Best: trial ' + data.best.n + ', ' + data.metric + ' = ' + valueText(data.best) + '.';
       if (data.best.value === null) text += ' An infinite value has no place on a value axis: the charts show it in the history\'s "no value" row.';
@@ -656,7 +656,10 @@
          ' that break them are grey x marks, outside the front' : '') + '. The hypervolume is the region ' +
          'the front dominates up to a reference point just beyond the worst ' + (p.constrained ? 'feasible ' : '') +
          'value of each objective (' + (hv.reference || []).map(numberText).join(', ') +
-         '): it grows as the search finds better trade-offs. hpo export --knee or --weights picks one trial of the front.');
+         '): it grows as the search finds better trade-offs. hpo export --knee or --weights picks one trial of the front.' +
+         (p.not_drawn.trials ? ' ' + p.not_drawn.trials + ' trial(s) with an infinite objective value are not drawn ' +
+          '(no place on an axis) and left out of the hypervolume' + (p.not_drawn.front ? '; ' + p.not_drawn.front +
+          ' of them on the front, which is ' + p.front_size + ' trial(s) in all (hpo best lists them)' : '') + '.' : ''));
   }
 
   [summary, history, curves, picker, parallel, slices, importance, metrics, timeline, failures, best, overfitting, pareto].forEach(draw => {
