@@ -20,33 +20,6 @@ namespace hpo::trainer {
 
 namespace {
 
-// Keeps every k-th date of `samples` (whole cross-sections, so daily scores
-// stay meaningful) with k the smallest that leaves at most `max` samples.
-// When even one date holds more than `max`, keeps the first date that has
-// samples: a date is never cut.
-std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRange& range,
-                               int64_t max) {
-  if (max <= 0 || int64_t(samples.size()) <= max) return samples;
-  uint32_t first = UINT32_MAX, last = 0;
-  for (const Sample& s : samples) {
-    first = std::min(first, s.day);
-    last = std::max(last, s.day);
-  }
-  // Every k-th date keeps about 1/k of the samples, but rounding up the
-  // dates can keep a little more: try the next k until it fits. Past the
-  // last date's offset, a larger k keeps the same single date.
-  for (size_t k = (samples.size() + size_t(max) - 1) / size_t(max); k <= last - range.begin; ++k) {
-    std::vector<Sample> out;
-    for (const Sample& s : samples)
-      if ((s.day - range.begin) % k == 0) out.push_back(s);
-    if (!out.empty() && int64_t(out.size()) <= max) return out;
-  }
-  std::vector<Sample> out;
-  for (const Sample& s : samples)
-    if (s.day == first) out.push_back(s);
-  return out;
-}
-
 // The samples of validation block `block`: with epoch_select_frac, its first
 // part into `select` and the rest into `valid`; otherwise all into `valid`.
 void validation_samples(const FeatureSet& fs, const DayRange& block, const TrainerConfig& config,

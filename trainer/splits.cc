@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "trainer/error.h"
 
@@ -51,6 +52,23 @@ std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range, size
     for (size_t t = range.begin; t < end; ++t)
       if (names[t - range.begin] >= fs.min_names && eligible(i, t))
         out.push_back({uint32_t(i), uint32_t(t)});
+  return out;
+}
+
+std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRange& range,
+                               int64_t max) {
+  if (max <= 0 || samples.empty()) return samples;
+  uint32_t first = UINT32_MAX;
+  for (const Sample& s : samples) first = std::min(first, s.day);
+  size_t names = 0;
+  for (const Sample& s : samples) names += s.day == first;
+  const size_t days = range.end > first ? range.end - first : 1;
+  const size_t expected = names * days;
+  if (expected <= size_t(max)) return samples;
+  const size_t k = (expected + size_t(max) - 1) / size_t(max);
+  std::vector<Sample> out;
+  for (const Sample& s : samples)
+    if ((s.day - first) % k == 0) out.push_back(s);
   return out;
 }
 

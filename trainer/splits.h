@@ -48,6 +48,17 @@ struct Sample {
 // uses too, so training and scoring see one universe).
 std::vector<Sample> samples_in(const FeatureSet& fs, const DayRange& range, size_t lookback = 1);
 
+// The samples of every k-th date of `samples` (whole cross-sections, so
+// daily scores stay meaningful), counted from the first date that has any,
+// for a validation window `range` capped at about `max` samples (0: all).
+// k is fixed by what that first date knows: its names times the window's
+// days from it, over `max`. So whether a date is scored never depends on a
+// later day's rows (a name listed or delisted later in the window). Keeps at most `max` plus one
+// date's names while the universe holds steady, more if it grows; a cap below the first date's
+// names keeps that whole date alone.
+std::vector<Sample> thin_dates(const std::vector<Sample>& samples, const DayRange& range,
+                               int64_t max);
+
 // Days a ticker's samples start after its first row, for `lookback`.
 size_t warmup_days(size_t lookback);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -204,19 +205,54 @@ TEST_CASE("splits: validation can be thinned to whole dates") {
   Dataset all = make_dataset(small_panel(), config);
   config.max_valid_samples = int64_t(all.valid.size() / 3);
   Dataset thin = make_dataset(small_panel(), config);
-  CHECK(thin.valid.size() <= size_t(config.max_valid_samples));
+  REQUIRE(!all.valid.empty());
+  // Every k-th date from the first, k from that date's names times the days.
+  const uint32_t first = all.valid.front().day;
+  size_t names = 0;
+  for (const Sample& s : all.valid) names += s.day == first;
+  const size_t expected = names * (all.splits.valid.end - first);
+  const size_t k =
+      (expected + size_t(config.max_valid_samples) - 1) / size_t(config.max_valid_samples);
+  CHECK(k >= 3);
+  size_t on_stride = 0;
+  for (const Sample& s : all.valid) on_stride += (s.day - first) % k == 0;
+  CHECK(thin.valid.size() == on_stride);
   CHECK(thin.valid.size() > 0);
-  // Every k-th date from the first, with k the smallest stride that fits.
-  auto on_stride = [&](size_t k) {
-    size_t n = 0;
-    for (const Sample& s : all.valid) n += (s.day - all.splits.valid.begin) % k == 0;
-    return n;
-  };
-  size_t k = 3;
-  while (on_stride(k) > size_t(config.max_valid_samples)) ++k;
-  CHECK(thin.valid.size() == on_stride(k));
-  for (const Sample& s : thin.valid) CHECK((s.day - thin.splits.valid.begin) % k == 0);
+  CHECK(thin.valid.size() <= size_t(config.max_valid_samples) + names);
+  for (const Sample& s : thin.valid) CHECK((s.day - first) % k == 0);
   CHECK(thin.test.size() == all.test.size());
+}
+
+TEST_CASE("splits: which validation dates are scored never depends on a later day's rows") {
+  // A window's samples, then the same window with rows after day D dropped
+  // or added (names delisting or listing later): the dates kept up to D, and their samples, are the
+  // same.
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 300; ++round) {
+    const DayRange range{100, 100 + 20 + rng() % 80};
+    const uint32_t tickers = 5 + uint32_t(rng() % 40);
+    std::vector<Sample> base;
+    for (uint32_t t = 0; t < tickers; ++t)
+      for (size_t d = range.begin; d < range.end; ++d)
+        if (rng() % 10 != 0) base.push_back({t, uint32_t(d)});
+    const size_t cut = range.begin + 1 + rng() % (range.size() - 1);  // D = cut - 1
+    std::vector<Sample> later = base;
+    const size_t extra = rng() % 30;
+    for (uint32_t t = tickers; t < tickers + extra; ++t)  // listed after D
+      for (size_t d = cut; d < range.end; ++d) later.push_back({t, uint32_t(d)});
+    later.erase(std::remove_if(later.begin(), later.end(),
+                               [&](const Sample& s) { return s.day >= cut && rng() % 3 == 0; }),
+                later.end());
+    const int64_t max = int64_t(1 + rng() % base.size());
+    auto upto = [&](const std::vector<Sample>& kept) {
+      std::vector<std::pair<uint32_t, uint32_t>> out;
+      for (const Sample& s : kept)
+        if (s.day < cut) out.push_back({s.ticker, s.day});
+      return out;
+    };
+    CAPTURE(round);
+    CHECK(upto(thin_dates(base, range, max)) == upto(thin_dates(later, range, max)));
+  }
 }
 
 TEST_CASE("splits: a cap below one date's names keeps one whole date") {
