@@ -815,7 +815,7 @@ def test_pruning(p):
     expect(int(n) == len(pruned), n)
     # Hyperband with TPE: as in Optuna, each bracket's trials are sampled by a sampler of their own
     # (tests/unit/bracket_sampler_test.cc); the run says so, and prunes as successive halving.
-    p.study(name="hb", fixed="epochs: 9", sampler="{name: tpe, seed: 1, n_startup_trials: 3}",
+    p.study(name="hb", fixed="epochs: 9, sleep: 0.05", sampler="{name: tpe, seed: 1, n_startup_trials: 3}",
             extra="pruner: {name: hyperband, max_resource: 9}\n")
     out = p.run("run", "--study", "hb", "-n", "12").stdout
     expect("pruner hyperband (each bracket's trials sampled apart, as in Optuna)" in out.splitlines()[0], out)

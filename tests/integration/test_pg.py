@@ -114,7 +114,7 @@ def test_wrong_password_and_bad_urls(p):
 
 def test_concurrent_processes(p):
     # 8 hpo processes x 25 trials on one study: numbers exactly 0..199, all
-    # COMPLETE, every float value distinct; one connection per process.
+    # COMPLETE, every float value distinct; at most two connections per process.
     p.study()
     start = time.time()
     procs = [subprocess.Popen([p.hpo, "run", "--study", "s", "-n", "25"], cwd=p.dir,
@@ -134,7 +134,9 @@ def test_concurrent_processes(p):
     check_concurrent_study(st, 200)
     values = [t["value"] for t in st["trials"]]
     expect(len(set(values)) == 200, "repeated objective values")
-    expect(most <= 8, f"{most} connections for 8 processes")
+    # Two at most per process: one for its calls, one its heartbeats open once a trial outlasts
+    # the beat interval (a loaded machine), so that a beat never waits behind a call.
+    expect(most <= 16, f"{most} connections for 8 processes")
     print(f"8 processes x 25 trials: {elapsed:.1f} s, at most {most} connections to the study database")
 
 
