@@ -4,32 +4,18 @@
 
 #include <limits>
 
+#include "two_objective_study.h"
+
 namespace hpo {
 namespace {
-
-// Maximizes `a`, minimizes `b`: one COMPLETE trial per point, in order.
-StudyView pareto_study(const std::vector<std::pair<double, double>>& points) {
-  StudyView view;
-  view.study.directions = {Direction::kMaximize, Direction::kMinimize};
-  view.study.direction = Direction::kMaximize;
-  view.metrics = {"a", "b"};
-  for (size_t i = 0; i < points.size(); ++i) {
-    TrialRecord t;
-    t.number = static_cast<int>(i);
-    t.state = TrialState::kComplete;
-    t.values = {points[i].first, points[i].second};
-    t.value = points[i].first;
-    view.trials.push_back(t);
-  }
-  return view;
-}
 
 TEST_CASE(
     "pareto_json: an infinite value is counted as not drawn, and the volume goes on without it") {
   const double inf = std::numeric_limits<double>::infinity();
   // Trial 2 (a = inf, b = 0.8) is on the front, and dominates 0, 1 and 4;
   // trial 3 (0.2, 0.1) is on it too.
-  const StudyView view = pareto_study({{1.0, 1.0}, {0.5, 2.0}, {inf, 0.8}, {0.2, 0.1}, {inf, 5.0}});
+  const StudyView view =
+      two_objective_study({{1.0, 1.0}, {0.5, 2.0}, {inf, 0.8}, {0.2, 0.1}, {inf, 5.0}});
   const nlohmann::json d = pareto_json(view, 200);
   std::vector<int> drawn;
   for (const auto& p : d["points"]) drawn.push_back(p["n"].get<int>());
@@ -44,7 +30,7 @@ TEST_CASE(
     REQUIRE(v.is_number());
     CHECK(std::isfinite(v.get<double>()));
   }
-  const StudyView finite = pareto_study({{1.0, 1.0}, {0.5, 2.0}, {0.2, 0.1}});
+  const StudyView finite = two_objective_study({{1.0, 1.0}, {0.5, 2.0}, {0.2, 0.1}});
   CHECK(pareto_json(finite, 200)["hypervolume"]["hv"] == hv["hv"]);
   CHECK(pareto_json(finite, 200)["not_drawn"]["trials"] == 0);
 }

@@ -8,29 +8,10 @@
 
 #include "hpo/report/trial_json.h"
 #include "hpo/run/objectives.h"
+#include "two_objective_study.h"
 
 namespace hpo {
 namespace {
-
-// A study maximizing `a` and minimizing `b`, with one COMPLETE trial per
-// point (numbered in order) and constraint values where given.
-StudyView two_objectives(const std::vector<std::pair<double, double>>& points,
-                         const std::vector<std::vector<double>>& constraints = {}) {
-  StudyView view;
-  view.study.directions = {Direction::kMaximize, Direction::kMinimize};
-  view.study.direction = Direction::kMaximize;
-  view.metrics = {"a", "b"};
-  for (size_t i = 0; i < points.size(); ++i) {
-    TrialRecord t;
-    t.number = static_cast<int>(i);
-    t.state = TrialState::kComplete;
-    t.values = {points[i].first, points[i].second};
-    t.value = points[i].first;
-    if (i < constraints.size()) t.system_attrs["constraints"] = constraints[i];
-    view.trials.push_back(t);
-  }
-  return view;
-}
 
 std::vector<int> front_numbers(const std::vector<const TrialRecord*>& trials) {
   std::vector<int> out;
@@ -44,7 +25,7 @@ const std::vector<std::pair<double, double>> kKnown = {
     {1.0, 1.0}, {0.8, 0.3}, {0.2, 0.0}, {0.5, 0.5}};
 
 TEST_CASE("the Pareto front of a known study, and its knee") {
-  const StudyView view = two_objectives(kKnown);
+  const StudyView view = two_objective_study(kKnown);
   const auto front = pareto_trials(view);
   CHECK(front_numbers(front) == std::vector<int>{0, 1, 2});
   const auto scaled = normalized_losses(view, front);
@@ -54,7 +35,7 @@ TEST_CASE("the Pareto front of a known study, and its knee") {
 }
 
 TEST_CASE("weights pick the trial of the front with the smallest weighted scaled loss") {
-  const StudyView view = two_objectives(kKnown);
+  const StudyView view = two_objective_study(kKnown);
   const auto front = pareto_trials(view);
   CHECK(pick_weighted(view, front, {0.9, 0.1}).trial->number == 0);
   CHECK(pick_weighted(view, front, {0.1, 0.9}).trial->number == 2);
@@ -67,7 +48,7 @@ TEST_CASE("infinite objectives scale beyond the finite ones, and the picks stay 
   const double inf = std::numeric_limits<double>::infinity();
   // The review's study: maximize a, minimize b; trial 3 has b = -inf.
   const StudyView view =
-      two_objectives({{0.1, 0.5}, {0.05, 0.2}, {0.08, 0.3}, {0.02, -inf}, {0.12, 0.9}});
+      two_objective_study({{0.1, 0.5}, {0.05, 0.2}, {0.08, 0.3}, {0.02, -inf}, {0.12, 0.9}});
   const auto front = pareto_trials(view);
   CHECK(pick_weighted(view, front, {1, 0}).trial->number == 4);  // was 0: NaN sums
   CHECK(pick_weighted(view, front, {0, 1}).trial->number == 3);
@@ -84,7 +65,7 @@ TEST_CASE("infinite objectives scale beyond the finite ones, and the picks stay 
       return k == 0 ? inf : k == 1 ? -inf : std::uniform_real_distribution<double>(-1, 1)(rng);
     };
     for (int i = 0; i < 6; ++i) points.push_back({draw(), draw()});
-    const StudyView v = two_objectives(points);
+    const StudyView v = two_objective_study(points);
     const auto f = pareto_trials(v);
     const auto scaled = normalized_losses(v, f);
     for (size_t k = 0; k < 2; ++k) {
@@ -109,11 +90,11 @@ TEST_CASE("with constraints, the front is the feasible trials' (none when none i
   // Trial 4 would dominate every other but violates its constraint.
   auto points = kKnown;
   points.push_back({1.2, 0.1});
-  const StudyView view = two_objectives(points, {{-1}, {0}, {-0.5}, {-1}, {0.1}});
+  const StudyView view = two_objective_study(points, {{-1}, {0}, {-0.5}, {-1}, {0.1}});
   CHECK(front_numbers(pareto_trials(view)) == std::vector<int>{0, 1, 2});
   CHECK_FALSE(trial_feasible(view.trials[4]));
   CHECK(trial_feasible(view.trials[1]));  // 0 holds, as Optuna's <= 0
-  const StudyView none = two_objectives({{1, 1}, {2, 2}}, {{1}, {2}});
+  const StudyView none = two_objective_study({{1, 1}, {2, 2}}, {{1}, {2}});
   CHECK(pareto_trials(none).empty());
 }
 
@@ -156,7 +137,7 @@ TEST_CASE("the CSV of a study with several objectives: a column per objective an
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<std::pair<double, double>> points;
   for (int i = 0; i < 40; ++i) points.push_back({u(rng), u(rng)});
-  const StudyView view = two_objectives(points);
+  const StudyView view = two_objective_study(points);
   std::stringstream csv(trials_csv(view));
   std::string line;
   std::getline(csv, line);
