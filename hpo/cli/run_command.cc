@@ -130,6 +130,8 @@ void record_sampler_choice(Storage& storage, const PreparedStudy& prepared,
   std::cout << "sampler " << choice["name"].get<std::string>() << ": "
             << choice["why"].get<std::string>();
   if (startup > 0) std::cout << "; the first " << startup << " trial(s) are startup points";
+  if (startup > 0 && dynamic_cast<const BracketSampler*>(&sampler))
+    std::cout << " in each Hyperband bracket";
   if (warm) std::cout << " (warm-started)";
   std::cout << "\n";
   storage.set_study_user_attr(prepared.record.id, kSamplerAttr, choice);

@@ -819,6 +819,7 @@ def test_pruning(p):
             extra="pruner: {name: hyperband, max_resource: 9}\n")
     out = p.run("run", "--study", "hb", "-n", "12").stdout
     expect("pruner hyperband (each bracket's trials sampled apart, as in Optuna)" in out.splitlines()[0], out)
+    expect("the first 3 trial(s) are startup points in each Hyperband bracket" in out, out)
     states = [t["state"] for t in p.status("hb")["trials"]]
     expect(len(states) == 12 and set(states) <= {"COMPLETE", "PRUNED"} and "PRUNED" in states, (states, out))
 
