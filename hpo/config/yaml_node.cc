@@ -15,6 +15,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
+#include "hpo/text/utf8.h"
 
 namespace hpo {
 
@@ -246,26 +247,11 @@ std::string read_text_file(const std::string& path, const std::string& what) {
 namespace {
 
 // The offset of the first byte that does not begin a well-formed UTF-8
-// sequence (RFC 3629: no overlongs, surrogates or code points past
-// U+10FFFF), or npos. A NUL counts too: no text file holds one.
+// character, or npos. A NUL counts too: no text file holds one.
 size_t first_non_utf8(const std::string& text) {
-  for (size_t i = 0; i < text.size();) {
-    const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char c = byte(i);
-    size_t n = c < 0x80                 ? 1
-               : c >= 0xC2 && c <= 0xDF ? 2
-               : c >= 0xE0 && c <= 0xEF ? 3
-               : c >= 0xF0 && c <= 0xF4 ? 4
-                                        : 0;
-    if (c == 0 || n == 0 || i + n > text.size()) return i;
-    for (size_t k = 1; k < n; ++k)
-      if ((byte(i + k) & 0xC0) != 0x80) return i;
-    if (n >= 3) {
-      const unsigned char d = byte(i + 1);
-      if ((c == 0xE0 && d < 0xA0) || (c == 0xED && d > 0x9F) || (c == 0xF0 && d < 0x90) ||
-          (c == 0xF4 && d > 0x8F))
-        return i;
-    }
+  for (size_t i = 0, skip = 0; i < text.size();) {
+    const size_t n = utf8_char_at(text, i, skip);
+    if (n == 0 || text[i] == '\0') return i;
     i += n;
   }
   return std::string::npos;

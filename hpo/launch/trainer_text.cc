@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include "hpo/text/utf8.h"
+
 namespace hpo {
 
 namespace {
@@ -9,44 +11,6 @@ namespace {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
 bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
-
-// How many bytes the sequence led by `lead` has, and the range its second
-// byte must fall in (which rules out overlong forms, surrogates and code
-// points past U+10FFFF); 0 for a byte that cannot lead one.
-struct Lead {
-  size_t length;
-  unsigned char low, high;
-};
-
-Lead lead_of(unsigned char c) {
-  if (c < 0x80) return {1, 0, 0};
-  if (c >= 0xC2 && c <= 0xDF) return {2, 0x80, 0xBF};
-  if (c == 0xE0) return {3, 0xA0, 0xBF};
-  if (c == 0xED) return {3, 0x80, 0x9F};
-  if (c >= 0xE1 && c <= 0xEF) return {3, 0x80, 0xBF};
-  if (c == 0xF0) return {4, 0x90, 0xBF};
-  if (c >= 0xF1 && c <= 0xF3) return {4, 0x80, 0xBF};
-  if (c == 0xF4) return {4, 0x80, 0x8F};
-  return {0, 0, 0};
-}
-
-// How many bytes at `at` form a valid character; when none do, returns 0
-// and sets `skip` to the bytes of the invalid sequence (at least 1).
-size_t valid_at(std::string_view s, size_t at, size_t& skip) {
-  const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
-  const Lead lead = lead_of(byte(at));
-  skip = 1;
-  if (lead.length == 1) return 1;
-  if (lead.length == 0) return 0;
-  for (size_t i = 1; i < lead.length; ++i) {
-    if (at + i >= s.size()) return 0;
-    const unsigned char c = byte(at + i);
-    const bool ok = i == 1 ? c >= lead.low && c <= lead.high : continuation(c);
-    if (!ok) return 0;
-    skip = i + 1;
-  }
-  return lead.length;
-}
 
 }  // namespace
 
@@ -56,7 +20,7 @@ std::string valid_utf8(std::string_view bytes) {
   size_t at = 0;
   while (at < bytes.size()) {
     size_t skip = 1;
-    const size_t n = valid_at(bytes, at, skip);
+    const size_t n = utf8_char_at(bytes, at, skip);
     if (n > 0) {
       out.append(bytes.substr(at, n));
       at += n;
