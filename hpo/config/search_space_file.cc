@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <utility>
 
 #include "hpo/config/did_you_mean.h"
 #include "hpo/config/param_condition.h"
@@ -72,8 +73,7 @@ IntDistribution parse_int(const YamlMap& map) {
   // Values are stored as doubles (Optuna's param_value), which hold every
   // integer only up to 2^53; within that, high - low fits the samplers' int64.
   constexpr int64_t kExact = int64_t{1} << 53;
-  for (const YamlNode* bound : {&low, &high}) {
-    const int64_t v = bound->as_int();
+  for (const auto& [bound, v] : {std::pair{&low, d.low}, std::pair{&high, d.high}}) {
     if (v < -kExact || v > kExact)
       bound->fail("an int parameter's bounds must lie within -2^53..2^53 (" +
                   std::to_string(kExact) + "): its values are stored as doubles, as Optuna " +
