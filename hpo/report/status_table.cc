@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <set>
 #include <sstream>
 
@@ -13,6 +12,7 @@
 #include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/trial_constraints.h"
+#include "hpo/text/utf8.h"
 
 namespace hpo {
 
@@ -25,40 +25,6 @@ std::string cell_of(const nlohmann::json& j) {
 }
 
 using Row = std::vector<std::string>;
-
-// The code point of the UTF-8 sequence at `s[i]`, and its length in `len`;
-// nullopt (len 1) for a byte that starts no valid sequence.
-std::optional<char32_t> utf8_at(const std::string& s, size_t i, size_t& len) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = byte(i);
-  len = 1;
-  size_t n = 0;
-  char32_t cp = 0;
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-    cp = c & 0x1f;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    cp = c & 0x0f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    cp = c & 0x07;
-  } else {
-    return std::nullopt;
-  }
-  if (i + n > s.size()) return std::nullopt;
-  for (size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xc0) != 0x80) return std::nullopt;
-    cp = (cp << 6) | (byte(i + k) & 0x3f);
-  }
-  // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-      (cp >= 0xd800 && cp <= 0xdfff)) {
-    return std::nullopt;
-  }
-  len = n;
-  return cp;
-}
 
 // Code points a terminal acts on rather than shows: the C1 controls (0x9b
 // opens an escape sequence on some), and the line separators and bidi
@@ -79,18 +45,20 @@ std::string one_line(const std::string& cell) {
   for (size_t i = 0; i < cell.size();) {
     const unsigned char c = static_cast<unsigned char>(cell[i]);
     if (c >= 0x80) {
-      size_t len = 1;
-      const auto cp = utf8_at(cell, i, len);
-      if (!cp) {
-        std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      size_t skip = 1;
+      const size_t len = utf8_char_at(cell, i, skip);
+      if (len == 0) {
+        std::snprintf(hex, sizeof hex, "\\x%02x", c);  // one byte at a time, each shown
         out += hex;
-      } else if (acts_on_terminal(*cp)) {
-        std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(*cp));
+        i += 1;
+      } else if (const char32_t cp = utf8_code_point(cell, i, len); acts_on_terminal(cp)) {
+        std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(cp));
         out += hex;
+        i += len;
       } else {
         out.append(cell, i, len);
+        i += len;
       }
-      i += len;
       continue;
     }
     ++i;

@@ -42,4 +42,13 @@ size_t utf8_char_at(std::string_view s, size_t at, size_t& skip) {
   return lead.length;
 }
 
+char32_t utf8_code_point(std::string_view s, size_t at, size_t length) {
+  static const unsigned char kLeadBits[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  char32_t cp = static_cast<unsigned char>(s[at]) & kLeadBits[length];
+  for (size_t i = 1; i < length; ++i) {
+    cp = (cp << 6) | (static_cast<unsigned char>(s[at + i]) & 0x3F);
+  }
+  return cp;
+}
+
 }  // namespace hpo

@@ -15,6 +15,10 @@ namespace hpo {
 // have been valid, at least 1, as Python's errors="replace" counts them).
 size_t utf8_char_at(std::string_view s, size_t at, size_t& skip);
 
+// The code point of the well-formed character of `length` bytes at `at`, as
+// utf8_char_at measured it.
+char32_t utf8_code_point(std::string_view s, size_t at, size_t length);
+
 }  // namespace hpo
 
 #endif  // HPO_TEXT_UTF8_H_
