@@ -67,9 +67,6 @@ class Sampler {
   std::vector<TrialView> prior_;
 };
 
-// The samplers a study file can name: the one list of them.
-const std::vector<std::string>& sampler_names();
-
 }  // namespace hpo
 
 #endif  // HPO_SAMPLERS_SAMPLER_H_

@@ -36,8 +36,8 @@
 #include "hpo/run/trainer_program.h"
 #include "hpo/run/warm_start.h"
 #include "hpo/storage/open_storage.h"
-#include "samplers/mo_sampler_names.h"
 #include "samplers/prior_observations.h"
+#include "samplers/sampler_names.h"
 
 namespace hpo {
 

@@ -15,8 +15,7 @@
 #include "hpo/config/yaml_node.h"
 #include "hpo/storage/optuna_revision.h"  // its constants only: hpo_config links no storage
 #include "pruners/pruner.h"
-#include "samplers/mo_sampler_names.h"
-#include "samplers/sampler.h"
+#include "samplers/sampler_names.h"
 
 namespace hpo {
 

@@ -3,10 +3,10 @@
 #include "hpo/config/did_you_mean.h"
 #include "hpo/run/sampler_factory.h"
 #include "hpo/run/sampler_option_reader.h"
-#include "samplers/mo_sampler_names.h"
 #include "samplers/motpe_sampler.h"
 #include "samplers/nsga2_sampler.h"
 #include "samplers/random_sampler.h"
+#include "samplers/sampler_names.h"
 
 namespace hpo {
 

@@ -1,6 +1,6 @@
 // Builds the sampler of a study with several objectives: `nsga2`, `tpe`
 // (multi-objective TPE), `random` or `auto` (multi_objective_sampler_names()
-// in samplers/mo_sampler_names.h).
+// in samplers/sampler_names.h).
 #ifndef HPO_RUN_MO_SAMPLER_FACTORY_H_
 #define HPO_RUN_MO_SAMPLER_FACTORY_H_
 

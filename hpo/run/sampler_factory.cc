@@ -5,6 +5,7 @@
 #include "samplers/auto_sampler.h"
 #include "samplers/gp_sampler.h"
 #include "samplers/random_sampler.h"
+#include "samplers/sampler_names.h"
 #include "samplers/tpe_option_table.h"
 #include "samplers/tpe_sampler.h"
 

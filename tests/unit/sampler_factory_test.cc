@@ -5,6 +5,7 @@
 #include "hpo/config/config_error.h"
 #include "samplers/conditions.h"
 #include "samplers/random_sampler.h"
+#include "samplers/sampler_names.h"
 #include "samplers/startup.h"
 #include "tests/unit/tpe_test_space.h"
 

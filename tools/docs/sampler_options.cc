@@ -8,9 +8,9 @@
 #include "pruners/pruner.h"
 #include "samplers/auto_sampler.h"
 #include "samplers/gp_options.h"
-#include "samplers/mo_sampler_names.h"
 #include "samplers/nsga2_options.h"
 #include "samplers/sampler.h"
+#include "samplers/sampler_names.h"
 #include "samplers/tpe_option_table.h"
 
 namespace hpo {
