@@ -15,6 +15,7 @@
 #include "hpo/run/trial_runner.h"
 #include "hpo/slurm/shell_quote.h"
 #include "hpo/storage/open_storage.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/url_mask.h"
 #include "samplers/param_value.h"
 
@@ -73,8 +74,8 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 // The argv the trial ran with, its config and trial directory made `file`
 // and DIR; empty if none was stored.
 std::vector<std::string> stored_argv(const TrialRecord& trial, const std::string& file) {
-  const auto argv = trial.system_attrs.find("hpo:argv");
-  const std::string dir = system_attr_text(trial, "hpo:trial_dir");
+  const auto argv = trial.system_attrs.find(kArgvAttr);
+  const std::string dir = system_attr_text(trial, kTrialDirAttr);
   std::vector<std::string> words;
   if (argv == trial.system_attrs.end() || !argv->second.is_array() || dir.empty()) return words;
   const std::string config = (std::filesystem::path(dir) / kConfigFile).string();
@@ -100,7 +101,7 @@ bool replayed(const std::string& key) {
 // the replayed() protocol variables. A rerun without them gets the shell's
 // thread count, and a CPU result is reproducible only for a thread count.
 std::string trial_env_settings(const TrialRecord& trial) {
-  const auto it = trial.system_attrs.find("hpo:env");
+  const auto it = trial.system_attrs.find(kEnvAttr);
   if (it == trial.system_attrs.end() || !it->second.is_object()) return "";
   std::string out;
   for (const auto& [key, value] : it->second.items()) {
@@ -166,7 +167,7 @@ std::string trainer_command_line(const StudyConfig* study, const TrialRecord& tr
 }
 
 nlohmann::json trial_run_config(const TrialRecord& trial) {
-  const auto it = trial.system_attrs.find("hpo:config");
+  const auto it = trial.system_attrs.find(kTrialConfigAttr);
   if (it == trial.system_attrs.end() || !it->second.is_object()) {
     throw StorageError("trial " + std::to_string(trial.number) +
                        " has no stored config (was it run by hpo?)");

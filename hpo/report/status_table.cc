@@ -11,6 +11,7 @@
 #include "hpo/run/progress.h"
 #include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/trial_constraints.h"
 #include "hpo/text/utf8.h"
 
@@ -159,7 +160,7 @@ std::string status_table(const StudyView& view) {
   // GPU use, when any trial ran on a GPU (stored by the run as "hpo:gpu").
   const bool gpu_column =
       std::any_of(view.trials.begin(), view.trials.end(),
-                  [](const TrialRecord& t) { return t.system_attrs.count("hpo:gpu") > 0; });
+                  [](const TrialRecord& t) { return t.system_attrs.count(kGpuUseAttr) > 0; });
   if (gpu_column) header.push_back("gpu util/mem");
   const bool time_column =
       std::any_of(view.trials.begin(), view.trials.end(),
@@ -188,7 +189,7 @@ std::string status_table(const StudyView& view) {
       row.push_back(it == t.user_attrs.end() ? "-" : cell_of(it->second));
     }
     if (gpu_column) {
-      const auto g = t.system_attrs.find("hpo:gpu");
+      const auto g = t.system_attrs.find(kGpuUseAttr);
       row.push_back(g == t.system_attrs.end() || !g->second.is_object()
                         ? "-"
                         : "gpu" + std::to_string(g->second.value("gpu", -1)) + " " +
@@ -202,16 +203,16 @@ std::string status_table(const StudyView& view) {
     const double seconds = trial_seconds(t);
     row.push_back(seconds >= 0 ? Progress::format_duration(seconds) : "-");
     // What the trainer said last, where the reason is only an exit code.
-    std::string note = with_last_line(system_attr_text(t, "hpo:fail_reason"),
-                                      system_attr_text(t, "hpo:stderr_tail"));
-    const auto bad = t.system_attrs.find("hpo:invalid_report_lines");
+    std::string note =
+        with_last_line(system_attr_text(t, kFailReasonAttr), system_attr_text(t, kStderrTailAttr));
+    const auto bad = t.system_attrs.find(kInvalidReportLinesAttr);
     if (bad != t.system_attrs.end() && bad->second.is_number_integer() &&
         bad->second.get<int>() > 0)
       note += (note.empty() ? "" : "; ") + std::to_string(bad->second.get<int>()) +
               " bad report line(s)";
     if (t.state == TrialState::kPruned) {
       // hpo records the step; a trial Optuna pruned has only its curve.
-      std::string step = system_attr_text(t, "hpo:pruned_at_step");
+      std::string step = system_attr_text(t, kPrunedAtStepAttr);
       if (step.empty() && !t.intermediate.empty())
         step = std::to_string(t.intermediate.rbegin()->first);
       note = step.empty() ? "pruned" : "pruned at step " + step;

@@ -12,6 +12,7 @@
 #include "hpo/run/study_setup.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
@@ -119,7 +120,7 @@ std::vector<const TrialRecord*> best_trials(const StudyView& view, size_t k) {
 }
 
 double trial_seconds(const TrialRecord& trial) {
-  const auto stored = trial.system_attrs.find("hpo:duration_s");
+  const auto stored = trial.system_attrs.find(kDurationAttr);
   if (stored != trial.system_attrs.end() && stored->second.is_number())
     return stored->second.get<double>();
   if (trial.datetime_complete.empty()) return -1;
@@ -130,7 +131,7 @@ double trial_seconds(const TrialRecord& trial) {
 
 std::vector<std::pair<std::string, ParamValue>> params_as_run(const TrialRecord& trial) {
   const auto outside = trial.system_attrs.find(kRanOutsideSpaceAttr);
-  const auto config = trial.system_attrs.find("hpo:config");
+  const auto config = trial.system_attrs.find(kTrialConfigAttr);
   const bool ran_other = outside != trial.system_attrs.end() && outside->second.is_array() &&
                          config != trial.system_attrs.end() && config->second.is_object();
   std::vector<std::pair<std::string, ParamValue>> params;

@@ -5,6 +5,7 @@
 
 #include "hpo/report/pareto_view.h"
 #include "hpo/report/trial_json.h"
+#include "hpo/storage/trial_attrs.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -14,7 +15,7 @@ namespace {
 // The files a trainer run leaves in its trial directory, those that exist.
 std::vector<std::string> trial_files(const TrialRecord& t) {
   std::vector<std::string> files;
-  const std::string dir = system_attr_text(t, "hpo:trial_dir");
+  const std::string dir = system_attr_text(t, kTrialDirAttr);
   if (dir.empty()) return files;
   for (const char* name : {"config.json", "report.jsonl", "stdout.log", "stderr.log"}) {
     const std::filesystem::path path = std::filesystem::path(dir) / name;
@@ -41,9 +42,9 @@ const TrialRecord* find_trial(const StudyView& view, int number) {
 
 nlohmann::ordered_json trial_detail_json(const TrialRecord& trial) {
   nlohmann::ordered_json j = trial_json(trial);
-  const auto config = trial.system_attrs.find("hpo:config");
+  const auto config = trial.system_attrs.find(kTrialConfigAttr);
   j["config"] = config != trial.system_attrs.end() ? config->second : nlohmann::json(nullptr);
-  const std::string exit = system_attr_text(trial, "hpo:exit");
+  const std::string exit = system_attr_text(trial, kExitAttr);
   j["exit"] = exit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(exit);
   j["files"] = trial_files(trial);
   return j;

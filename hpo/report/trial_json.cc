@@ -9,6 +9,7 @@
 #include "hpo/run/stderr_summary.h"
 #include "hpo/run/trial_config.h"
 #include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
@@ -113,20 +114,20 @@ nlohmann::ordered_json trial_json(const TrialRecord& t) {
   j["datetime_complete"] = t.datetime_complete.empty()
                                ? nlohmann::ordered_json(nullptr)
                                : nlohmann::ordered_json(t.datetime_complete);
-  const std::string reason = system_attr_text(t, "hpo:fail_reason");
+  const std::string reason = system_attr_text(t, kFailReasonAttr);
   if (!reason.empty()) j["fail_reason"] = reason;
-  const std::string tail = system_attr_text(t, "hpo:stderr_tail");
+  const std::string tail = system_attr_text(t, kStderrTailAttr);
   if (!reason.empty() && !tail.empty()) {
     j["stderr_last_line"] = last_meaningful_line(tail);  // what hpo status's note shows
     j["stderr_tail"] = tail;
   }
-  const auto bad_lines = t.system_attrs.find("hpo:invalid_report_lines");
+  const auto bad_lines = t.system_attrs.find(kInvalidReportLinesAttr);
   if (bad_lines != t.system_attrs.end()) j["bad_report_lines"] = bad_lines->second;
-  const auto pruned_at = t.system_attrs.find("hpo:pruned_at_step");
+  const auto pruned_at = t.system_attrs.find(kPrunedAtStepAttr);
   if (pruned_at != t.system_attrs.end()) j["pruned_at_step"] = pruned_at->second;
-  const auto gpu = t.system_attrs.find("hpo:gpu");
+  const auto gpu = t.system_attrs.find(kGpuUseAttr);
   if (gpu != t.system_attrs.end()) j["gpu"] = gpu->second;
-  const std::string dir = system_attr_text(t, "hpo:trial_dir");
+  const std::string dir = system_attr_text(t, kTrialDirAttr);
   if (!dir.empty()) j["trial_dir"] = dir;
   j["host"] = text_or_null(trial_host(t));
   j["slot"] = text_or_null(trial_slot(t));

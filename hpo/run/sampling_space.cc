@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "hpo/run/trial_config.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/trial_constraints.h"
 
 namespace hpo {
@@ -42,7 +43,7 @@ TrialView SamplingSpace::view(const TrialRecord& trial) const {
   if (trial.values.size() > 1) v.values = trial.values;
   v.constraints = trial_constraints(trial.system_attrs);
   v.intermediate = trial.intermediate;
-  const auto kind = trial.system_attrs.find("hpo:fail_kind");
+  const auto kind = trial.system_attrs.find(kFailKindAttr);
   v.infeasible =
       trial.state == TrialState::kFail && kind != trial.system_attrs.end() && kind->second == "oom";
   if (trial.system_attrs.count(kRanOutsideSpaceAttr)) {

@@ -16,6 +16,7 @@
 #include "hpo/run/owner.h"
 #include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trial_config.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
@@ -88,7 +89,7 @@ class TrialEnd {
 bool never_got_params(const TrialRecord& trial) {
   const auto owner = trial.system_attrs.find(kOwnerAttr);
   return owner != trial.system_attrs.end() && !Owner::from_json(owner->second).worker.empty() &&
-         !trial.system_attrs.count("hpo:config");
+         !trial.system_attrs.count(kTrialConfigAttr);
 }
 
 }  // namespace
@@ -121,7 +122,7 @@ TrialPlan StudyRunner::plan_for(const TrialRecord& trial, const Slot& slot) {
   plan.guard = guard_;
   // A trial run again keeps the config it first ran with, even if the
   // study file's fixed values changed since.
-  const auto stored = trial.system_attrs.find("hpo:config");
+  const auto stored = trial.system_attrs.find(kTrialConfigAttr);
   plan.config = stored != trial.system_attrs.end() && stored->second.is_object()
                     ? nlohmann::ordered_json(stored->second)
                     : trial_config(trial.params, config_.space.fixed);
@@ -200,7 +201,7 @@ std::string StudyRunner::why_not_taken(const TrialRecord& orphan) {
 void StudyRunner::fail_without_params(const TrialRecord& orphan) {
   const std::string why = "its worker stopped before the trial's params were stored";
   TrialOutcome failed{TrialState::kFail, std::nullopt, {}, {}};
-  failed.system_attrs = {{"hpo:fail_reason", why}, {"hpo:fail_kind", "error"}};
+  failed.system_attrs = {{kFailReasonAttr, why}, {kFailKindAttr, "error"}};
   failed.guard = guard_;
   storage_.finish_trial(orphan.id, failed);
   progress_.expect_more(-1);  // counted when found; it is not run
@@ -246,10 +247,10 @@ std::optional<TrialPlan> StudyRunner::new_trial(const Slot& slot,
     nlohmann::json env = nlohmann::json::object();
     for (const auto& [k, v] : plan->env) env[k] = v;
     return Attrs{{kSlotAttr, slot.name},
-                 {"hpo:argv", plan->argv},
-                 {"hpo:env", env},
-                 {"hpo:trial_dir", plan->trial_dir},
-                 {"hpo:config", plan->config}};
+                 {kArgvAttr, plan->argv},
+                 {kEnvAttr, env},
+                 {kTrialDirAttr, plan->trial_dir},
+                 {kTrialConfigAttr, plan->config}};
   };
   // On PostgreSQL the sampler runs between the trial's two transactions: a
   // sampler slower than the heartbeat grace (or a process stopped there)
@@ -537,7 +538,7 @@ void StudyRunner::worker(TrialRunner& runner, const Slot& slot, UtilizationSampl
       if (measure) {
         const UtilizationStats u = utilization->stop(measurement);
         if (u.samples > 0) {
-          storage_.set_trial_system_attr(plan->trial_id, "hpo:gpu",
+          storage_.set_trial_system_attr(plan->trial_id, kGpuUseAttr,
                                          {{"gpu", u.gpu},
                                           {"slot", slot.name},
                                           {"samples", u.samples},

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "hpo/launch/trainer_text.h"
+#include "hpo/storage/trial_attrs.h"
 
 namespace hpo {
 
@@ -13,12 +14,12 @@ TrialOutcome as_failure(const TrialOutcome& refused, const std::string& why) {
   TrialOutcome failure;
   failure.state = TrialState::kFail;
   failure.guard = refused.guard;
-  for (const char* key : {"hpo:duration_s", "hpo:exit"}) {
+  for (const char* key : {kDurationAttr, kExitAttr}) {
     const auto it = refused.system_attrs.find(key);
     if (it != refused.system_attrs.end()) failure.system_attrs.insert(*it);
   }
-  failure.system_attrs["hpo:fail_reason"] = why;
-  failure.system_attrs["hpo:fail_kind"] = "error";
+  failure.system_attrs[kFailReasonAttr] = why;
+  failure.system_attrs[kFailKindAttr] = "error";
   return failure;
 }
 

@@ -20,6 +20,7 @@
 #include "hpo/run/trial_config.h"
 #include "hpo/run/trial_end.h"
 #include "hpo/run/verdict.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/trial_constraints.h"
 #include "hpo/storage/trial_not_running.h"
 
@@ -368,7 +369,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
     if (!retry) break;
     oom_retries.push_back({{"batch_size", config["batch_size"]}, {"reason", verdict.reason}});
     config = *retry;
-    storage_.set_trial_system_attr(plan.trial_id, "hpo:config", config, plan.guard);
+    storage_.set_trial_system_attr(plan.trial_id, kTrialConfigAttr, config, plan.guard);
     a = attempt(plan, config);
     verdict = judge(a.run, metric_);
   }
@@ -392,7 +393,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   // Stopped by the user without finishing: leave it RUNNING. Its owner (this
   // process) is about to exit, so the next `hpo run` takes it over.
   if (a.interrupted && verdict.state == TrialState::kFail) {
-    storage_.set_trial_system_attr(plan.trial_id, "hpo:interrupted", true, plan.guard);
+    storage_.set_trial_system_attr(plan.trial_id, kInterruptedAttr, true, plan.guard);
     result.interrupted = true;
     result.state = TrialState::kRunning;
     result.reason = "interrupted";
@@ -420,26 +421,26 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
     for (const auto& [name, value] : *run.final_metrics)
       outcome.user_attrs[name] = metric_json(value);
   }
-  outcome.system_attrs["hpo:curve"] = a.curve;
-  outcome.system_attrs["hpo:duration_s"] = result.seconds;
-  if (run.exit) outcome.system_attrs["hpo:exit"] = run.exit->describe();
+  outcome.system_attrs[kCurveAttr] = a.curve;
+  outcome.system_attrs[kDurationAttr] = result.seconds;
+  if (run.exit) outcome.system_attrs[kExitAttr] = run.exit->describe();
   if (run.invalid_lines > 0) {
-    outcome.system_attrs["hpo:invalid_report_lines"] = run.invalid_lines;
-    outcome.system_attrs["hpo:first_invalid_report_line"] = run.first_invalid;
+    outcome.system_attrs[kInvalidReportLinesAttr] = run.invalid_lines;
+    outcome.system_attrs[kFirstInvalidReportLineAttr] = run.first_invalid;
   }
-  if (run.pruned_at) outcome.system_attrs["hpo:pruned_at_step"] = *run.pruned_at;
-  if (!oom_retries.empty()) outcome.system_attrs["hpo:oom_retries"] = oom_retries;
+  if (run.pruned_at) outcome.system_attrs[kPrunedAtStepAttr] = *run.pruned_at;
+  if (!oom_retries.empty()) outcome.system_attrs[kOomRetriesAttr] = oom_retries;
   // The trial's params say what ran, where the search space can hold it.
   RanParams ran = params_that_ran(plan.params, config);
   outcome.params = std::move(ran.inside);
   if (!ran.outside.empty()) outcome.system_attrs[kRanOutsideSpaceAttr] = ran.outside;
   if (verdict.state == TrialState::kFail) {
-    outcome.system_attrs["hpo:fail_reason"] = verdict.reason;
-    outcome.system_attrs["hpo:fail_kind"] = verdict.oom       ? "oom"
-                                            : verdict.no_cuda ? "no_cuda"
-                                            : verdict.bad_env ? "bad_env"
-                                                              : "error";
-    outcome.system_attrs["hpo:stderr_tail"] = file_tail(a.stderr_path, kStderrTailBytes);
+    outcome.system_attrs[kFailReasonAttr] = verdict.reason;
+    outcome.system_attrs[kFailKindAttr] = verdict.oom       ? "oom"
+                                          : verdict.no_cuda ? "no_cuda"
+                                          : verdict.bad_env ? "bad_env"
+                                                            : "error";
+    outcome.system_attrs[kStderrTailAttr] = file_tail(a.stderr_path, kStderrTailBytes);
   }
   if (!store_trial_end(storage_, plan.trial_id, plan.number, outcome)) {
     const auto now = storage_.trial(plan.trial_id);
@@ -450,7 +451,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   }
   if (outcome.state != verdict.state) {  // stored as a failure instead
     verdict = Verdict{outcome.state, std::nullopt,
-                      outcome.system_attrs["hpo:fail_reason"].get<std::string>()};
+                      outcome.system_attrs[kFailReasonAttr].get<std::string>()};
   }
   result.state = verdict.state;
   result.value = verdict.value;
@@ -461,7 +462,7 @@ TrialResult TrialRunner::run_owned(const TrialPlan& plan) {
   result.reason = verdict.reason;
   // The run's FAIL line says why, as hpo status's note does: a bare exit
   // code sends the user to the trial's files for the exception.
-  const auto tail = outcome.system_attrs.find("hpo:stderr_tail");
+  const auto tail = outcome.system_attrs.find(kStderrTailAttr);
   if (tail != outcome.system_attrs.end() && tail->second.is_string())
     result.reason = with_last_line(result.reason, tail->second.get<std::string>());
   if (!oom_retries.empty()) {

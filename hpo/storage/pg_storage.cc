@@ -12,6 +12,7 @@
 #include "hpo/storage/pg_trial_reader.h"
 #include "hpo/storage/pg_url.h"
 #include "hpo/storage/storage_checks.h"
+#include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/trial_not_running.h"
 
 namespace hpo {
@@ -485,7 +486,7 @@ void PgStorage::fail_incomplete(int64_t trial_id, const OwnerGuard& guard, const
           "UPDATE trials SET state = 'FAIL', datetime_complete = $2 WHERE trial_id = $1 AND "
           "state = 'RUNNING'",
           trial_id, datetime_now());
-      put_attr(tx, kTrialSystemAttrs, trial_id, "hpo:fail_reason",
+      put_attr(tx, kTrialSystemAttrs, trial_id, kFailReasonAttr,
                "its params could not be made or stored: " + why);
     });
   } catch (const StorageError&) {

@@ -15,6 +15,7 @@
 #include "hpo/report/selection.h"
 #include "hpo/run/orphans.h"
 #include "hpo/storage/optuna_codec.h"
+#include "hpo/storage/trial_attrs.h"
 
 namespace hpo {
 
@@ -40,7 +41,7 @@ void put_value(json& row, std::optional<double> v) {
 }
 
 std::string state_name(const TrialRecord& t) {
-  if (t.state == TrialState::kFail && system_attr_text(t, "hpo:fail_kind") == "oom") return "OOM";
+  if (t.state == TrialState::kFail && system_attr_text(t, kFailKindAttr) == "oom") return "OOM";
   return to_string(t.state);
 }
 
@@ -77,7 +78,7 @@ double stored_time(const std::string& text) { return text.empty() ? -1 : datetim
 json time_json(double seconds) { return seconds >= 0 ? json(seconds) : json(nullptr); }
 
 json gpu_util(const TrialRecord& t) {
-  const auto gpu = t.system_attrs.find("hpo:gpu");
+  const auto gpu = t.system_attrs.find(kGpuUseAttr);
   if (gpu == t.system_attrs.end() || !gpu->second.is_object()) return nullptr;
   const auto util = gpu->second.find("mean_util_pct");
   return util != gpu->second.end() && util->is_number() ? *util : json(nullptr);
@@ -186,11 +187,11 @@ json failures_json(const StudyView& view, size_t limit) {
   for (const auto& t : view.trials) {
     if (t.state != TrialState::kFail) continue;
     if (++total > limit) continue;
-    std::string tail = system_attr_text(t, "hpo:stderr_tail");
+    std::string tail = system_attr_text(t, kStderrTailAttr);
     if (tail.size() > kStderrTailChars) tail = tail.substr(tail.size() - kStderrTailChars);
     rows.push_back({{"n", t.number},
                     {"state", state_name(t)},
-                    {"reason", system_attr_text(t, "hpo:fail_reason")},
+                    {"reason", system_attr_text(t, kFailReasonAttr)},
                     {"stderr_tail", tail}});
   }
   return {{"total", total}, {"rows", rows}};
