@@ -1,25 +1,10 @@
 #include "hpo/cli/output_guard.h"
 
-#include <filesystem>
-
 #include "hpo/config/config_error.h"
+#include "hpo/run/same_file.h"
 #include "hpo/storage/open_storage.h"
 
 namespace hpo {
-
-namespace fs = std::filesystem;
-
-namespace {
-
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
-  const fs::path x = fs::weakly_canonical(fs::absolute(a, ec), ec);
-  const fs::path y = fs::weakly_canonical(fs::absolute(b, ec), ec);
-  return !ec && x == y;
-}
-
-}  // namespace
 
 std::vector<StudyInput> study_inputs(const std::optional<StudyConfig>& config,
                                      const std::string& storage_url) {

@@ -5,6 +5,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/config/did_you_mean.h"
+#include "hpo/run/same_file.h"
 
 namespace hpo {
 
@@ -77,12 +78,6 @@ void check_same_objective(const Storage& storage, const StudyConfig& config,
     throw ConfigError(conflict + " optimizes " + join_names(stored) +
                       ", but this file's objective is " + join_names(metrics) + remedy);
   }
-}
-
-// Two paths name the same file (a relative one, a symlink) or not.
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
 }
 
 }  // namespace
