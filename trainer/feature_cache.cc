@@ -133,14 +133,14 @@ class Writer {
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
+    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) return;
     struct stat st;
-    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (::fstat(fd.get(), &st) == 0 && st.st_size > 0) {
+      void* p =
+          ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
       if (p != MAP_FAILED) data_ = static_cast<const char*>(p), size_ = size_t(st.st_size);
     }
-    ::close(fd);
   }
   ~MappedFile() {
     if (data_) ::munmap(const_cast<char*>(data_), size_);
@@ -430,11 +430,8 @@ bool writer_gone(std::string_view name) {
 // means no one has it; one who opened it meanwhile and locks it next sees it
 // unlinked and locks the new one (FeatureCacheLock).
 bool remove_unheld_lock(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool removed = ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::unlink(path.c_str()) == 0;
-  ::close(fd);
-  return removed;
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  return fd.valid() && ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0 && ::unlink(path.c_str()) == 0;
 }
 
 // Whether file `name` of the cache directory should go (see tidy_feature_cache).
@@ -503,28 +500,21 @@ FeatureCacheLock::FeatureCacheLock(const std::string& entry_path, std::ostream* 
   for (bool told = false;;) {
     // Read-only suffices for flock, and lets a user who may only read the
     // directory's other files lock too.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) return;
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666));
+    if (!fd.valid()) return;
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
       const bool busy = errno == EWOULDBLOCK;
       if (busy && log && !told)
         *log << "features: waiting for another trial building " << entry_path << "\n";
       told = true;
-      if (!busy || !wait_for_lock(fd)) {
-        ::close(fd);
-        return;
-      }
+      if (!busy || !wait_for_lock(fd.get())) return;
     }
-    if (same_file(fd, path)) {
-      fd_ = fd;
+    if (same_file(fd.get(), path)) {
+      fd_ = std::move(fd);
       return;
     }
-    ::close(fd);  // tidied away while this waited: lock the file now in its place
+    // Tidied away while this waited: lock the file now in its place.
   }
-}
-
-FeatureCacheLock::~FeatureCacheLock() {
-  if (fd_ >= 0) ::close(fd_);  // releases the flock
 }
 
 }  // namespace hpo::trainer

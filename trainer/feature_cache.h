@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hpo/posix/unique_fd.h"
 #include "trainer/config.h"
 #include "trainer/data_summary.h"
 #include "trainer/features.h"
@@ -92,13 +93,12 @@ std::vector<std::string> tidy_feature_cache(const std::string& dir, const std::s
 class FeatureCacheLock {
  public:
   FeatureCacheLock(const std::string& entry_path, std::ostream* log);
-  ~FeatureCacheLock();
   FeatureCacheLock(const FeatureCacheLock&) = delete;
   FeatureCacheLock& operator=(const FeatureCacheLock&) = delete;
-  bool held() const { return fd_ >= 0; }
+  bool held() const { return fd_.valid(); }
 
  private:
-  int fd_ = -1;
+  UniqueFd fd_;  // closing it releases the flock
 };
 
 // A 64-bit hash of bytes (FNV-1a's multiply, 8 bytes at a time), for keys

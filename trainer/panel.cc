@@ -19,6 +19,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "hpo/posix/unique_fd.h"
 #include "trainer/error.h"
 
 namespace hpo::trainer {
@@ -330,22 +331,20 @@ Panel read_panel_csv(const std::string& path, const std::string& date_format) {
 
 std::string read_data_file(const std::string& path) {
   check_openable(path);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) cannot_open(path, std::strerror(errno));
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) cannot_open(path, std::strerror(errno));
   // To its end, not to the size fstat gives: a file still growing is read
   // whole. The size only reserves, so a large file is not copied as it grows.
   std::string bytes;
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.reserve(size_t(st.st_size));
+  if (::fstat(fd.get(), &st) == 0 && st.st_size > 0) bytes.reserve(size_t(st.st_size));
   char chunk[1 << 16];
   for (;;) {
-    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    const ssize_t n = ::read(fd.get(), chunk, sizeof chunk);
     if (n > 0) {
       bytes.append(chunk, size_t(n));
     } else if (n == 0 || errno != EINTR) {
-      const int error = n < 0 ? errno : 0;
-      ::close(fd);
-      if (error != 0) cannot_open(path, std::strerror(error));
+      if (n < 0) cannot_open(path, std::strerror(errno));
       return bytes;
     }
   }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hpo/posix/unique_fd.h"
 #include "trainer/error.h"
 #include "trainer/panel_memo.h"
 #include "trainer/process_defaults.h"
@@ -113,11 +114,9 @@ struct ServerFds {
   // Points fds 1 and 2 at the trial's files (appending); false if either
   // cannot be opened, with the reason in `why`.
   bool to_trial(const Request& r, std::string* why) const {
-    const int out = open_append(r.stdout_path, why);
-    const int err = out < 0 ? -1 : open_append(r.stderr_path, why);
-    const bool ok = err >= 0 && dup2(out, 1) >= 0 && dup2(err, 2) >= 0;
-    if (out >= 0) close(out);
-    if (err >= 0) close(err);
+    const UniqueFd out(open_append(r.stdout_path, why));
+    const UniqueFd err(out.valid() ? open_append(r.stderr_path, why) : -1);
+    const bool ok = err.valid() && dup2(out.get(), 1) >= 0 && dup2(err.get(), 2) >= 0;
     if (!ok) back_to_server();
     return ok;
   }

@@ -27,6 +27,7 @@
 #include <thread>
 
 #include "hpo/launch/launcher_thread.h"
+#include "hpo/posix/unique_fd.h"
 
 namespace bp = boost::process;
 
@@ -47,13 +48,8 @@ struct Process::Impl {
   std::optional<ExitStatus> status;
   // Readable once the child has ended (Linux 5.3+); -1 where unsupported,
   // and wait_for() then sleeps instead.
-  int pidfd = -1;
-  int request_fd = -1, reply_fd = -1;  // LaunchSpec::pipes: hpo's ends
-
-  ~Impl() {
-    for (int fd : {pidfd, request_fd, reply_fd})
-      if (fd >= 0) ::close(fd);
-  }
+  UniqueFd pidfd;
+  UniqueFd request_fd, reply_fd;  // LaunchSpec::pipes: hpo's ends
 };
 
 namespace {
@@ -149,31 +145,29 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
   // The child's ends of its stdin and stdout pipes, when it has them. All
   // four ends are close-on-exec: no other trainer holds one (a served
   // trainer sees the end of its stdin only once every write end is closed).
-  int child_in = -1, child_out = -1, child_err = -1;
+  UniqueFd child_in, child_out, child_err;
+  UniqueFd request, reply;
   if (spec.pipes) {
     // Appended to: the log of a slot's servers, which hpo processes running
     // the same study at once share.
-    child_err = ::open(spec.stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (child_err < 0) throw LaunchError("cannot open " + spec.stderr_path + ": " + errno_text());
+    child_err.reset(
+        ::open(spec.stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+    if (!child_err.valid())
+      throw LaunchError("cannot open " + spec.stderr_path + ": " + errno_text());
     int in[2], out[2];
-    if (::pipe2(in, O_CLOEXEC) != 0) {
-      ::close(child_err);
-      throw LaunchError("cannot make a pipe: " + errno_text());
-    }
-    if (::pipe2(out, O_CLOEXEC) != 0) {
-      for (int fd : {in[0], in[1], child_err}) ::close(fd);
-      throw LaunchError("cannot make a pipe: " + errno_text());
-    }
-    child_in = in[0];
-    impl_->request_fd = in[1];
-    impl_->reply_fd = out[0];
-    child_out = out[1];
+    if (::pipe2(in, O_CLOEXEC) != 0) throw LaunchError("cannot make a pipe: " + errno_text());
+    child_in.reset(in[0]);
+    request.reset(in[1]);
+    if (::pipe2(out, O_CLOEXEC) != 0) throw LaunchError("cannot make a pipe: " + errno_text());
+    reply.reset(out[0]);
+    child_out.reset(out[1]);
   }
   std::error_code ec;
   const pid_t hpo = ::getpid();
   // Started by the thread that lives as long as hpo, which has every signal
   // blocked: the vfork child runs on hpo's memory until exec, and a handler
   // running there would act on hpo's data (its stop flag, say).
+  const int in = child_in.get(), out = child_out.get(), err = child_err.get();
   run_on_launcher_thread([&] {
     if (spec.pipes) {
       // dup2 leaves the copies on 0 and 1 open across exec.
@@ -181,11 +175,11 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
           bp::exe = spec.argv[0], bp::args = args,
           bp::extend::on_setup = [&env](auto& exec) { exec.env = env.envp(); },
           bp::extend::on_exec_setup =
-              [hpo, child_in, child_out, child_err](auto&) {
+              [hpo, in, out, err](auto&) {
                 prepare_child(hpo);
-                ::dup2(child_in, 0);
-                ::dup2(child_out, 1);
-                ::dup2(child_err, 2);
+                ::dup2(in, 0);
+                ::dup2(out, 1);
+                ::dup2(err, 2);
               },
           bp::posix::use_vfork, ec);
     } else {
@@ -197,13 +191,14 @@ Process::Process(const LaunchSpec& spec) : impl_(std::make_unique<Impl>()) {
           ec);
     }
   });
-  for (int fd : {child_in, child_out, child_err})
-    if (fd >= 0) ::close(fd);
   if (ec) {
     throw LaunchError("cannot start '" + spec.argv[0] + "': " + ec.message());
   }
+  // The child's ends close as this returns: only the child holds them now.
+  impl_->request_fd = std::move(request);
+  impl_->reply_fd = std::move(reply);
   // Close-on-exec by definition: no other trainer inherits it.
-  impl_->pidfd = static_cast<int>(::syscall(SYS_pidfd_open, impl_->child.id(), 0));
+  impl_->pidfd.reset(static_cast<int>(::syscall(SYS_pidfd_open, impl_->child.id(), 0)));
 }
 
 Process::~Process() {
@@ -215,15 +210,11 @@ Process::~Process() {
 
 int Process::pid() const { return impl_->child.id(); }
 
-int Process::request_fd() const { return impl_->request_fd; }
+int Process::request_fd() const { return impl_->request_fd.get(); }
 
-int Process::reply_fd() const { return impl_->reply_fd; }
+int Process::reply_fd() const { return impl_->reply_fd.get(); }
 
-void Process::close_requests() {
-  if (impl_->request_fd < 0) return;
-  ::close(impl_->request_fd);
-  impl_->request_fd = -1;
-}
+void Process::close_requests() { impl_->request_fd.reset(); }
 
 std::optional<ExitStatus> Process::poll() {
   std::lock_guard<std::mutex> lock(impl_->mu);
@@ -245,8 +236,8 @@ std::optional<ExitStatus> Process::poll() {
 }
 
 std::optional<ExitStatus> Process::wait_for(std::chrono::microseconds timeout) {
-  if (impl_->pidfd >= 0) {
-    wait_readable(impl_->pidfd, timeout);
+  if (impl_->pidfd.valid()) {
+    wait_readable(impl_->pidfd.get(), timeout);
   } else {
     std::this_thread::sleep_for(timeout);
   }

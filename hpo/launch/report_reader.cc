@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "hpo/launch/trainer_text.h"
+#include "hpo/posix/unique_fd.h"
 
 namespace hpo {
 
@@ -187,11 +188,11 @@ std::vector<ReportEvent> ReportReader::read_new(bool at_eof) {
   std::vector<ReportEvent> events;
   // Plain open/pread: this runs several times per trial, and a std::ifstream
   // (locale, buffer) cost more than the reading.
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return events;  // not created yet
+  const UniqueFd fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return events;  // not created yet
   char buf[65536];
   while (true) {
-    const ssize_t got = ::pread(fd, buf, sizeof buf, static_cast<off_t>(offset_));
+    const ssize_t got = ::pread(fd.get(), buf, sizeof buf, static_cast<off_t>(offset_));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
     const auto n = static_cast<size_t>(got);
@@ -210,7 +211,6 @@ std::vector<ReportEvent> ReportReader::read_new(bool at_eof) {
       partial_.clear();
     }
   }
-  ::close(fd);
   if (at_eof && partial_.find_first_not_of(" \t\r") != std::string::npos) {
     events.push_back(parse_report_line(partial_, ++line_number_));
     partial_.clear();
