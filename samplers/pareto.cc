@@ -157,12 +157,21 @@ std::vector<double> crowding_distance(const Losses& front) {
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return front[a][m] < front[b][m]; });
-    const double lo = front[order.front()][m], hi = front[order.back()][m];
-    distance[order.front()] = kInf;
-    distance[order.back()] = kInf;
-    if (!(hi > lo) || std::isinf(hi - lo)) continue;
-    for (size_t k = 1; k + 1 < n; ++k) {
-      distance[order[k]] += (front[order[k + 1]][m] - front[order[k - 1]][m]) / (hi - lo);
+    const auto value = [&](size_t k) { return front[order[k]][m]; };
+    // A loss that is the same for every point says nothing of crowding.
+    if (value(0) == value(n - 1)) continue;
+    // The width is the finite values' range, so that one infinite loss does
+    // not flatten every other gap to 0 (1 when there is no finite range).
+    size_t first = 0, last = n - 1;
+    while (first < n && value(first) == -kInf) ++first;
+    while (last > 0 && value(last) == kInf) --last;
+    double width = first < n ? value(last) - value(first) : 0.0;
+    if (!(width > 0) || std::isinf(width)) width = 1.0;
+    // Beyond each end lies an infinite neighbour; equal infinities are no gap.
+    for (size_t k = 0; k < n; ++k) {
+      const double below = k == 0 ? -kInf : value(k - 1);
+      const double above = k + 1 == n ? kInf : value(k + 1);
+      distance[order[k]] += below == above ? 0.0 : (above - below) / width;
     }
   }
   return distance;

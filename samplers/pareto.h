@@ -56,9 +56,10 @@ std::vector<int> nondominated_ranks(const std::vector<double>& flat, size_t m,
 // The indices of the non-dominated points, ascending.
 std::vector<size_t> pareto_front(const Losses& losses);
 
-// NSGA-II's crowding distance of each point of one front: the sum over the
-// losses of the normalized gap between its two neighbours; the extremes of
-// each loss get infinity.
+// NSGA-II's crowding distance of each point of one front, as Optuna 5.0
+// defines it: the sum over the losses of the gap between its two neighbours
+// (infinite beyond the ends), over that loss's range of finite values. A
+// loss equal for every point adds nothing; equal infinities are no gap.
 std::vector<double> crowding_distance(const Losses& front);
 
 }  // namespace hpo

@@ -122,5 +122,32 @@ TEST_CASE("crowding distance matches its definition on random fronts") {
   }
 }
 
+TEST_CASE(
+    "crowding distance: a loss equal for every point crowds no one, infinite losses keep the "
+    "finite gaps") {
+  // The third loss is the same everywhere: the ends of the first two alone
+  // are extreme (Optuna 5.0: {inf, inf, 1.45, 0.55, inf}).
+  const auto flat = crowding_distance({{2.9, 1.1, 5}, {0, 4, 5}, {1, 3, 5}, {3, 1, 5}, {4, 0, 5}});
+  CHECK(flat[0] == doctest::Approx(1.0));
+  CHECK(std::isinf(flat[1]));
+  CHECK(flat[2] == doctest::Approx(1.45));
+  CHECK(flat[3] == doctest::Approx(0.55));
+  CHECK(std::isinf(flat[4]));
+  // An infinite loss: the width is the finite range, 3 - 1 and 9 - 1 (Optuna
+  // 5.0: {inf, inf, 1.25, inf}).
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto with_inf = crowding_distance({{-inf, 9}, {1, 3}, {2, 2}, {3, 1}});
+  CHECK(std::isinf(with_inf[0]));
+  CHECK(std::isinf(with_inf[1]));
+  CHECK(with_inf[2] == doctest::Approx((3.0 - 1.0) / 2.0 + (3.0 - 1.0) / 8.0));
+  CHECK(std::isinf(with_inf[3]));
+  // Two points at the same infinity are no gap to each other: the last one's
+  // distance is its second loss's alone (Optuna 5.0: {inf, 1.0, inf}).
+  const auto two_inf = crowding_distance({{inf, 0}, {inf, 1}, {0, 2}});
+  CHECK(std::isinf(two_inf[0]));
+  CHECK(two_inf[1] == doctest::Approx(1.0));
+  CHECK(std::isinf(two_inf[2]));
+}
+
 }  // namespace
 }  // namespace hpo
