@@ -29,7 +29,9 @@ AutoPlan auto_plan(const SearchSpace& space, const AutoThresholds& thresholds) {
   const std::string counts =
       std::to_string(numeric) + " of " + std::to_string(n) + " parameters numeric";
   AutoPlan plan;
-  if (n > thresholds.max_gp_parameters) {
+  if (thresholds.constrained) {
+    plan.why = "tpe: the study has constraints, which TPE models and the GP does not";
+  } else if (n > thresholds.max_gp_parameters) {
     plan.why = "tpe: " + std::to_string(n) + " parameters, more than the GP's " +
                std::to_string(thresholds.max_gp_parameters);
   } else if (numeric < thresholds.min_numeric_share * n) {

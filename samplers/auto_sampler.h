@@ -37,6 +37,10 @@ struct AutoThresholds {
   // parameters none (it draws them at random); on the bench's conditional
   // problem (1 of 10 such numbers) TPE beat the GP at 10, 20 and 50 trials.
   double min_numeric_share = 0.5;
+  // The study has constraints: TPE throughout, which ranks a trial that
+  // broke them after every feasible one, as Optuna 5.0's TPE does; hpo's GP
+  // does not model constraints (Optuna 5.0's does, with a GP per constraint).
+  bool constrained = false;
 };
 
 AutoPlan auto_plan(const SearchSpace& space, const AutoThresholds& thresholds = {});

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "samplers/numbers.h"
+#include "samplers/pareto.h"
 
 namespace hpo {
 
@@ -33,6 +34,14 @@ TpeRank counted(double step, double value, double loss, bool running = false) {
 
 TpeRank tpe_rank(const TrialView& t, Direction direction, bool constant_liar) {
   const double sign = direction == Direction::kMinimize ? 1.0 : -1.0;
+  // A finished trial that broke its constraints ranks after every complete
+  // and pruned one, the least violation first, as in Optuna 5.0: its value
+  // is what an unusable configuration scored.
+  const bool finished = t.state == TrialState::kComplete || t.state == TrialState::kPruned;
+  if (finished && !t.constraints.empty()) {
+    const double v = violation(t.constraints);
+    if (v > 0) return counted(2, v, kNaN);
+  }
   switch (t.state) {
     case TrialState::kComplete:
       if (!t.value || std::isnan(*t.value)) return {};

@@ -43,7 +43,8 @@ int n_below(int n_finished, double gamma, TpeSplitRule rule = TpeSplitRule::kLin
 
 // Complete trials rank by value. Pruned trials rank after all complete ones:
 // those stopped at a later step first, then by their last intermediate value
-// (NaN last); pruned trials that reported nothing come after those. With
+// (NaN last); pruned trials that reported nothing come after those. Trials
+// that broke their constraints come next, by total violation. With
 // `constant_liar`, RUNNING trials count too, as the worst of all, so that
 // parallel workers are pushed away from points already being tried.
 // FAIL and WAITING trials, and complete trials without a value, are ignored.

@@ -122,7 +122,7 @@ void record_sampler_choice(Storage& storage, const PreparedStudy& prepared,
                            const SamplerContext& context) {
   nlohmann::json choice = config.objectives.size() > 1
                               ? multi_objective_sampler_choice(config.sampler)
-                              : sampler_choice(config.sampler, context.space);
+                              : sampler_choice(config.sampler, context);
   // A warm-started study's startup is kWarmStartup (prior_observations.h).
   const bool warm = !sampler.prior().empty() && sampler.startup_trials() > 0;
   const int startup = warm ? kWarmStartup : sampler.startup_trials();
@@ -317,7 +317,7 @@ int run(const RunFlags& flags) {
   StudyView before = load_study_view(*storage, config.name);
   mark_orphans(*storage, before, config.heartbeat_interval_s);  // they resume first, below
   const SamplerContext context{static_cast<int>(before.trials.size()) + config.n_trials,
-                               placement.space.bounded()};
+                               placement.space.bounded(), !config.constraints.empty()};
   std::unique_ptr<Sampler> sampler = study_sampler(config, prepared.seed, context);
   if (auto* hyperband = dynamic_cast<HyperbandPruner*>(pruner.get())) {
     // As Optuna: each trial is sampled from its own bracket's trials.

@@ -59,7 +59,8 @@ std::unique_ptr<Sampler> make_multi_objective_sampler(const SamplerConfig& confi
 }
 
 nlohmann::json multi_objective_sampler_choice(const SamplerConfig& config) {
-  if (config.name != "auto") return sampler_choice(config, {});  // named: no plan to tell
+  if (config.name != "auto")
+    return sampler_choice(config, SamplerContext{});  // named: no plan to tell
   return {{"name", "auto"},
           {"uses", "tpe"},
           {"why",

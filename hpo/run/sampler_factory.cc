@@ -26,14 +26,20 @@ Options with_startup(Options options, const nlohmann::json& config_options,
   return options;
 }
 
+AutoThresholds auto_thresholds(const SamplerContext& context) {
+  AutoThresholds thresholds;
+  thresholds.constrained = context.constrained;
+  return thresholds;
+}
+
 }  // namespace
 
-nlohmann::json sampler_choice(const SamplerConfig& config, const SearchSpace& space) {
+nlohmann::json sampler_choice(const SamplerConfig& config, const SamplerContext& context) {
   if (config.name != "auto")
     return {{"name", config.name},
             {"uses", config.name},
             {"why", "named by the study file or --sampler"}};
-  const AutoPlan plan = auto_plan(space);
+  const AutoPlan plan = auto_plan(context.space, auto_thresholds(context));
   return {{"name", "auto"}, {"uses", plan.summary()}, {"why", plan.why}};
 }
 
@@ -57,6 +63,12 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
                      config.options, context));
   }
   if (config.name == "gp") {
+    if (context.constrained) {
+      throw ConfigError(config.lines.where(study_file, "name") +
+                        ": sampler gp does not model constraints, and would search as if the "
+                        "study had none; use tpe or auto (TPE ranks a trial that breaks them "
+                        "after every feasible one), or remove `constraints:`");
+    }
     return std::make_unique<GpSampler>(
         seed, direction,
         with_startup(table_options<GpOptions>(config.options, "gp", read_gp_options,
@@ -83,7 +95,8 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
                      shared, context),
         with_startup(table_options<GpOptions>(shared, "auto", read_gp_options, gp_option_keys(),
                                               study_file, config.lines),
-                     shared, context));
+                     shared, context),
+        auto_thresholds(context));
   }
   throw ConfigError(config.lines.where(study_file, "name") + ": sampler.name: unknown sampler '" +
                     config.name + "' (known: " + join_names(sampler_names()) + ")");

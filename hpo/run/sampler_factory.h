@@ -17,6 +17,7 @@ struct SamplerContext {
   // 0: unknown. Sets the startup count where the study file sets none.
   int planned_trials = 0;
   SearchSpace space;  // what the sampler samples: auto's plan, the startup count
+  bool constrained = false;  // the study has constraints: auto's plan
 };
 
 // Throws ConfigError for an unknown name or option, naming the study file.
@@ -26,7 +27,7 @@ std::unique_ptr<Sampler> make_sampler(const SamplerConfig& config, uint64_t seed
 
 // The sampler a run uses and why, for `hpo run`'s line and the study's
 // hpo:sampler attribute: {"name", "uses", "why"}.
-nlohmann::json sampler_choice(const SamplerConfig& config, const SearchSpace& space);
+nlohmann::json sampler_choice(const SamplerConfig& config, const SamplerContext& context);
 
 }  // namespace hpo
 

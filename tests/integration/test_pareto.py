@@ -324,6 +324,44 @@ def test_constraints_rule_best_and_export(p):
                (flags, r.returncode, r.stdout, r.stderr))
 
 
+# The samplers search with the constraints, as Optuna 5.0's do: score is best
+# at x = 0.3, but cost (= x) at most 0.1 rules that out. A TPE that ignored
+# the constraint (hpo before, the reviewer's run: 0 of 30) converges on the
+# infeasible optimum; Optuna 5.0's TPE keeps 33-40% of trials 10-39 feasible.
+def test_constraints_steer_the_search(p):
+    one = "objective: {metric: score, direction: maximize}\n"
+    rule = "constraints:\n  - {metric: cost, max: 0.1}\n"
+    for seed in (1, 2, 3):
+        name = f"steer{seed}"
+        p.pareto_study(name=name, goals=one, extra=rule, n_trials=40)
+        path = os.path.join(p.dir, "studies", name + ".yaml")
+        with open(path) as f:
+            text = f.read().replace("sampler: {name: random, seed: 7}",
+                                    f"sampler: {{name: tpe, seed: {seed}}}")
+        with open(path, "w") as f:
+            f.write(text)
+        p.run("run", "--study", name)
+        trials = sorted(p.status(name)["trials"], key=lambda t: t["number"])
+        after_startup = [t for t in trials if t["number"] >= 10]
+        feasible = sum(1 for t in after_startup if t["feasible"])
+        expect(len(after_startup) == 30 and feasible >= 6,
+               f"seed {seed}: {feasible} of {len(after_startup)} trials after the startup feasible")
+    # auto says it uses TPE throughout; gp is refused, naming the reason.
+    p.pareto_study(name="steer_auto", goals=one, extra=rule, n_trials=2)
+    path = os.path.join(p.dir, "studies", "steer_auto.yaml")
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text.replace("name: random, seed: 7", "name: auto, seed: 7"))
+    ran = p.run("run", "--study", "steer_auto").stdout
+    expect("the study has constraints" in ran, ran)
+    with open(path, "w") as f:
+        f.write(text.replace("name: random, seed: 7", "name: gp, seed: 7"))
+    r = p.run("run", "--study", "steer_auto", check=False)
+    expect(r.returncode == 2 and "steer_auto.yaml" in r.stderr and
+           "sampler gp does not model constraints" in r.stderr, (r.returncode, r.stderr))
+
+
 # hpo report --objective: sections 1 to 8 show the objective named, each
 # trial's value being that objective's, while the Pareto section and the
 # knee stay those of both objectives.

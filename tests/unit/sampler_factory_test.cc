@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "hpo/config/config_error.h"
+#include "samplers/auto_sampler.h"
 #include "samplers/conditions.h"
 #include "samplers/random_sampler.h"
 #include "samplers/sampler_names.h"
@@ -136,9 +137,28 @@ TEST_CASE("auto takes only the startup keys and says what it uses") {
   CHECK(error_of(config).find("(did you mean 'n_startup_trials'?) (known: name, seed, "
                               "n_startup_trials, startup)") != std::string::npos);
   const SearchSpace space = {{"x", FloatDistribution{0, 1, false, std::nullopt}}};
-  const auto choice = sampler_choice(config, space);
+  const auto choice = sampler_choice(config, SamplerContext{0, space});
   CHECK(choice["name"] == "auto");
   CHECK(choice["uses"].get<std::string>().rfind("gp", 0) == 0);
+}
+
+TEST_CASE("a study with constraints: auto uses TPE throughout, and gp is refused") {
+  SamplerConfig config;
+  config.name = "auto";
+  const SearchSpace space = {{"x", FloatDistribution{0, 1, false, std::nullopt}}};
+  const SamplerContext constrained{0, space, true};
+  const auto choice = sampler_choice(config, constrained);
+  CHECK(choice["uses"] == "tpe");
+  CHECK(choice["why"].get<std::string>().find("constraints") != std::string::npos);
+  // The sampler itself asks TPE from the first trial past the startup on.
+  CHECK(make_sampler(config, 1, Direction::kMinimize, "s.yaml", constrained)->name() == "auto");
+  CHECK(auto_plan(space, AutoThresholds{50, 20, 0.5, true}).gp_before == 0);
+  CHECK(auto_plan(space).gp_before == 50);
+  config.name = "gp";
+  CHECK_THROWS_WITH_AS(make_sampler(config, 1, Direction::kMinimize, "s.yaml", constrained),
+                       doctest::Contains("does not model constraints"), ConfigError);
+  CHECK(make_sampler(config, 1, Direction::kMinimize, "s.yaml", SamplerContext{0, space})->name() ==
+        "gp");
 }
 
 }  // namespace

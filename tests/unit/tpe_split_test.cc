@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
 
+#include "samplers/pareto.h"
 #include "samplers/tpe_groups.h"
 
 namespace hpo {
@@ -136,6 +138,65 @@ TEST_CASE("group decomposition: parameters that always occur together") {
   CHECK(intersection_groups(4, present) == ParamGroups{{0, 1}, {2}, {3}});
   CHECK(intersection_groups(3, {{true, false, true}, {true, true, true}}) ==
         ParamGroups{{0, 2}, {1}});
+}
+
+TEST_CASE(
+    "trials that broke their constraints rank after complete and pruned ones, least violation "
+    "first") {
+  auto broke = [](int number, TrialState state, std::optional<double> value,
+                  std::vector<double> constraints) {
+    TrialView t = split_trial(
+        number, state, value,
+        state == TrialState::kPruned ? std::map<int, double>{{3, 0.0}} : std::map<int, double>{});
+    t.constraints = std::move(constraints);
+    return t;
+  };
+  const auto h = history({
+      broke(0, TrialState::kComplete, 100.0, {0.5}),  // the best value, infeasible (0.5)
+      broke(1, TrialState::kComplete, 1.0, {-1.0}),  // feasible
+      broke(2, TrialState::kComplete, 2.0, {0.0}),  // feasible: 0 is allowed
+      broke(3, TrialState::kComplete, 99.0, {0.1, -5.0}),  // infeasible (0.1)
+      broke(4, TrialState::kPruned, std::nullopt, {}),
+      broke(5, TrialState::kComplete, 50.0, {0.2, 0.2}),  // infeasible (0.4)
+  });
+  // Maximizing: 2, 1, then the pruned 4, then 3 (0.1), 5 (0.4), 0 (0.5).
+  const std::vector<std::vector<int>> below_by_size = {
+      {2}, {1, 2}, {1, 2, 4}, {1, 2, 3, 4}, {1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}};
+  for (int k = 1; k <= 6; ++k) {
+    const auto s = split_trials(h, Direction::kMaximize, false, k / 6.0);
+    CHECK(s.n_finished == 6);
+    CHECK(s.below == below_by_size[static_cast<size_t>(k - 1)]);
+  }
+}
+
+TEST_CASE("a feasible trial is never above an infeasible one in the split") {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<TrialView> trials;
+    const int n = 5 + round % 40;
+    for (int i = 0; i < n; ++i) {
+      TrialView t = split_trial(i, TrialState::kComplete, u(rng));
+      t.constraints = {u(rng), u(rng)};
+      trials.push_back(t);
+    }
+    const auto h = history(trials);  // s.trials points into it
+    const auto s = split_trials(h, Direction::kMinimize, false, 0.25);
+    double worst_below_violation = 0, best_above_violation = 1e9;
+    bool feasible_above = false, infeasible_below = false;
+    for (int i : s.below) {
+      const double v = violation(s.trials[static_cast<size_t>(i)]->constraints);
+      worst_below_violation = std::max(worst_below_violation, v);
+      infeasible_below = infeasible_below || v > 0;
+    }
+    for (int i : s.above) {
+      const double v = violation(s.trials[static_cast<size_t>(i)]->constraints);
+      if (v > 0) best_above_violation = std::min(best_above_violation, v);
+      feasible_above = feasible_above || v == 0;
+    }
+    CHECK_FALSE((feasible_above && infeasible_below));
+    if (infeasible_below) CHECK(worst_below_violation <= best_above_violation);
+  }
 }
 
 }  // namespace
