@@ -16,7 +16,13 @@ grad accumulation, clipping) on the features hpo-trainer exported with
               (torch >= 2.0, CUDA), else the multi-tensor "foreach" kernels;
               clipping is foreach where supported. On CUDA the feature tensor
               lives on the GPU, and the model goes through torch.compile
-              where torch >= 2 has it (--compile).
+              where torch >= 2 has it (--compile). --compile-mode graph
+              instead captures the whole training step (the batch's gather,
+              forward, backward, clipping and the fused, capturable AdamW
+              step) in one CUDA graph with torch.cuda.graph, as PyTorch's
+              notes on CUDA graphs show for whole-network capture: the
+              learning rate is a device tensor the schedule fills, and an
+              epoch's last, partial batch runs eagerly (as hpo-trainer's).
   dataloader  the idiomatic way: a Dataset whose __getitem__ returns one
               window and a DataLoader that stacks them, the TCN over every
               time step, AdamW and clipping with PyTorch's defaults.
@@ -276,6 +282,42 @@ def make_optimizer(model, args, cuda):
     return torch.optim.AdamW(model.parameters(), **options), kind
 
 
+def graph_optimizer(model, args, device):
+    """AdamW safe to capture: its step count and learning rate on the device
+    (the schedule fills the rate in place), fused where this torch has it."""
+    lr = torch.tensor(args.lr, device=device)
+    options = {"lr": lr, "weight_decay": args.weight_decay, "capturable": True}
+    kind = "foreach, capturable"
+    if supports(torch.optim.AdamW, "fused"):
+        options["fused"], kind = True, "fused, capturable"
+    else:
+        options["foreach"] = True
+    return torch.optim.AdamW(model.parameters(), **options), kind, lr
+
+
+class GraphStep:
+    """One training step replayed from a CUDA graph: the batch is named by
+    `order` (sample indices), copied into a static buffer before each replay."""
+
+    def __init__(self, step, batch_size, device, warmup=3):
+        self.order = torch.zeros(batch_size, dtype=torch.long, device=device)
+        # Warm-up on a side stream (cuDNN's benchmark, the optimizer's state),
+        # then the capture, as torch.cuda.graph's documentation does it.
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(warmup):
+                step(self.order, set_to_none=True)
+        torch.cuda.current_stream().wait_stream(side)
+        self.graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(self.graph):
+            step(self.order, set_to_none=True)
+
+    def replay(self, order):
+        self.order.copy_(order, non_blocking=True)
+        self.graph.replay()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--self-check", action="store_true", help="check the peers' batches and models, then exit")
@@ -304,8 +346,10 @@ def main():
     ap.add_argument("--prefetch-factor", type=int, default=2, help="batches built ahead (with --workers > 0)")
     ap.add_argument("--compile", choices=["auto", "on", "off"], default="auto",
                     help="torch.compile the model (auto: with --loader gather on CUDA, where torch has it)")
-    ap.add_argument("--compile-mode", choices=["default", "reduce-overhead", "max-autotune"], default="default",
-                    help="torch.compile's mode: reduce-overhead and max-autotune replay CUDA graphs")
+    ap.add_argument("--compile-mode", choices=["default", "reduce-overhead", "max-autotune", "graph"],
+                    default="default",
+                    help="torch.compile's mode: reduce-overhead and max-autotune replay CUDA graphs; "
+                         "graph: no torch.compile, the whole step captured in one CUDA graph (CUDA, gather)")
     args = ap.parse_args()
     if args.self_check:
         return self_check()
@@ -335,10 +379,16 @@ def main():
         model.channels_last = args.channels_last == "on"
     channels_last = tcn is CompactTcn and model.channels_last
     params = list(model.parameters())
-    optimizer, optimizer_kind = make_optimizer(model, args, cuda)
+    graphed = args.compile_mode == "graph"
+    if graphed and not (cuda and args.loader == "gather" and args.grad_accum == 1):
+        ap.error("--compile-mode graph needs --device cuda, --loader gather and --grad-accum 1")
+    if graphed:
+        optimizer, optimizer_kind, lr_tensor = graph_optimizer(model, args, device)
+    else:
+        optimizer, optimizer_kind = make_optimizer(model, args, cuda)
     clip_options = {"foreach": True} if args.loader == "gather" and supports(nn.utils.clip_grad_norm_, "foreach") else {}
     compiled = args.compile == "on" or (args.compile == "auto" and cuda and args.loader == "gather")
-    compiled = compiled and hasattr(torch, "compile")  # torch >= 2
+    compiled = compiled and hasattr(torch, "compile") and not graphed  # torch >= 2
     if compiled:
         torch._dynamo.config.suppress_errors = True  # what it cannot compile runs eagerly
         model = torch.compile(model, mode=None if args.compile_mode == "default" else args.compile_mode)
@@ -352,7 +402,7 @@ def main():
             return (step + 1) / warmup
         return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
+    scheduler = None if graphed else torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
     rng = np.random.default_rng(args.seed)
     gatherer = Gatherer(features, target, samples, lookback, device) if args.loader == "gather" else None
     loader_options = {"num_workers": args.workers, "pin_memory": cuda}
@@ -365,10 +415,47 @@ def main():
         return DataLoader(Windows(features, target, samples[order], lookback), batch_size=args.batch_size,
                           shuffle=False, **loader_options)
 
+    def graph_body(order, set_to_none=False):
+        """The whole step on the batch `order` names: eager, or captured."""
+        optimizer.zero_grad(set_to_none=set_to_none)
+        x, y = gatherer.batch(order)
+        with torch.autocast("cuda", dtype=torch.bfloat16, cache_enabled=False) if amp \
+                else contextlib.nullcontext():
+            out = model(x)
+        F.mse_loss(out.float(), y).backward()
+        if args.grad_clip > 0:
+            nn.utils.clip_grad_norm_(params, args.grad_clip, foreach=True)
+        optimizer.step()
+
     trained, seconds, wait = 0, 0.0, 0.0
     epochs = []
     model.train()
+    graph_step = None
+    optimizer_steps = 0
     for epoch in range(args.epochs):
+        if graphed:
+            order = torch.from_numpy(rng.permutation(len(samples))[:per_epoch]).to(device)
+            start, wall_start = time.perf_counter(), time.time()
+            if graph_step is None:  # captured in the first epoch, which the bench leaves out
+                graph_step = GraphStep(graph_body, args.batch_size, device)
+            epoch_trained = 0
+            for k in range(0, per_epoch, args.batch_size):
+                chunk = order[k:k + args.batch_size]
+                lr_tensor.fill_(args.lr * lr_at(optimizer_steps))
+                optimizer_steps += 1
+                if len(chunk) == args.batch_size:
+                    graph_step.replay(chunk)
+                else:
+                    graph_body(chunk)  # the last, partial batch: another shape, eager
+                epoch_trained += len(chunk)
+            torch.cuda.synchronize()
+            epoch_seconds = time.perf_counter() - start
+            epochs.append({"samples_per_s": epoch_trained / epoch_seconds, "data_wait_frac": 0.0,
+                           "samples": epoch_trained, "seconds": epoch_seconds,
+                           "wall_start": wall_start, "wall_end": time.time()})
+            trained += epoch_trained
+            seconds += epoch_seconds
+            continue
         order = rng.permutation(len(samples))[:per_epoch]
         epoch_trained, epoch_wait = 0, 0.0
         start, wall_start = time.perf_counter(), time.time()
@@ -402,7 +489,8 @@ def main():
                       "samples": trained, "seconds": seconds, "threads": torch.get_num_threads(),
                       "device": args.device, "amp": args.amp if cuda else "off", "torch": torch.__version__,
                       "loader": args.loader, "model": tcn.__name__, "optimizer": optimizer_kind,
-                      "compiled": compiled, "compile_mode": args.compile_mode if compiled else None,
+                      "compiled": compiled, "graphed": graphed,
+                      "compile_mode": args.compile_mode if compiled or graphed else None,
                       "channels_last": channels_last, "epochs": epochs}))
 
 
