@@ -85,6 +85,17 @@ void print_multi_objective() {
     std::printf("| `%s` | `%s` | %s | %s |\n", row.key, nsga2_option_text(row, defaults).c_str(),
                 row.expected, row.description);
   }
+  std::printf(
+      "\nWhere hpo's samplers for several objectives differ from Optuna 5.0's:\n\n"
+      "- NSGA-II picks each parent by a binary tournament on front rank, then crowding distance\n"
+      "  (Deb's NSGA-II; Optuna: constrained domination alone); without crossover, a child copies\n"
+      "  the first parent picked (Optuna: either parent at random); and the default\n"
+      "  `mutation_prob` counts every parameter of the space, conditional ones included (Optuna:\n"
+      "  the parameters every trial so far had, less those with one value). Ranks, constrained\n"
+      "  domination, crowding distance and survival are Optuna 5.0's.\n"
+      "- Multi-objective TPE weighs each good trial in l(x) by its share of their hypervolume, as\n"
+      "  Optuna 3.x did, which tools/bench/mo_quality measured (Optuna 5.0 weighs them equally);\n"
+      "  a good trial that broke its constraints weighs next to nothing.\n");
 }
 
 void print() {
