@@ -35,7 +35,7 @@
 #include "hpo/run/progress.h"
 #include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trainer_program.h"
-#include "hpo/run/trial_runner.h"
+#include "hpo/run/trial_files.h"
 #include "samplers/param_value.h"
 
 namespace hpo {

@@ -12,7 +12,7 @@
 #include "hpo/config/placeholders.h"
 #include "hpo/report/status_table.h"
 #include "hpo/run/trainer_program.h"
-#include "hpo/run/trial_runner.h"
+#include "hpo/run/trial_files.h"
 #include "hpo/slurm/shell_quote.h"
 #include "hpo/storage/open_storage.h"
 #include "hpo/storage/trial_attrs.h"

@@ -21,7 +21,7 @@
 #include "hpo/run/sampling_space.h"
 #include "hpo/run/trainer_invocation.h"
 #include "hpo/run/trial_config.h"
-#include "hpo/run/trial_runner.h"
+#include "hpo/run/trial_files.h"
 #include "hpo/storage/optuna_codec.h"
 #include "samplers/random_sampler.h"
 

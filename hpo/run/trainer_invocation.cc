@@ -4,7 +4,7 @@
 #include <map>
 
 #include "hpo/config/placeholders.h"
-#include "hpo/run/trial_runner.h"
+#include "hpo/run/trial_files.h"
 
 namespace hpo {
 

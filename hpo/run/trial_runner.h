@@ -20,6 +20,7 @@
 #include "hpo/run/server_pool.h"
 #include "hpo/run/stop_flag.h"
 #include "hpo/run/trainer_record.h"
+#include "hpo/run/trial_files.h"
 #include "hpo/storage/storage.h"
 
 namespace hpo {
@@ -78,12 +79,6 @@ inline constexpr double kReportBurstSeconds = 2.0;
 // How long before its exit was seen such a burst may come: a trainer flushes
 // its buffer as it ends, and its teardown can take a while after that.
 inline constexpr double kReportBurstBeforeExitSeconds = 1.0;
-
-// Files inside a trial directory.
-inline constexpr const char* kConfigFile = "config.json";
-inline constexpr const char* kReportFile = "report.jsonl";
-inline constexpr const char* kStdoutFile = "stdout.log";
-inline constexpr const char* kStderrFile = "stderr.log";
 
 // Asked after each intermediate value is stored: should this trial stop?
 using PruneCheck = std::function<bool(const TrialPlan& plan)>;
