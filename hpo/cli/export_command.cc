@@ -30,6 +30,7 @@
 #include "hpo/storage/open_storage.h"
 #include "hpo/storage/trial_constraints.h"
 #include "hpo/storage/url_mask.h"
+#include "hpo/text/ascii.h"
 
 namespace hpo {
 

@@ -14,6 +14,7 @@
 #include "hpo/config/search_space_file.h"
 #include "hpo/config/yaml_node.h"
 #include "hpo/storage/optuna_revision.h"  // its constants only: hpo_config links no storage
+#include "hpo/text/ascii.h"
 #include "pruners/pruner.h"
 #include "samplers/sampler_names.h"
 
@@ -40,13 +41,6 @@ bool is_env_name(const std::string& name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return is_ascii_alnum(c) || c == '_'; });
-}
-
-std::string lowercase(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
 }
 
 // Counts such as n_trials: an integer in [1, INT_MAX].
@@ -163,7 +157,7 @@ std::vector<WarmStartSource> parse_warm_start(const YamlNode& node, const std::s
 }
 
 Direction parse_direction(const YamlNode& direction) {
-  const std::string text = lowercase(direction.as_string());
+  const std::string text = ascii_lower(direction.as_string());
   if (text != "maximize" && text != "minimize") {
     direction.fail("expected maximize or minimize, got " + direction.describe());
   }

@@ -11,6 +11,7 @@
 
 #include "hpo/config/config_error.h"
 #include "hpo/gpu/gpu_detect.h"
+#include "hpo/text/ascii.h"
 #include "samplers/param_value.h"
 
 namespace hpo {
@@ -34,15 +35,9 @@ bool parse_count(const std::string& text, long long* value) {
   return !text.empty() && errno == 0 && *end == '\0';
 }
 
-std::string trimmed(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
-}
-
 [[noreturn]] void bad_file(const std::string& file, const std::string& expected,
                            const std::string& text) {
-  throw ConfigError(file + ": expected " + expected + ", got '" + trimmed(text) + "'");
+  throw ConfigError(file + ": expected " + expected + ", got '" + trim_blanks(text) + "'");
 }
 
 // The directories from `dir` up to `top`, innermost first: a quota on any
@@ -99,10 +94,10 @@ std::optional<double> parse_cpu_max(const std::string& text, const std::string& 
 std::optional<double> parse_cfs_quota(const std::string& quota, const std::string& period,
                                       const std::string& dir) {
   long long q = 0, p = 0;
-  if (!parse_count(trimmed(quota), &q) || (q <= 0 && q != -1)) {
+  if (!parse_count(trim_blanks(quota), &q) || (q <= 0 && q != -1)) {
     bad_file(dir + "/cpu.cfs_quota_us", "a quota in microseconds, or -1 for none", quota);
   }
-  if (!parse_count(trimmed(period), &p) || p <= 0) {
+  if (!parse_count(trim_blanks(period), &p) || p <= 0) {
     bad_file(dir + "/cpu.cfs_period_us", "a period in microseconds", period);
   }
   if (q == -1) return std::nullopt;

@@ -10,6 +10,7 @@
 
 #include "hpo/gpu/command_output.h"
 #include "hpo/launch/process.h"
+#include "hpo/text/ascii.h"
 
 namespace hpo {
 
@@ -17,16 +18,10 @@ const char* const kGpuQueryFields = "index,name,memory.total,memory.used,utiliza
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
-}
-
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> fields;
   std::istringstream in(line);
-  for (std::string field; std::getline(in, field, sep);) fields.push_back(trim(field));
+  for (std::string field; std::getline(in, field, sep);) fields.push_back(trim_blanks(field));
   if (!line.empty() && line.back() == sep) fields.push_back("");
   return fields;
 }
@@ -51,17 +46,12 @@ bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Which of `ids` start with `entry`: CUDA takes any prefix of a UUID that
 // names one device. UUIDs are hex, so case does not matter.
 std::vector<size_t> prefix_matches(const std::vector<std::string>& ids, const std::string& entry) {
   std::vector<size_t> found;
   for (size_t i = 0; i < ids.size(); ++i) {
-    if (starts_with(lower(ids[i]), lower(entry))) found.push_back(i);
+    if (starts_with(ascii_lower(ids[i]), ascii_lower(entry))) found.push_back(i);
   }
   return found;
 }
@@ -170,11 +160,11 @@ std::vector<GpuDevice> parse_gpu_query(const std::string& text) {
   int line_number = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_number;
-    if (trim(line).empty()) continue;
+    if (trim_blanks(line).empty()) continue;
     const std::vector<std::string> f = split(line, ',');
     auto fail = [&](const std::string& what) -> GpuQueryError {
       return GpuQueryError("nvidia-smi output line " + std::to_string(line_number) + ": " + what +
-                           ": '" + trim(line) + "'");
+                           ": '" + trim_blanks(line) + "'");
     };
     if (f.size() != 6) throw fail("expected 6 fields (" + std::string(kGpuQueryFields) + ")");
     GpuDevice d;
@@ -203,7 +193,7 @@ std::vector<MigInstance> parse_mig_list(const std::string& text) {
   std::istringstream in(text);
   int64_t gpu = -1;
   for (std::string line; std::getline(in, line);) {
-    const std::string t = trim(line);
+    const std::string t = trim_blanks(line);
     int64_t index = 0;
     if (starts_with(t, "GPU ") && parse_int(t.substr(4, t.find(':') - 4), &index)) gpu = index;
     const size_t id = t.find("(UUID: MIG-");
@@ -284,7 +274,7 @@ std::string driver_version(double timeout_s) {
   if (tool.empty()) return "";
   const CommandOutput output = run_command(nvidia_smi_query(tool, "driver_version"), timeout_s);
   if (!output.ok()) return "";
-  return trim(output.out.substr(0, output.out.find('\n')));
+  return trim_blanks(output.out.substr(0, output.out.find('\n')));
 }
 
 int available_cpu_cores() {

@@ -17,6 +17,7 @@
 #include "hpo/storage/open_storage.h"
 #include "hpo/storage/trial_attrs.h"
 #include "hpo/storage/url_mask.h"
+#include "hpo/text/ascii.h"
 #include "samplers/param_value.h"
 
 namespace hpo {

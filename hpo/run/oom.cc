@@ -4,6 +4,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "hpo/text/ascii.h"
+
 namespace hpo {
 
 namespace {
@@ -19,12 +21,6 @@ const char* const kOomPatterns[] = {
     "resource_exhausted",  // XLA / TensorFlow
 };
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // The smallest factor > 1 of n >= 2 (n itself when n is prime).
 int64_t smallest_factor(int64_t n) {
   for (int64_t f = 2; f <= n / f; ++f) {
@@ -38,12 +34,10 @@ int64_t smallest_factor(int64_t n) {
 std::string find_oom_line(const std::string& log) {
   std::istringstream lines(log);
   for (std::string line; std::getline(lines, line);) {
-    const std::string l = lower(line);
+    const std::string l = ascii_lower(line);
     for (const char* pattern : kOomPatterns) {
       if (l.find(pattern) == std::string::npos) continue;
-      const auto first = line.find_first_not_of(" \t");
-      const auto last = line.find_last_not_of(" \t\r");
-      std::string trimmed = first == std::string::npos ? "" : line.substr(first, last - first + 1);
+      std::string trimmed = trim_blanks(line);
       if (trimmed.size() > 200) trimmed = trimmed.substr(0, 200) + "...";
       return trimmed;
     }

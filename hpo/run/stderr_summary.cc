@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "hpo/text/ascii.h"
+
 namespace hpo {
 
 namespace {
@@ -10,12 +12,6 @@ namespace {
 bool has_letter(const std::string& line) {
   return std::any_of(line.begin(), line.end(),
                      [](unsigned char c) { return c < 0x80 && std::isalpha(c); });
-}
-
-std::string trimmed(const std::string& line) {
-  const auto first = line.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  return line.substr(first, line.find_last_not_of(" \t") - first + 1);
 }
 
 // At most `max` bytes, cut before a whole character: the tail is UTF-8, and
@@ -34,7 +30,7 @@ std::string last_meaningful_line(const std::string& stderr_tail) {
   while (end > 0) {
     const size_t start = stderr_tail.find_last_of("\r\n", end - 1);
     const size_t from = start == std::string::npos ? 0 : start + 1;
-    const std::string line = trimmed(stderr_tail.substr(from, end - from));
+    const std::string line = trim_blanks(std::string_view(stderr_tail).substr(from, end - from));
     if (has_letter(line)) return shortened(line, 200);
     if (start == std::string::npos) break;
     end = start;

@@ -9,6 +9,7 @@
 #include "hpo/storage/retry_budget.h"
 #include "hpo/storage/storage.h"
 #include "hpo/storage/trial_not_running.h"
+#include "hpo/text/ascii.h"
 
 namespace hpo {
 
@@ -59,11 +60,6 @@ std::unique_ptr<pqxx::connection> connect(const std::string& conninfo) {
 }
 
 // libpq's messages end in a newline; messages here end without one.
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
 }  // namespace
 
 PgConnection::PgConnection(PgUrl url) : url_(std::move(url)), budget_(retry_budget()) {
@@ -115,7 +111,7 @@ void PgConnection::pause_or_fail(const char* what, const std::string& why,
     const auto seconds = duration_cast<std::chrono::milliseconds>(spent).count() / 1000.0;
     char span[32];
     std::snprintf(span, sizeof span, "%.1f", seconds);
-    fail(what, trimmed(why) + " (gave up after " + std::to_string(attempt.number) +
+    fail(what, trim_blanks(why) + " (gave up after " + std::to_string(attempt.number) +
                    " attempts in " + span + " s; HPO_DB_RETRY_SECONDS=" +
                    std::to_string(duration_cast<std::chrono::seconds>(budget_).count()) + ")");
   }
@@ -124,7 +120,7 @@ void PgConnection::pause_or_fail(const char* what, const std::string& why,
 }
 
 void PgConnection::fail(const char* what, const std::string& why) const {
-  throw StorageError(url_.masked + ": " + what + ": " + mask_password(url_, trimmed(why)));
+  throw StorageError(url_.masked + ": " + what + ": " + mask_password(url_, trim_blanks(why)));
 }
 
 }  // namespace hpo

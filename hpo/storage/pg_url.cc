@@ -6,6 +6,7 @@
 #include "hpo/storage/pg_client_env.h"
 #include "hpo/storage/storage.h"
 #include "hpo/storage/url_mask.h"
+#include "hpo/text/ascii.h"
 
 namespace hpo {
 

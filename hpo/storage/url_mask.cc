@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "hpo/text/ascii.h"
+
 namespace hpo {
 
 namespace {
@@ -91,12 +93,6 @@ std::string masked_url(const std::string& url) {
   if (at != std::string::npos && at >= start && colon < at)
     out = url.substr(0, colon + 1) + kMask + url.substr(at);
   return masked_password_params(out);
-}
-
-std::string ascii_lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 }  // namespace hpo

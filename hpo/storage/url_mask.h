@@ -26,9 +26,6 @@ std::string masked_password_params(const std::string& params);
 // digits is kept.
 std::string percent_decoded(const std::string& s);
 
-// `s` with ASCII letters in lower case.
-std::string ascii_lower(std::string s);
-
 }  // namespace hpo
 
 #endif  // HPO_STORAGE_URL_MASK_H_
