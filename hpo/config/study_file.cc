@@ -13,7 +13,7 @@
 #include "hpo/config/placeholders.h"
 #include "hpo/config/search_space_file.h"
 #include "hpo/config/yaml_node.h"
-#include "hpo/storage/optuna_revision.h"  // its constants only: hpo_config links no storage
+#include "hpo/storage/revision_names.h"  // constants only: hpo_config links no storage
 #include "hpo/text/ascii.h"
 #include "pruners/pruner.h"
 #include "samplers/sampler_names.h"
