@@ -6,7 +6,6 @@
 #include "hpo/cli/exit_codes.h"
 #include "hpo/cli/parse_error.h"
 #include "hpo/config/config_error.h"
-#include "hpo/launch/process.h"
 #include "hpo/run/heap_settings.h"
 #include "hpo/run/runs_dir_error.h"
 #include "hpo/storage/storage.h"

@@ -14,7 +14,7 @@
 #include "hpo/cli/study_locator.h"
 #include "hpo/config/config_error.h"
 #include "hpo/gpu/command_output.h"
-#include "hpo/launch/process.h"
+#include "hpo/launch/program_path.h"
 #include "hpo/slurm/private_file.h"
 #include "hpo/slurm/sbatch_script.h"
 #include "hpo/slurm/shell_quote.h"

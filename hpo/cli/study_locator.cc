@@ -9,7 +9,7 @@
 #include "hpo/config/config_error.h"
 #include "hpo/config/search_dirs.h"
 #include "hpo/config/study_file.h"
-#include "hpo/launch/process.h"
+#include "hpo/launch/program_path.h"
 #include "hpo/storage/file_system_hint.h"
 #include "hpo/storage/open_storage.h"
 

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "hpo/gpu/command_output.h"
-#include "hpo/launch/process.h"
+#include "hpo/launch/program_path.h"
 #include "hpo/text/ascii.h"
 
 namespace hpo {

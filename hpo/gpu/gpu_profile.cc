@@ -12,7 +12,7 @@
 #include "hpo/config/did_you_mean.h"
 #include "hpo/config/search_dirs.h"
 #include "hpo/config/yaml_node.h"
-#include "hpo/launch/process.h"
+#include "hpo/launch/program_path.h"
 #include "samplers/param_value.h"
 
 namespace hpo {

@@ -67,11 +67,6 @@ ExitStatus decode_wait_status(int raw) {
 
 std::string errno_text() { return std::strerror(errno); }
 
-bool is_executable_file(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
-
 // Runs in the child between vfork and exec. A process group of its own (see
 // the header), and no inherited descriptors: hpo's database, other trials'
 // logs and report files must not leak into a trainer. Marking them
@@ -258,29 +253,6 @@ void wait_readable(int fd, std::chrono::microseconds timeout) {
   const auto us = timeout.count();
   const timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000) * 1000};
   ::ppoll(&p, 1, &ts, nullptr);  // an interruption just returns early
-}
-
-std::string executable_dir() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return ".";
-  std::string path(buf, static_cast<size_t>(n));
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-std::string resolve_program(const std::string& name) {
-  if (name.empty()) return "";
-  if (name.find('/') != std::string::npos) return is_executable_file(name) ? name : "";
-  const std::string beside = executable_dir() + "/" + name;
-  if (is_executable_file(beside)) return beside;
-  const char* path_env = std::getenv("PATH");
-  std::istringstream dirs(path_env ? path_env : "/usr/local/bin:/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (is_executable_file(candidate)) return candidate;
-  }
-  return "";
 }
 
 }  // namespace hpo

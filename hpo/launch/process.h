@@ -80,19 +80,10 @@ class Process : public RunningTrainer {
   std::unique_ptr<Impl> impl_;
 };
 
-// Resolves a program name the way hpo runs trainers: a name with a '/' is a
-// path (relative to the working directory); a bare name is looked up first
-// beside the running hpo executable (so a build tree's hpo-trainer is found),
-// then in PATH. Returns an empty string when it is not found or not executable.
-std::string resolve_program(const std::string& name);
-
 // Waits up to `timeout` for `fd` to be readable or at its end (a pidfd once
 // its process has ended, a pipe once written to or closed); a signal ends
 // the wait early.
 void wait_readable(int fd, std::chrono::microseconds timeout);
-
-// The directory holding the running executable (from /proc/self/exe).
-std::string executable_dir();
 
 }  // namespace hpo
 

@@ -13,6 +13,7 @@
 
 #include "hpo/config/placeholders.h"
 #include "hpo/launch/process.h"
+#include "hpo/launch/program_path.h"
 #include "hpo/launch/report_reader.h"
 #include "hpo/launch/trainer_server.h"
 #include "hpo/launch/trainer_text.h"

@@ -1,6 +1,6 @@
 #include "hpo/run/trainer_program.h"
 
-#include "hpo/launch/process.h"
+#include "hpo/launch/program_path.h"
 
 namespace hpo {
 

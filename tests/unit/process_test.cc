@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "hpo/launch/program_path.h"
 #include "tests/unit/gone_within.h"
 #include "tests/unit/temp_path.h"
 
