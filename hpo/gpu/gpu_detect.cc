@@ -2,7 +2,6 @@
 
 #include <sched.h>
 
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>

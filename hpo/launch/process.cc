@@ -5,7 +5,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,7 +22,6 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "hpo/launch/launcher_thread.h"

@@ -1,7 +1,5 @@
 #include "hpo/run/oom.h"
 
-#include <algorithm>
-#include <cctype>
 #include <sstream>
 
 #include "hpo/text/ascii.h"
