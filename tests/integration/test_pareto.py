@@ -31,11 +31,12 @@ objectives:
 
 
 class Project(test_cli.Project):
-    def pareto_study(self, name="s", goals=GOALS, extra="", n_trials=12):
+    def pareto_study(self, name="s", goals=GOALS, extra="", n_trials=12,
+                     sampler="{name: random, seed: 7}"):
         text = textwrap.dedent(f"""\
             name: {name}
             search_space: space.yaml
-            sampler: {{name: random, seed: 7}}
+            sampler: {sampler}
             n_trials: {n_trials}
             trainer:
               command: [{PYTHON}, "{{study_dir}}/../fake_trainer.py"]
@@ -333,13 +334,8 @@ def test_constraints_steer_the_search(p):
     rule = "constraints:\n  - {metric: cost, max: 0.1}\n"
     for seed in (1, 2, 3):
         name = f"steer{seed}"
-        p.pareto_study(name=name, goals=one, extra=rule, n_trials=40)
-        path = os.path.join(p.dir, "studies", name + ".yaml")
-        with open(path) as f:
-            text = f.read().replace("sampler: {name: random, seed: 7}",
-                                    f"sampler: {{name: tpe, seed: {seed}}}")
-        with open(path, "w") as f:
-            f.write(text)
+        p.pareto_study(name=name, goals=one, extra=rule, n_trials=40,
+                       sampler=f"{{name: tpe, seed: {seed}}}")
         p.run("run", "--study", name)
         trials = sorted(p.status(name)["trials"], key=lambda t: t["number"])
         after_startup = [t for t in trials if t["number"] >= 10]
@@ -347,16 +343,12 @@ def test_constraints_steer_the_search(p):
         expect(len(after_startup) == 30 and feasible >= 6,
                f"seed {seed}: {feasible} of {len(after_startup)} trials after the startup feasible")
     # auto says it uses TPE throughout; gp is refused, naming the reason.
-    p.pareto_study(name="steer_auto", goals=one, extra=rule, n_trials=2)
-    path = os.path.join(p.dir, "studies", "steer_auto.yaml")
-    with open(path) as f:
-        text = f.read()
-    with open(path, "w") as f:
-        f.write(text.replace("name: random, seed: 7", "name: auto, seed: 7"))
+    p.pareto_study(name="steer_auto", goals=one, extra=rule, n_trials=2,
+                   sampler="{name: auto, seed: 7}")
     ran = p.run("run", "--study", "steer_auto").stdout
     expect("the study has constraints" in ran, ran)
-    with open(path, "w") as f:
-        f.write(text.replace("name: random, seed: 7", "name: gp, seed: 7"))
+    p.pareto_study(name="steer_auto", goals=one, extra=rule, n_trials=2,
+                   sampler="{name: gp, seed: 7}")
     r = p.run("run", "--study", "steer_auto", check=False)
     expect(r.returncode == 2 and "steer_auto.yaml" in r.stderr and
            "sampler gp does not model constraints" in r.stderr, (r.returncode, r.stderr))
